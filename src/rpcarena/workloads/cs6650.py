@@ -1,0 +1,20 @@
+"""cs6650: real-time string manipulation; invert each word of a passage, or the whole."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from rpcarena.workloads import register
+
+SUITE = "cs6650"
+
+
+def passage() -> str:
+    """The Macbeth passage of the seed, as shipped in workloads/data/macbeth.txt."""
+    return resources.files("rpcarena.workloads").joinpath("data/macbeth.txt").read_text()
+
+
+register(f"{SUITE}.word", "Invert", "Exp. 1/3: one call per word of the passage",
+         lambda: [{"value": word} for word in passage().split()])
+register(f"{SUITE}.text", "Invert", "Exp. 2: the whole passage in one call",
+         lambda: [{"value": passage()}])

@@ -1,0 +1,37 @@
+"""usp2018: gRPC vs RPyC in Python; twelve functions, each called with the same data."""
+
+from __future__ import annotations
+
+import string
+
+from rpcarena.workloads import register
+
+SUITE = "usp"
+
+
+def _text(length: int) -> str:
+    alphabet = string.ascii_letters + string.digits
+    return "".join(alphabet[i % len(alphabet)] for i in range(length))
+
+
+def _fixed(request: dict):
+    return lambda: [request]
+
+
+register(f"{SUITE}.void", "Void", "1. no argument, void return", _fixed({}))
+register(f"{SUITE}.bool", "EchoBool", "2. bool -> bool", _fixed({"value": True}))
+register(f"{SUITE}.int32", "EchoInt32", "3. int32 -> int32", _fixed({"value": 123456789}))
+register(f"{SUITE}.int64", "EchoInt64", "4. int64 -> int64", _fixed({"value": 1234567890123456789}))
+for _length in (32, 512, 1024):
+    register(f"{SUITE}.str{_length}", "EchoString", f"string of {_length} characters -> string",
+             _fixed({"value": _text(_length)}))
+register(f"{SUITE}.ints200", "EchoInts", "8. array of 200 int -> same array",
+         _fixed({"values": [i * 7919 - 500_000 for i in range(200)]}))
+register(f"{SUITE}.floats200", "EchoFloats", "9. array of 200 float -> same array",
+         _fixed({"values": [(i + 1) / 3.0 for i in range(200)]}))
+register(f"{SUITE}.strings200", "EchoStrings", "10. array of 200 strings 'abcdef' -> same array",
+         _fixed({"values": ["abcdef"] * 200}))
+register(f"{SUITE}.person", "EchoPerson", "11. Person {name, age, weight} -> Person",
+         _fixed({"name": "Ada Lovelace", "age": 36, "weight": 55.5}))
+register(f"{SUITE}.distance", "Distance", "12. Euclidean distance of two 3-D vectors",
+         _fixed({"a": {"x": 1.5, "y": -2.25, "z": 3.0}, "b": {"x": 4.0, "y": 0.5, "z": -1.75}}))
