@@ -1,0 +1,107 @@
+// Package cli is the worker's command line: `serve` and `drive` of the worker
+// contract, and `list`. Every error ends here, as one line on stderr.
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/drive"
+	"rpcarena/workers/go/internal/registry"
+	"rpcarena/workers/go/internal/serve"
+)
+
+// Exit codes: a spec or command line that cannot run is 2 (the contract's).
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+const usage = "usage: worker serve --contender ID --host 127.0.0.1 --port 0 | worker drive < spec.json | worker list"
+
+// usageError marks errors of the caller's input.
+type usageError struct{ error }
+
+// Main runs one command and returns the process's exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdin, stdout)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "worker: %v\n", err)
+	if errors.As(err, &usageError{}) {
+		return exitUsage
+	}
+	return exitFail
+}
+
+func dispatch(args []string, stdin io.Reader, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usageError{errors.New(usage)}
+	}
+	switch args[0] {
+	case "serve":
+		return serveCmd(args[1:], stdin, stdout)
+	case "drive":
+		return driveCmd(stdin, stdout)
+	case "list":
+		return listCmd(stdout)
+	}
+	return usageError{fmt.Errorf("unknown command %q; %s", args[0], usage)}
+}
+
+func serveCmd(args []string, stdin io.Reader, stdout io.Writer) error {
+	flags := flag.NewFlagSet("serve", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	id := flags.String("contender", "", "contender id")
+	host := flags.String("host", "127.0.0.1", "address to bind, and nothing else")
+	port := flags.Int("port", 0, "port; 0 picks a free one")
+	flags.String("redis", "", "accepted for the contract; unused by Go contenders")
+	if err := flags.Parse(args); err != nil {
+		return usageError{fmt.Errorf("serve: %v; %s", err, usage)}
+	}
+	c, err := registry.Lookup(*id)
+	if err != nil {
+		return usageError{err}
+	}
+	return serve.Run(c, *host, *port, stdin, stdout)
+}
+
+func driveCmd(stdin io.Reader, stdout io.Writer) error {
+	spec, err := core.ReadSpec(stdin)
+	if err != nil {
+		return usageError{err}
+	}
+	c, err := registry.Lookup(spec.Contender)
+	if err != nil {
+		return usageError{err}
+	}
+	client, err := c.NewClient(spec)
+	if err != nil {
+		return usageError{fmt.Errorf("%s cannot run this spec: %v", c.ID, err)}
+	}
+	res, err := drive.Run(spec, client)
+	if err != nil {
+		return fmt.Errorf("encoding the result: %v", err)
+	}
+	res.Tool = c.Tool
+	return json.NewEncoder(stdout).Encode(res)
+}
+
+func listCmd(stdout io.Writer) error {
+	type entry struct {
+		ID       string    `json:"id"`
+		Protocol string    `json:"protocol"`
+		Tool     core.Tool `json:"tool"`
+	}
+	var entries []entry
+	for _, c := range registry.All {
+		entries = append(entries, entry{c.ID, c.Protocol, c.Tool})
+	}
+	return json.NewEncoder(stdout).Encode(entries)
+}

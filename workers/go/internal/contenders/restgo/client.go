@@ -1,0 +1,113 @@
+package restgo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/core"
+
+	"google.golang.org/protobuf/proto"
+)
+
+type client struct {
+	url       string
+	method    arena.Method
+	requests  []proto.Message
+	responses []proto.Message
+}
+
+// NewClient decodes the spec's requests and responses into generated messages.
+func NewClient(spec *core.Spec) (core.Client, error) {
+	method, err := arena.LookupMethod(spec.Method)
+	if err != nil {
+		return nil, err
+	}
+	if method.Streaming || spec.Mode != core.ModeUnary {
+		return nil, fmt.Errorf("rest-go is unary only: HTTP/JSON has no mapping for %s in mode %s",
+			method.Name, spec.Mode)
+	}
+	if err := spec.RequestPairs(); err != nil {
+		return nil, err
+	}
+	c := &client{url: "http://" + spec.Target + "/arena/" + method.Name, method: method}
+	if c.requests, err = decodeAll(spec.Requests, method.NewRequest); err != nil {
+		return nil, fmt.Errorf("spec requests: %v", err)
+	}
+	if c.responses, err = decodeAll(spec.Responses, method.NewResponse); err != nil {
+		return nil, fmt.Errorf("spec responses: %v", err)
+	}
+	return c, nil
+}
+
+func decodeAll(raw []json.RawMessage, newMessage func() proto.Message) ([]proto.Message, error) {
+	messages := make([]proto.Message, len(raw))
+	for i, r := range raw {
+		messages[i] = newMessage()
+		if err := decode(r, messages[i]); err != nil {
+			return nil, fmt.Errorf("item %d: %v", i, err)
+		}
+	}
+	return messages, nil
+}
+
+func (c *client) Len() int { return len(c.requests) }
+
+func (c *client) Matches(idx int, reply any) bool {
+	return arena.Equal(reply.(proto.Message), c.responses[idx])
+}
+
+// Dial gives the client its own transport, limited to one keep-alive connection.
+func (c *client) Dial(context.Context) (core.Conn, error) {
+	transport := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
+	return &conn{http: &http.Client{Transport: transport}, transport: transport, client: c}, nil
+}
+
+type conn struct {
+	http      *http.Client
+	transport *http.Transport
+	client    *client
+}
+
+func (c *conn) Call(ctx context.Context, idx int) (any, error) {
+	body, err := json.Marshal(c.client.requests[idx])
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.client.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return c.readReply(resp)
+}
+
+func (c *conn) readReply(resp *http.Response) (any, error) {
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, &core.KindError{Kind: "status_" + strconv.Itoa(resp.StatusCode), Err: fmt.Errorf("%s", resp.Status)}
+	}
+	reply := c.client.method.NewResponse()
+	if err := decode(data, reply); err != nil { // a reply that does not decode is not the answer
+		return nil, &core.KindError{Kind: core.KindWrongAnswer, Err: err}
+	}
+	return reply, nil
+}
+
+func (c *conn) Close() error {
+	c.transport.CloseIdleConnections()
+	return nil
+}

@@ -1,0 +1,51 @@
+// Package core is what every contender plugs into: the contender description,
+// the client/connection interfaces the drive loop calls, the spec and result
+// documents of the worker contract, and error kinds.
+package core
+
+import (
+	"context"
+	"net"
+)
+
+// Contender is one RPC mechanism of this worker: a server and a client driver.
+type Contender struct {
+	ID        string // what users type, e.g. "grpc-go"
+	Protocol  string // wire mapping of the contract: "grpc", "http-json", "tcp-raw"
+	Tool      Tool
+	NewServer func() Server
+	// NewClient prepares a client for a spec: requests and expected responses are
+	// decoded here, once, before any call. An error means the spec cannot run.
+	NewClient func(spec *Spec) (Client, error)
+}
+
+// Server serves one contender on a listener until Stop.
+type Server interface {
+	Serve(lis net.Listener) error
+	Stop()
+}
+
+// Client is a contender's prepared client for one spec.
+type Client interface {
+	// Dial opens one client's own connection (gRPC channel, keep-alive HTTP
+	// connection, TCP socket, or stream).
+	Dial(ctx context.Context) (Conn, error)
+	// Matches reports whether reply equals the expected response number idx.
+	Matches(idx int, reply any) bool
+	// Len is the number of prepared requests.
+	Len() int
+}
+
+// Conn is one client's connection. Call sends request idx and returns the decoded
+// reply; the drive loop times it, and checks the reply outside the timing.
+type Conn interface {
+	Call(ctx context.Context, idx int) (any, error)
+	Close() error
+}
+
+// Tool names the library measured, for the result document.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Runtime string `json:"runtime"`
+}

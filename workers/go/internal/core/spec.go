@@ -1,0 +1,100 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// ContractVersion is the worker contract this worker speaks.
+const ContractVersion = 1
+
+// Spec is the drive document of the contract, read once from stdin.
+type Spec struct {
+	Contract    int               `json:"contract"`
+	Contender   string            `json:"contender"`
+	Target      string            `json:"target"`
+	Method      string            `json:"method"`
+	Requests    []json.RawMessage `json:"requests"`
+	Responses   []json.RawMessage `json:"responses"`
+	PayloadsB64 []string          `json:"payloads_b64"`
+	Clients     int               `json:"clients"`
+	WarmupS     float64           `json:"warmup_s"`
+	Calls       *int64            `json:"calls"`
+	DurationS   *float64          `json:"duration_s"`
+	TimeoutMs   float64           `json:"timeout_ms"`
+	SampleLimit *int              `json:"sample_limit"`
+	RatePerS    *float64          `json:"rate_per_s"`
+	Arrival     string            `json:"arrival"`
+	Mode        string            `json:"mode"`
+}
+
+// Modes and arrivals of the contract.
+const (
+	ModeUnary       = "unary"
+	ModeStream      = "stream"
+	ArrivalConstant = "constant"
+	ArrivalPoisson  = "poisson"
+)
+
+// ReadSpec decodes and checks a spec, filling the contract's defaults.
+func ReadSpec(r io.Reader) (*Spec, error) {
+	spec := &Spec{Clients: 1, TimeoutMs: 5000, Arrival: ArrivalConstant, Mode: ModeUnary}
+	if err := json.NewDecoder(r).Decode(spec); err != nil {
+		return nil, fmt.Errorf("bad spec JSON on stdin: %v", err)
+	}
+	if spec.SampleLimit == nil {
+		limit := 10000
+		spec.SampleLimit = &limit
+	}
+	return spec, spec.check()
+}
+
+func (s *Spec) check() error {
+	switch {
+	case s.Contract != ContractVersion:
+		return fmt.Errorf("spec contract %d: this worker speaks contract %d", s.Contract, ContractVersion)
+	case s.Clients < 1:
+		return errors.New("spec clients must be at least 1")
+	case s.Calls == nil && s.DurationS == nil:
+		return errors.New("spec needs calls or duration_s")
+	case s.Calls != nil && *s.Calls < 0, s.DurationS != nil && *s.DurationS < 0:
+		return errors.New("spec calls and duration_s must not be negative")
+	case s.TimeoutMs <= 0:
+		return errors.New("spec timeout_ms must be positive")
+	case s.RatePerS != nil && *s.RatePerS <= 0:
+		return errors.New("spec rate_per_s must be positive")
+	case s.Arrival != ArrivalConstant && s.Arrival != ArrivalPoisson:
+		return fmt.Errorf("spec arrival %q: use constant or poisson", s.Arrival)
+	case s.Mode != ModeUnary && s.Mode != ModeStream:
+		return fmt.Errorf("spec mode %q: use unary or stream", s.Mode)
+	}
+	return nil
+}
+
+// Timeout is the per-call timeout.
+func (s *Spec) Timeout() time.Duration { return time.Duration(s.TimeoutMs * float64(time.Millisecond)) }
+
+// Warmup is the unmeasured warm-up time.
+func (s *Spec) Warmup() time.Duration { return seconds(s.WarmupS) }
+
+// Duration is the measured phase's length when calls is null.
+func (s *Spec) Duration() time.Duration {
+	if s.DurationS == nil {
+		return 0
+	}
+	return seconds(*s.DurationS)
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// RequestPairs checks that requests and responses pair up, for JSON contenders.
+func (s *Spec) RequestPairs() error {
+	if len(s.Requests) == 0 || len(s.Requests) != len(s.Responses) {
+		return fmt.Errorf("spec needs as many responses as requests, at least one (got %d and %d)",
+			len(s.Requests), len(s.Responses))
+	}
+	return nil
+}

@@ -1,0 +1,14 @@
+package drive
+
+import "syscall"
+
+// cpuTimes is this process's user and system CPU time in seconds (getrusage).
+func cpuTimes() (user, sys float64) {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0, 0
+	}
+	return timeval(ru.Utime), timeval(ru.Stime)
+}
+
+func timeval(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }

@@ -1,0 +1,96 @@
+// Package drive runs the measured phase of the contract's `drive` against any
+// contender's client: warm-up, barrier, closed or open loop, and the result.
+package drive
+
+import (
+	"sync"
+	"time"
+
+	"rpcarena/workers/go/internal/core"
+)
+
+// Run drives one spec with a prepared client. Failed calls are counted in the
+// result; an error means only that the result could not be encoded.
+func Run(spec *core.Spec, client core.Client) (core.Result, error) {
+	r := newRun(spec, client)
+	r.start()
+	return r.result()
+}
+
+type run struct {
+	spec     *core.Spec
+	sessions []*session
+	tallies  []*tally
+	ends     []time.Time
+	samples  *reservoir
+	pacing   plan // set before release is closed, read after
+	release  chan struct{}
+	ready    sync.WaitGroup
+	done     sync.WaitGroup
+	began    time.Time
+	cpu      [2]float64 // user, sys during the measured phase
+}
+
+func newRun(spec *core.Spec, client core.Client) *run {
+	r := &run{spec: spec, samples: newReservoir(*spec.SampleLimit), release: make(chan struct{}),
+		ends: make([]time.Time, spec.Clients)}
+	for i := range spec.Clients {
+		r.sessions = append(r.sessions, &session{id: i, client: client, timeout: spec.Timeout()})
+		r.tallies = append(r.tallies, newTally(spec.RatePerS != nil))
+	}
+	return r
+}
+
+// start runs every client to the end: warm-up, barrier, measured phase.
+func (r *run) start() {
+	warmEnd := time.Now().Add(r.spec.Warmup())
+	r.ready.Add(len(r.sessions))
+	r.done.Add(len(r.sessions))
+	for i, s := range r.sessions {
+		go r.client(i, s, warmEnd)
+	}
+	r.ready.Wait()
+	user0, sys0 := cpuTimes()
+	r.began = time.Now()
+	r.pacing = r.newPlan(r.began)
+	close(r.release)
+	r.done.Wait()
+	user1, sys1 := cpuTimes()
+	r.cpu = [2]float64{user1 - user0, sys1 - sys0}
+	for _, s := range r.sessions {
+		s.close()
+	}
+}
+
+func (r *run) client(i int, s *session, warmEnd time.Time) {
+	defer r.done.Done()
+	s.connect() // a failure here is retried, and counted, by the first call
+	for time.Now().Before(warmEnd) {
+		s.call()
+	}
+	r.ready.Done()
+	<-r.release
+	for {
+		due, ok := r.pacing.next(i)
+		if !ok {
+			break
+		}
+		if !due.IsZero() {
+			time.Sleep(time.Until(due)) // open loop: wait for the call's intended start
+		}
+		r.tallies[i].add(s.call(), due, r.samples)
+	}
+	r.ends[i] = time.Now()
+}
+
+func (r *run) newPlan(start time.Time) plan {
+	spec := r.spec
+	if spec.RatePerS == nil {
+		return newQuota(spec.Clients, spec.Calls, start.Add(spec.Duration()))
+	}
+	var pacer Pacer = NewConstantPacer(*spec.RatePerS)
+	if spec.Arrival == core.ArrivalPoisson {
+		pacer = NewPoissonPacer(*spec.RatePerS, 1)
+	}
+	return newSchedule(pacer, start, spec.Calls, spec.Duration())
+}

@@ -1,0 +1,75 @@
+package drive
+
+import (
+	"context"
+	"time"
+
+	"rpcarena/workers/go/internal/core"
+)
+
+// session is one client of a run: its own connection and its call counter k.
+type session struct {
+	id      int
+	client  core.Client
+	conn    core.Conn
+	timeout time.Duration
+	k       int
+}
+
+// outcome is one finished call: when it ran and, if it failed, the error kind.
+type outcome struct {
+	start, end time.Time
+	kind       string // "" for a verified reply
+}
+
+// call sends request (id + k) mod len, times it, and checks the reply.
+func (s *session) call() outcome {
+	idx := (s.id + s.k) % s.client.Len()
+	s.k++
+	if err := s.connect(); err != nil {
+		now := time.Now()
+		return outcome{start: now, end: now, kind: core.Classify(err)}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	start := time.Now()
+	reply, err := s.conn.Call(ctx, idx)
+	end := time.Now()
+	cancel()
+	return outcome{start: start, end: end, kind: s.judge(idx, reply, err)}
+}
+
+func (s *session) judge(idx int, reply any, err error) string {
+	if err != nil {
+		kind := core.Classify(err)
+		if kind == core.KindConnection || kind == core.KindTimeout {
+			s.close() // a failed or desynchronized connection: reconnect before the next call
+		}
+		return kind
+	}
+	if !s.client.Matches(idx, reply) {
+		return core.KindWrongAnswer
+	}
+	return ""
+}
+
+// connect dials unless the session holds a connection already.
+func (s *session) connect() error {
+	if s.conn != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	conn, err := s.client.Dial(ctx)
+	if err != nil {
+		return err
+	}
+	s.conn = conn
+	return nil
+}
+
+func (s *session) close() {
+	if s.conn != nil {
+		s.conn.Close()
+		s.conn = nil
+	}
+}

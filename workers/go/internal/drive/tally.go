@@ -1,0 +1,73 @@
+package drive
+
+import (
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histogram range of the contract, in nanoseconds.
+const (
+	lowestNs  = 1
+	highestNs = 60_000_000_000
+	sigFigs   = 3
+	lateAfter = time.Millisecond
+)
+
+func newHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(lowestNs, highestNs, sigFigs) }
+
+// tally is what one client measured; clients merge theirs at the end, so the
+// hot path takes no lock except the shared reservoir's.
+type tally struct {
+	hist        *hdrhistogram.Histogram
+	uncorrected *hdrhistogram.Histogram // open loop only
+	errors      map[string]int64
+	calls, late int64
+}
+
+func newTally(openLoop bool) *tally {
+	t := &tally{hist: newHistogram(), errors: map[string]int64{}}
+	if openLoop {
+		t.uncorrected = newHistogram()
+	}
+	return t
+}
+
+// add records one call; due is zero in closed loop. A failed call is counted by
+// kind, never as a latency.
+func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
+	latency := o.end.Sub(o.start)
+	if !due.IsZero() && o.start.Sub(due) > lateAfter {
+		t.late++
+	}
+	if o.kind != "" {
+		t.errors[o.kind]++
+		return
+	}
+	t.calls++
+	if !due.IsZero() {
+		t.uncorrected.RecordValue(clamp(latency))
+		latency = o.end.Sub(due) // from the intended start (wrk2): a stall shows
+	}
+	t.hist.RecordValue(clamp(latency))
+	samples.offer(clamp(latency))
+}
+
+func clamp(d time.Duration) int64 { return min(max(int64(d), lowestNs), highestNs) }
+
+func (t *tally) merge(o *tally) {
+	t.hist.Merge(o.hist)
+	if t.uncorrected != nil {
+		t.uncorrected.Merge(o.uncorrected)
+	}
+	for kind, n := range o.errors {
+		t.errors[kind] += n
+	}
+	t.calls += o.calls
+	t.late += o.late
+}
+
+func encode(h *hdrhistogram.Histogram) (string, error) {
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	return string(b), err
+}
