@@ -1,0 +1,1 @@
+package rpcarena.worker; public class Main { public static void main(String[] a) {} }
