@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -73,7 +74,7 @@ func serveCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 }
 
 func driveCmd(stdin io.Reader, stdout io.Writer) error {
-	spec, err := core.ReadSpec(stdin)
+	spec, rest, err := core.ReadSpec(stdin)
 	if err != nil {
 		return usageError{err}
 	}
@@ -85,7 +86,11 @@ func driveCmd(stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Errorf("%s cannot run this spec: %v", c.ID, err)}
 	}
-	res, err := drive.Run(spec, client)
+	var atBarrier func()
+	if spec.Sync {
+		atBarrier = func() { handshake(stdout, rest) }
+	}
+	res, err := drive.Run(spec, client, atBarrier)
 	if err != nil {
 		return fmt.Errorf("encoding the result: %v", err)
 	}
@@ -104,4 +109,11 @@ func listCmd(stdout io.Writer) error {
 		entries = append(entries, entry{c.ID, c.Protocol, c.Tool})
 	}
 	return json.NewEncoder(stdout).Encode(entries)
+}
+
+// handshake is the contract's sync: say "warm", then wait for one line on stdin
+// (or its end, which also lets the run go on: nobody is left to wait for).
+func handshake(stdout io.Writer, stdin io.Reader) {
+	fmt.Fprintln(stdout, `{"event": "warm"}`)
+	bufio.NewReader(stdin).ReadString('\n')
 }

@@ -29,6 +29,7 @@ type Spec struct {
 	RatePerS    *float64          `json:"rate_per_s"`
 	Arrival     string            `json:"arrival"`
 	Mode        string            `json:"mode"`
+	Sync        bool              `json:"sync"`
 }
 
 // Modes and arrivals of the contract.
@@ -39,17 +40,19 @@ const (
 	ArrivalPoisson  = "poisson"
 )
 
-// ReadSpec decodes and checks a spec, filling the contract's defaults.
-func ReadSpec(r io.Reader) (*Spec, error) {
+// ReadSpec decodes and checks a spec, filling the contract's defaults. It also
+// returns what follows the spec on r (the sync handshake's line comes there).
+func ReadSpec(r io.Reader) (*Spec, io.Reader, error) {
 	spec := &Spec{Clients: 1, TimeoutMs: 5000, Arrival: ArrivalConstant, Mode: ModeUnary}
-	if err := json.NewDecoder(r).Decode(spec); err != nil {
-		return nil, fmt.Errorf("bad spec JSON on stdin: %v", err)
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(spec); err != nil {
+		return nil, nil, fmt.Errorf("bad spec JSON on stdin: %v", err)
 	}
 	if spec.SampleLimit == nil {
 		limit := 10000
 		spec.SampleLimit = &limit
 	}
-	return spec, spec.check()
+	return spec, io.MultiReader(dec.Buffered(), r), spec.check()
 }
 
 func (s *Spec) check() error {

@@ -9,11 +9,13 @@ import (
 	"rpcarena/workers/go/internal/core"
 )
 
-// Run drives one spec with a prepared client. Failed calls are counted in the
-// result; an error means only that the result could not be encoded.
-func Run(spec *core.Spec, client core.Client) (core.Result, error) {
+// Run drives one spec with a prepared client. atBarrier, if not nil, runs when
+// every client has warmed up, before the barrier opens (the contract's sync
+// handshake). Failed calls are counted in the result; an error means only that
+// the result could not be encoded.
+func Run(spec *core.Spec, client core.Client, atBarrier func()) (core.Result, error) {
 	r := newRun(spec, client)
-	r.start()
+	r.start(atBarrier)
 	return r.result()
 }
 
@@ -42,7 +44,7 @@ func newRun(spec *core.Spec, client core.Client) *run {
 }
 
 // start runs every client to the end: warm-up, barrier, measured phase.
-func (r *run) start() {
+func (r *run) start(atBarrier func()) {
 	warmEnd := time.Now().Add(r.spec.Warmup())
 	r.ready.Add(len(r.sessions))
 	r.done.Add(len(r.sessions))
@@ -50,6 +52,9 @@ func (r *run) start() {
 		go r.client(i, s, warmEnd)
 	}
 	r.ready.Wait()
+	if atBarrier != nil {
+		atBarrier()
+	}
 	user0, sys0 := cpuTimes()
 	r.began = time.Now()
 	r.pacing = r.newPlan(r.began)

@@ -1,0 +1,216 @@
+"""The arena: every cell of a run, each against a fresh server, saved as it goes.
+
+A cell is (contender, client, workload, concurrency, trial). For each one a new
+server process is started and pinned, the drivers warm up and start together,
+the server's CPU and bytes are read at both ends of the measured phase, and the
+cell is appended to the results document, which is saved after every cell.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from rpcarena import contenders as registry
+from rpcarena import drivers, environment, native, procs, wire, workloads
+from rpcarena.config import RunConfig
+from rpcarena.contenders.base import Contender
+from rpcarena.errors import ArenaError, Interrupted, UnavailableError, UsageError
+from rpcarena.placement import Placement, plan, where
+from rpcarena.results import Cell, Results
+from rpcarena.server import Server
+from rpcarena.workloads import Workload
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One cell to measure."""
+
+    contender: Contender
+    client: str
+    workload: Workload
+    clients: int
+    trial: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.contender.id}<-{self.client} {self.workload.id} x{self.clients}"
+
+
+def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
+    """The clients that drive a contender: the ones asked for, or its own."""
+    if not wanted:
+        return [contender.default_client()]
+    known = registry.python_client_ids(contender.protocol) + [
+        w.language for w in native.workers().values() if w.client_contender(contender.protocol)]
+    bad = [c for c in wanted if c not in known]
+    if bad:
+        raise UsageError(f"no client {bad[0]!r} speaks {contender.protocol} (for {contender.id}); "
+                         f"use one of: {', '.join(known)}")
+    return wanted
+
+
+def plans(config: RunConfig) -> list[Plan]:
+    chosen = [registry.get(c) for c in config.contenders]
+    loads = workloads.select(config.workloads)
+    out = []
+    for contender in chosen:
+        for client, workload, clients, trial in itertools.product(
+                client_ids(contender, config.client_drivers), loads, config.clients, range(config.repeat)):
+            out.append(Plan(contender, client, workload, clients, trial))
+    return out
+
+
+def skipped(p: Plan) -> tuple[str, str] | None:
+    """(status, reason) when a cell cannot run here."""
+    reason = p.contender.unavailable()
+    if reason:
+        return "unavailable", reason
+    reason = p.contender.unsupported(p.workload.method)
+    if reason:
+        return "unsupported", reason
+    if p.workload.method == "InvertStream":
+        return "unsupported", "streaming workloads need a stream-mode client"
+    return None
+
+
+def driver_specs(p: Plan, config: RunConfig, target: str) -> list[drivers.DriverSpec]:
+    spec = {
+        "contract": 1, "contender": p.contender.id, "target": target, "method": p.workload.method,
+        "requests": p.workload.requests, "responses": p.workload.responses, "clients": p.clients,
+        "warmup_s": config.warmup_s, "calls": config.calls, "duration_s": config.duration_s,
+        "timeout_ms": config.timeout_ms, "sample_limit": config.sample_limit,
+        "rate_per_s": config.rate_per_s, "arrival": config.arrival, "mode": "unary",
+    }
+    if p.client.startswith("py"):
+        return drivers.python_drivers(dict(spec, client=p.client))
+    worker = native.workers()[p.client]
+    spec["contender"] = worker.client_contender(p.contender.protocol)
+    if p.contender.protocol == "tcp-raw":
+        spec["payloads_b64"] = _payloads(p.workload)
+    sync = bool(worker.manifest.get("drive_sync"))
+    return [drivers.DriverSpec(worker.argv("drive"), dict(spec, sync=sync))]
+
+
+def _payloads(workload: Workload) -> list[str]:
+    from google.protobuf import json_format
+
+    from rpcarena import schema
+
+    cls = schema.message_class(schema.methods()[workload.method].request)
+    return [base64.b64encode(json_format.ParseDict(r, cls()).SerializeToString()).decode()
+            for r in workload.requests]
+
+
+class Arena:
+    """Runs the plans of a configuration and keeps the results document current."""
+
+    def __init__(self, config: RunConfig, on_cell: Callable[[int, int, Plan, Cell | None], None] | None = None):
+        self.config = config
+        self.placement: Placement = plan(config.pin)
+        self.on_cell = on_cell or (lambda *args: None)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        self.logs = Path(config.out).parent / "logs" / stamp
+        self.results = Results(environment=environment.snapshot(), config=config.to_json())
+        self.results.extra["placement"] = self.placement.as_dict()
+        self.failures: list[str] = []
+
+    def run(self) -> Results:
+        todo = plans(self.config)
+        try:
+            for i, p in enumerate(todo):
+                self.on_cell(i, len(todo), p, None)
+                cell = self.measure(i, p)
+                self.results.cells.append(cell)
+                self.results.save(self.config.out)
+                self.on_cell(i, len(todo), p, cell)
+                if cell.status == "failed":
+                    self.failures.append(f"{p.label}: {cell.reason}")
+                    if self.config.fail_fast:
+                        break
+        except KeyboardInterrupt:
+            procs.kill_all()
+            self.results.interrupted = "Ctrl-C"
+            self.results.save(self.config.out)
+            raise Interrupted(f"interrupted: {len(self.results.cells)} cells kept in {self.config.out}; "
+                              "run again to measure the rest") from None
+        finally:
+            procs.kill_all()
+        self.results.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.results.save(self.config.out)
+        return self.results
+
+    def measure(self, i: int, p: Plan) -> Cell:
+        cell = Cell(contender=p.contender.id, client=p.client, workload=p.workload.id,
+                    method=p.workload.method, clients=p.clients, trial=p.trial, protocol=p.contender.protocol,
+                    language=p.contender.language, rate_per_s=self.config.rate_per_s,
+                    started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        skip = skipped(p)
+        if skip:
+            cell.status, cell.reason = skip
+            return cell
+        try:
+            self._measure(i, p, cell)
+        except UnavailableError as error:
+            cell.status, cell.reason = "unavailable", str(error)
+        except ArenaError as error:
+            cell.status, cell.reason = "failed", str(error)
+        return cell
+
+    def _measure(self, i: int, p: Plan, cell: Cell) -> None:
+        logs = self.logs / f"cell-{i:04d}"
+        before: dict = {}
+        drift0 = environment.load_now()
+        with Server(p.contender, self.config.host, self.placement.server, logs / "server.log") as server:
+            server.start()
+            drive = drivers.Drive(driver_specs(p, self.config, server.target), self.placement.clients, logs,
+                                  server.alive, server.died_message)
+            with self._wire(server.port) as counter:
+                def on_warm() -> None:
+                    before["usage"] = server.usage()
+                    before["wire"] = counter.read() if counter else None
+                result = drive.run(on_warm, self.config.cell_timeout_s)
+                used = server.usage() - before["usage"]
+                if counter:
+                    self._record_wire(cell, counter.read() - before["wire"])
+            cell.server_peak_rss_bytes = server.peak_rss_bytes()
+            cell.placement = dict(self.placement.as_dict(), server_ran_on=where(server.child.pid))
+        self._record(cell, result, used)
+        cell.drift = {"before": drift0, "after": environment.load_now()}
+
+    def _wire(self, port: int) -> Any:
+        """Kernel byte counters on the server port, or a null context where they cannot be had."""
+        reason = wire.unavailable()
+        if reason:
+            self.results.extra["wire_unavailable"] = reason
+            return contextlib.nullcontext(None)
+        return wire.Counter(port)
+
+    @staticmethod
+    def _record_wire(cell: Cell, count: wire.Count) -> None:
+        cell.wire_in_bytes, cell.wire_in_packets = count.in_bytes, count.in_packets
+        cell.wire_out_bytes, cell.wire_out_packets = count.out_bytes, count.out_packets
+
+    @staticmethod
+    def _record(cell: Cell, result: dict, used) -> None:
+        cell.calls = result["calls"]
+        cell.errors = result["errors"]
+        cell.error_examples = result.get("error_examples", {})
+        cell.wall_s = result["wall_s"]
+        cell.latency_histogram = result["histogram"]
+        cell.latency_uncorrected_histogram = result.get("histogram_uncorrected")
+        cell.samples_ns = result["samples"]
+        cell.late_calls = result.get("late_calls", 0)
+        cell.client_cpu_user_s = result["cpu_user_s"]
+        cell.client_cpu_sys_s = result["cpu_sys_s"]
+        cell.client_processes = result.get("processes", 1)
+        cell.client_tool = result.get("tool", {})
+        cell.server_cpu_user_s, cell.server_cpu_sys_s = used.cpu_user_s, used.cpu_sys_s
+
+

@@ -1,0 +1,52 @@
+"""Equality of replies as the worker contract defines it, and error kinds."""
+
+from __future__ import annotations
+
+import math
+import socket
+from typing import Any
+
+DOUBLE_TOLERANCE = 1e-9
+DEFAULTS = (0, 0.0, "", False, None)
+
+
+def equivalent(got: Any, want: Any, tolerance: float = DOUBLE_TOLERANCE) -> bool:
+    """Canonical values equal up to float tolerance; a missing dict key equals its default."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        keys = set(got) | set(want)
+        return all(equivalent(got.get(k, _default_like(want.get(k))), want.get(k, _default_like(got.get(k))),
+                              tolerance) for k in keys)
+    if isinstance(want, (list, tuple)) and isinstance(got, (list, tuple)):
+        return len(got) == len(want) and all(equivalent(g, w, tolerance) for g, w in zip(got, want))
+    if isinstance(want, float) or isinstance(got, float):
+        if isinstance(got, bool) or isinstance(want, bool) or got is None or want is None:
+            return False
+        return math.isclose(float(got), float(want), rel_tol=tolerance, abs_tol=tolerance)
+    return got == want
+
+
+def _default_like(value: Any) -> Any:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return 0
+    if isinstance(value, float):
+        return 0.0
+    if isinstance(value, str):
+        return ""
+    if isinstance(value, list):
+        return []
+    if isinstance(value, dict):
+        return {}
+    return None
+
+
+def classify_os_error(error: BaseException) -> str:
+    """Error kind of a transport-level failure."""
+    if isinstance(error, (socket.timeout, TimeoutError)):
+        return "timeout"
+    if isinstance(error, (ConnectionError, EOFError, BrokenPipeError)):
+        return "connection"
+    if isinstance(error, OSError):
+        return "connection"
+    return "other"

@@ -1,0 +1,79 @@
+"""Contenders: one RPC mechanism in one language, each in a module of its own.
+
+A contender knows how to start its server (as a fresh process) and, for Python
+contenders, how a Python client calls it. Native contenders (Go, Rust, Java)
+come from the manifests of `workers/*/worker.json` through `rpcarena.native`.
+Adding a Python contender is one module plus one line in `_PYTHON` below.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from functools import cache
+
+from rpcarena.contenders.base import Client, Contender
+from rpcarena.errors import UsageError
+
+__all__ = ["Client", "Contender", "all_contenders", "get", "python_client"]
+
+# id -> "module:Class"; the order is the order of 'rpcarena list'.
+_PYTHON = {
+    "tcp-raw": "rpcarena.contenders.tcp_raw:TcpRaw",
+    "grpc-py": "rpcarena.contenders.grpc_py:GrpcPy",
+    "grpc-py-aio": "rpcarena.contenders.grpc_py_aio:GrpcPyAio",
+    "rpyc": "rpcarena.contenders.rpyc_py:Rpyc",
+    "rpyc-tuple": "rpcarena.contenders.rpyc_py:RpycTuple",
+    "rest-fastapi": "rpcarena.contenders.rest_fastapi:RestFastapi",
+}
+
+# protocol -> client id -> "module:Class": the Python clients that can call any server of a protocol.
+_PYTHON_CLIENTS = {
+    "tcp-raw": {"py": "rpcarena.contenders.tcp_raw:TcpRawClient"},
+    "grpc": {"py": "rpcarena.contenders.grpc_py:GrpcClient"},
+    "rpyc": {"py": "rpcarena.contenders.rpyc_py:RpycClient",
+             "py-tuple": "rpcarena.contenders.rpyc_py:RpycTupleClient"},
+    "http-json": {"py": "rpcarena.contenders.rest_fastapi:HttpxClient",
+                  "py-requests": "rpcarena.contenders.rest_fastapi:RequestsClient"},
+}
+
+
+def _load(path: str) -> type:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@cache
+def all_contenders() -> dict[str, Contender]:
+    """Every contender rpcarena knows, available here or not, by id."""
+    from rpcarena import native
+
+    found: dict[str, Contender] = {cid: _load(path)() for cid, path in _PYTHON.items()}
+    for contender in native.contenders():
+        found.setdefault(contender.id, contender)
+    return found
+
+
+def get(contender_id: str) -> Contender:
+    try:
+        return all_contenders()[contender_id]
+    except KeyError:
+        raise UsageError(
+            f"unknown contender {contender_id!r}: run 'rpcarena list' to see the contenders") from None
+
+
+def python_client(protocol: str, client_id: str = "py") -> type:
+    """The Python client class `client_id` for servers speaking `protocol`."""
+    by_id = _PYTHON_CLIENTS.get(protocol, {})
+    if client_id not in by_id:
+        known = ", ".join(by_id) or "none"
+        raise UsageError(f"no Python client {client_id!r} for protocol {protocol!r} (have: {known})")
+    return _load(by_id[client_id])
+
+
+def python_client_ids(protocol: str) -> list[str]:
+    return list(_PYTHON_CLIENTS.get(protocol, {}))
+
+
+if sys.version_info < (3, 10):  # pragma: no cover
+    raise ImportError("rpcarena needs Python 3.10 or newer")

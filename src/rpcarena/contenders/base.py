@@ -1,0 +1,102 @@
+"""What every contender and every Python client provides."""
+
+from __future__ import annotations
+
+import json
+import sys
+from abc import ABC, abstractmethod
+from typing import Any
+
+from rpcarena import compare
+
+
+class Contender(ABC):
+    """An RPC mechanism in one language: a server rpcarena can start, fresh, per cell."""
+
+    id: str = ""
+    protocol: str = ""
+    language: str = "python"
+    description: str = ""
+    # client ids that can drive this contender besides the Python clients of its protocol
+    native_clients: tuple[str, ...] = ()
+
+    def unavailable(self) -> str | None:
+        """Why this contender cannot run here, or None when it can."""
+        return None
+
+    def unsupported(self, method: str) -> str | None:
+        """Why this contender does not implement `method`, or None when it does."""
+        return None
+
+    @abstractmethod
+    def server_argv(self, host: str, port: int) -> list[str]:
+        """The command that starts this contender's server (the worker contract's `serve`)."""
+
+    def default_client(self) -> str:
+        return "py"
+
+
+class PythonContender(Contender):
+    """A contender whose server runs in Python (`python -m rpcarena.serve ID`)."""
+
+    python_modules: tuple[str, ...] = ()
+
+    def unavailable(self) -> str | None:
+        import importlib.util
+
+        for module in self.python_modules:
+            if importlib.util.find_spec(module) is None:
+                return f"Python package {module!r} is not installed (run 'make setup')"
+        return None
+
+    def server_argv(self, host: str, port: int) -> list[str]:
+        return [sys.executable, "-m", "rpcarena.serve", self.id, "--host", host, "--port", str(port)]
+
+    @abstractmethod
+    def serve(self, host: str, port: int) -> None:
+        """Serve forever on (host, port); call `announce_ready(port)` once accepting."""
+
+
+def announce_ready(port: int) -> None:
+    """The worker contract's readiness line."""
+    import os
+
+    sys.stdout.write(json.dumps({"event": "ready", "port": port, "pid": os.getpid(), "contract": 1}) + "\n")
+    sys.stdout.flush()
+
+
+class Client(ABC):
+    """One connection of one Python client to a server, for one method.
+
+    `prepare` and `expect` turn canonical dicts into what this client passes and
+    gets back; they run before the measured phase. `call` is what is timed.
+    """
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        self.target = target
+        self.method = method
+        self.timeout_s = timeout_s
+
+    def prepare(self, request: dict) -> Any:
+        return request
+
+    def expect(self, response: dict) -> Any:
+        return response
+
+    @abstractmethod
+    def call(self, request: Any) -> Any:
+        """Send one request and return the decoded reply; raise on failure."""
+
+    def same(self, got: Any, want: Any) -> bool:
+        return got == want or compare.equivalent(self.canonical(got), self.canonical(want))
+
+    def canonical(self, value: Any) -> Any:
+        """The reply as a canonical dict, for the slow path of `same`."""
+        return value
+
+    def classify(self, error: BaseException) -> str:
+        """The error kind of a failed call (worker contract names)."""
+        return compare.classify_os_error(error)
+
+    def close(self) -> None:
+        """Release the connection."""

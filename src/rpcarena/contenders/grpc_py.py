@@ -1,0 +1,132 @@
+"""grpc-py: grpcio with a synchronous server on a thread pool, as the seeds ran it."""
+
+from __future__ import annotations
+
+import threading
+from concurrent import futures
+from typing import Any
+
+from rpcarena import methods, schema
+from rpcarena.contenders.base import Client, PythonContender, announce_ready
+from rpcarena.errors import ServerError
+
+SERVER_THREADS = 10  # the seeds' ThreadPoolExecutor(max_workers=10)
+
+
+def logic(pb: Any) -> dict:
+    """Handlers (request, context) -> reply for the operations that are not echoes."""
+    def vec(v: Any) -> tuple[float, float, float]:
+        return (v.x, v.y, v.z)
+
+    return {
+        "Void": lambda req, ctx: pb.Empty(),
+        "Distance": lambda req, ctx: pb.DoubleMsg(value=methods.distance(vec(req.a), vec(req.b))),
+        "SayHello": lambda req, ctx: pb.HelloReply(message=methods.say_hello(req.name)),
+        "Average": lambda req, ctx: pb.AverageReply(value=methods.average(req.values)),
+        "GetRandNums": lambda req, ctx: pb.Numbers(values=methods.rand_nums(req.count, req.seed)),
+        "Invert": lambda req, ctx: pb.Word(value=methods.invert(req.value)),
+    }
+
+
+def _echo(request: Any, context: Any) -> Any:
+    return request
+
+
+def invert_stream(pb: Any):
+    def handler(requests: Any, context: Any):
+        for word in requests:
+            yield pb.Word(value=methods.invert(word.value))
+    return handler
+
+
+def handlers(grpc: Any, pb: Any, unary: dict, stream: Any) -> Any:
+    """A generic handler serving every method of arena.Arena."""
+    table = {}
+    for method in schema.methods().values():
+        req = schema.message_class(method.request)
+        resp = schema.message_class(method.response)
+        if method.streaming:
+            table[method.name] = grpc.stream_stream_rpc_method_handler(
+                stream, request_deserializer=req.FromString, response_serializer=resp.SerializeToString)
+        else:
+            table[method.name] = grpc.unary_unary_rpc_method_handler(
+                unary.get(method.name, _echo), request_deserializer=req.FromString,
+                response_serializer=resp.SerializeToString)
+    return grpc.method_handlers_generic_handler(schema.SERVICE, table)
+
+
+def bind(server: Any, host: str, port: int) -> int:
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError as error:
+        raise ServerError(f"cannot bind {host}:{port} ({error}): choose a free port or use port 0") from None
+    if bound == 0:
+        raise ServerError(f"cannot bind {host}:{port}: choose a free port or use port 0")
+    return bound
+
+
+class GrpcPy(PythonContender):
+    id = "grpc-py"
+    protocol = "grpc"
+    description = "grpcio sync server (thread pool of 10) and sync client"
+    python_modules = ("grpc",)
+
+    def serve(self, host: str, port: int) -> None:
+        import grpc
+
+        pb = schema.pb2()
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=SERVER_THREADS),
+                             options=[("grpc.so_reuseport", 0)])
+        server.add_generic_rpc_handlers((handlers(grpc, pb, logic(pb), invert_stream(pb)),))
+        bound = bind(server, host, port)
+        server.start()
+        announce_ready(bound)
+        threading.Event().wait()
+
+
+class GrpcClient(Client):
+    """A grpcio channel of its own (no shared subchannel) calling one method."""
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        import grpc
+
+        super().__init__(target, method, timeout_s)
+        self._grpc = grpc
+        info = schema.methods()[method]
+        self._request_type = schema.message_class(info.request)
+        self._response_type = schema.message_class(info.response)
+        self._channel = grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
+        self._call = self._channel.unary_unary(
+            f"/{schema.SERVICE}/{method}",
+            request_serializer=self._request_type.SerializeToString,
+            response_deserializer=self._response_type.FromString,
+        )
+
+    def prepare(self, request: dict) -> Any:
+        from google.protobuf import json_format
+
+        return json_format.ParseDict(request, self._request_type())
+
+    def expect(self, response: dict) -> Any:
+        from google.protobuf import json_format
+
+        return json_format.ParseDict(response, self._response_type())
+
+    def call(self, request: Any) -> Any:
+        return self._call(request, timeout=self.timeout_s)
+
+    def canonical(self, value: Any) -> Any:
+        from google.protobuf import json_format
+
+        return json_format.MessageToDict(value, preserving_proto_field_name=True)
+
+    def classify(self, error: BaseException) -> str:
+        if isinstance(error, self._grpc.RpcError) and hasattr(error, "code"):
+            code = error.code()
+            if code == self._grpc.StatusCode.DEADLINE_EXCEEDED:
+                return "timeout"
+            return f"status_{code.name.lower()}"
+        return super().classify(error)
+
+    def close(self) -> None:
+        self._channel.close()

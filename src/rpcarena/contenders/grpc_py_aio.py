@@ -1,0 +1,47 @@
+"""grpc-py-aio: grpcio's asyncio server (grpc.aio) on one event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rpcarena import methods, schema
+from rpcarena.contenders.base import PythonContender, announce_ready
+from rpcarena.contenders.grpc_py import bind, handlers, logic
+
+
+def _async(handler: Any) -> Any:
+    async def run(request: Any, context: Any) -> Any:
+        return handler(request, context)
+    return run
+
+
+def _invert_stream(pb: Any) -> Any:
+    async def handler(requests: Any, context: Any) -> Any:
+        async for word in requests:
+            yield pb.Word(value=methods.invert(word.value))
+    return handler
+
+
+class GrpcPyAio(PythonContender):
+    id = "grpc-py-aio"
+    protocol = "grpc"
+    description = "grpcio asyncio server (grpc.aio); sync grpcio client"
+    python_modules = ("grpc",)
+
+    def serve(self, host: str, port: int) -> None:
+        asyncio.run(self._serve(host, port))
+
+    async def _serve(self, host: str, port: int) -> None:
+        import grpc
+
+        pb = schema.pb2()
+        unary = {name: _async(fn) for name, fn in logic(pb).items()}
+        unary.update({m.name: _async(lambda req, ctx: req)
+                      for m in schema.methods().values() if m.name not in unary and not m.streaming})
+        server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        server.add_generic_rpc_handlers((handlers(grpc, pb, unary, _invert_stream(pb)),))
+        bound = bind(server, host, port)
+        await server.start()
+        announce_ready(bound)
+        await server.wait_for_termination()

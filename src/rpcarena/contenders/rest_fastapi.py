@@ -1,0 +1,182 @@
+"""rest-fastapi: FastAPI on uvicorn (uvloop and httptools where installed), JSON bodies.
+
+Request and response bodies are pydantic models made from the canonical schema,
+as a FastAPI developer would declare them, so validation is part of the cost.
+The Python HTTP clients (httpx, requests.Session) call any server of the
+HTTP/JSON mapping (POST /arena/{Method}), native ones included.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import socket
+from functools import cache
+from typing import Any
+
+from rpcarena import methods, schema
+from rpcarena.contenders.base import Client, PythonContender, announce_ready
+from rpcarena.errors import ServerError
+
+_SCALARS = {"TYPE_INT32": int, "TYPE_INT64": int, "TYPE_UINT32": int, "TYPE_UINT64": int,
+            "TYPE_DOUBLE": float, "TYPE_FLOAT": float, "TYPE_STRING": str, "TYPE_BOOL": bool}
+
+
+@cache
+def model(message_name: str) -> type:
+    """A pydantic model for a message of the canonical schema (defaults as in proto3)."""
+    import pydantic
+    from google.protobuf.descriptor import FieldDescriptor
+
+    descriptor = schema.pb2().DESCRIPTOR.message_types_by_name[message_name]
+    type_names = {v: k for k, v in vars(FieldDescriptor).items() if k.startswith("TYPE_")}
+    fields: dict[str, Any] = {}
+    for field in descriptor.fields:
+        if field.message_type is not None:
+            kind: Any = model(field.message_type.name)
+        else:
+            kind = _SCALARS[type_names[field.type]]
+        repeated = field.is_repeated
+        if repeated:
+            fields[field.name] = (list[kind], pydantic.Field(default_factory=list))
+        elif field.message_type is not None:
+            fields[field.name] = (kind, pydantic.Field(default_factory=kind))
+        else:
+            fields[field.name] = (kind, kind())
+    return pydantic.create_model(message_name, **fields)
+
+
+def _logic() -> dict:
+    def vec(v: Any) -> tuple[float, float, float]:
+        return (v.x, v.y, v.z)
+
+    return {
+        "Void": lambda body: {},
+        "Distance": lambda body: {"value": methods.distance(vec(body.a), vec(body.b))},
+        "SayHello": lambda body: {"message": methods.say_hello(body.name)},
+        "Average": lambda body: {"value": methods.average(body.values)},
+        "GetRandNums": lambda body: {"values": methods.rand_nums(body.count, body.seed)},
+        "Invert": lambda body: {"value": methods.invert(body.value)},
+    }
+
+
+def _endpoint(request_model: type, fn: Any) -> Any:
+    async def endpoint(body: Any) -> Any:
+        return fn(body)
+
+    endpoint.__signature__ = inspect.Signature([inspect.Parameter(
+        "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model)])
+    return endpoint
+
+
+def app() -> Any:
+    """The FastAPI application serving every unary method of the canonical schema."""
+    import fastapi
+
+    application = fastapi.FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    logic = _logic()
+    for method in schema.methods().values():
+        if method.streaming:
+            continue
+        fn = logic.get(method.name, lambda body: body)
+        application.add_api_route(f"/arena/{method.name}", _endpoint(model(method.request), fn),
+                                  methods=["POST"], response_model=model(method.response))
+    return application
+
+
+def listen(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
+    sock.listen(2048)
+    return sock
+
+
+class RestFastapi(PythonContender):
+    id = "rest-fastapi"
+    protocol = "http-json"
+    description = "FastAPI on uvicorn (uvloop/httptools), pydantic bodies; httpx or requests client"
+    python_modules = ("fastapi", "uvicorn", "httpx")
+
+    def serve(self, host: str, port: int) -> None:
+        import uvicorn
+
+        has = importlib.util.find_spec
+        config = uvicorn.Config(app(), log_level="warning", access_log=False, lifespan="off",
+                                loop="uvloop" if has("uvloop") else "asyncio",
+                                http="httptools" if has("httptools") else "h11")
+        sock = listen(host, port)
+        announce_ready(sock.getsockname()[1])
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+class HttpStatusError(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(f"HTTP status {status}")
+        self.status = status
+
+
+class HttpxClient(Client):
+    """httpx.Client with one keep-alive connection."""
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        import httpx
+
+        super().__init__(target, method, timeout_s)
+        self._httpx = httpx
+        self._client = httpx.Client(base_url=f"http://{target}", timeout=timeout_s,
+                                    limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
+        self._path = f"/arena/{method}"
+
+    def call(self, request: dict) -> Any:
+        reply = self._client.post(self._path, json=request)
+        if reply.status_code != 200:
+            raise HttpStatusError(reply.status_code)
+        return reply.json()
+
+    def classify(self, error: BaseException) -> str:
+        if isinstance(error, HttpStatusError):
+            return f"status_{error.status}"
+        if isinstance(error, self._httpx.TimeoutException):
+            return "timeout"
+        if isinstance(error, self._httpx.TransportError):
+            return "connection"
+        return super().classify(error)
+
+    def close(self) -> None:
+        self._client.close()
+
+
+class RequestsClient(Client):
+    """requests.Session with a pool of one keep-alive connection."""
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        import requests
+
+        super().__init__(target, method, timeout_s)
+        self._requests = requests
+        self._session = requests.Session()
+        self._session.mount("http://", requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=1))
+        self._url = f"http://{target}/arena/{method}"
+
+    def call(self, request: dict) -> Any:
+        reply = self._session.post(self._url, json=request, timeout=self.timeout_s)
+        if reply.status_code != 200:
+            raise HttpStatusError(reply.status_code)
+        return reply.json()
+
+    def classify(self, error: BaseException) -> str:
+        if isinstance(error, HttpStatusError):
+            return f"status_{error.status}"
+        if isinstance(error, self._requests.Timeout):
+            return "timeout"
+        if isinstance(error, self._requests.ConnectionError):
+            return "connection"
+        return super().classify(error)
+
+    def close(self) -> None:
+        self._session.close()

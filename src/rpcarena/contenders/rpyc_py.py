@@ -1,0 +1,181 @@
+"""rpyc and rpyc-tuple: RPyC's ThreadedServer exposing a restricted service.
+
+Never classic mode (SlaveService): that is remote code execution by design.
+RPyC passes lists, dicts and objects by reference (netref proxies: every element
+access on the other side is a round trip) and tuples and scalars by value. The
+usp2018 seed's slow Euclidean distance came from exactly that, so both ways of
+passing arguments are contenders: `rpyc` passes what a Python user naturally has
+(lists, objects), `rpyc-tuple` passes tuples.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import astuple, dataclass
+from typing import Any
+
+from rpcarena import methods, schema
+from rpcarena.contenders.base import Client, PythonContender, announce_ready
+from rpcarena.errors import ServerError
+
+
+@dataclass
+class Person:
+    name: str
+    age: int
+    weight: float
+
+
+@dataclass
+class Item:
+    id: int
+    name: str
+    price: float
+    active: bool
+
+
+def _server_logic() -> dict:
+    # Sequences the server creates go back as tuples: by value, as an RPyC author would.
+    return {
+        "Void": lambda: None,
+        "Distance": methods.distance,
+        "SayHello": methods.say_hello,
+        "Average": methods.average,
+        "GetRandNums": lambda count, seed: tuple(methods.rand_nums(count, seed)),
+        "Invert": methods.invert,
+    }
+
+
+def _service_class() -> type:
+    import rpyc
+
+    def echo(self: Any, value: Any) -> Any:
+        return value
+
+    def expose(fn: Any) -> Any:
+        return lambda self, *args: fn(*args)
+
+    body = {f"exposed_{name}": expose(fn) for name, fn in _server_logic().items()}
+    for method in schema.methods().values():
+        body.setdefault(f"exposed_{method.name}", echo)
+    return type("ArenaService", (rpyc.Service,), body)
+
+
+class Rpyc(PythonContender):
+    id = "rpyc"
+    protocol = "rpyc"
+    description = "RPyC ThreadedServer; lists and objects passed by reference (netrefs)"
+    python_modules = ("rpyc",)
+    by_value = False
+
+    def serve(self, host: str, port: int) -> None:
+        from rpyc.utils.server import ThreadedServer
+
+        try:
+            server = ThreadedServer(_service_class(), hostname=host, port=port,
+                                    protocol_config={"allow_public_attrs": True}, logger=_quiet())
+        except OSError as error:
+            raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
+        announce_ready(server.port)
+        threading.Thread(target=server.start, daemon=True).start()
+        threading.Event().wait()
+
+    def default_client(self) -> str:
+        return "py-tuple" if self.by_value else "py"
+
+
+class RpycTuple(Rpyc):
+    id = "rpyc-tuple"
+    description = "RPyC ThreadedServer; sequences and objects passed as tuples (by value)"
+    by_value = True
+
+
+def _quiet() -> Any:
+    import logging
+
+    logger = logging.getLogger("rpcarena.rpyc")
+    logger.setLevel(logging.ERROR)
+    return logger
+
+
+def to_args(request_type: str, request: dict, by_value: bool) -> tuple:
+    """The positional arguments an RPyC user would pass for a canonical request."""
+    seq = tuple if by_value else list
+    if request_type == "Empty":
+        return ()
+    if request_type == "VectorPair":
+        return tuple(seq(request[k][axis] for axis in "xyz") for k in ("a", "b"))
+    if request_type == "RandRequest":
+        return (request["count"], request["seed"])
+    if request_type == "Person":
+        person = Person(request["name"], request["age"], request["weight"])
+        return (astuple(person) if by_value else person,)
+    if request_type == "ItemList":
+        items = [Item(**item) for item in request["items"]]
+        return (tuple(astuple(i) for i in items) if by_value else items,)
+    if request_type.startswith("LargeData"):
+        return (tuple(request.values()) if by_value else dict(request),)
+    (value,) = request.values()
+    return (seq(value) if isinstance(value, list) else value,)
+
+
+def to_result(response_type: str, response: dict, args: tuple) -> Any:
+    """What the RPyC call returns for a canonical response."""
+    if response_type == "Empty":
+        return None
+    if response_type in ("Person", "ItemList") or response_type.startswith("LargeData"):
+        return args[0]  # an echo: the argument comes back as it went
+    (value,) = response.values()
+    return tuple(value) if isinstance(value, list) else value
+
+
+class RpycClient(Client):
+    """One RPyC connection; the exposed method looked up once, like a stub."""
+
+    by_value = False
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        import rpyc
+
+        super().__init__(target, method, timeout_s)
+        host, _, port = target.rpartition(":")
+        info = schema.methods()[method]
+        self._request_type, self._response_type = info.request, info.response
+        self._conn = rpyc.connect(host, int(port), config={
+            "allow_public_attrs": True, "sync_request_timeout": timeout_s})
+        self._fn = getattr(self._conn.root, method)
+        self._rpyc_errors = (rpyc.core.vinegar.GenericException,)
+
+    def prepare(self, request: dict) -> Any:
+        return to_args(self._request_type, request, self.by_value)
+
+    def expect(self, response: dict) -> Any:
+        return response
+
+    def call(self, args: tuple) -> Any:
+        return self._fn(*args), args
+
+    def same(self, got: Any, want: Any) -> bool:
+        result, args = got
+        expected = to_result(self._response_type, want, args)
+        if isinstance(expected, tuple) and not isinstance(result, tuple):
+            result = tuple(result)  # a list the echo handed back
+        return result == expected or self._response_type == "DoubleMsg" and _close(result, expected)
+
+    def classify(self, error: BaseException) -> str:
+        if isinstance(error, self._rpyc_errors):
+            return "status_remote_error"
+        return super().classify(error)
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+class RpycTupleClient(RpycClient):
+    by_value = True
+
+
+def _close(a: Any, b: Any) -> bool:
+    from rpcarena.compare import equivalent
+
+    return equivalent(a, b)

@@ -1,0 +1,166 @@
+"""Native workers (Go, Rust, Java): manifests, cached builds, and their contenders.
+
+Each `workers/<language>/worker.json` describes one executable speaking the
+worker contract (docs/worker-contract.md). It is built on first use into the
+cache, keyed by a hash of its sources and of proto/arena.proto, so an edit
+rebuilds and nothing else does. A missing toolchain or a failed build makes the
+worker's contenders unavailable, with the reason.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import hashlib
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import cache, cached_property
+from pathlib import Path
+
+from rpcarena.contenders.base import Contender
+from rpcarena.errors import UnavailableError
+from rpcarena.schema import cache_dir, proto_dir
+
+BUILD_TIMEOUT_S = 1800
+
+
+def workers_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "workers"
+
+
+@dataclass
+class Worker:
+    """One native worker: its manifest and its cached build."""
+
+    folder: Path
+    manifest: dict
+
+    @property
+    def language(self) -> str:
+        return self.manifest["language"]
+
+    def missing_tools(self) -> list[str]:
+        return [tool for tool in self.manifest.get("requires", []) if shutil.which(tool) is None]
+
+    @cached_property
+    def source_hash(self) -> str:
+        digest = hashlib.sha256((proto_dir() / "arena.proto").read_bytes())
+        digest.update(json.dumps(self.manifest, sort_keys=True).encode())
+        files: set[str] = set()
+        for pattern in self.manifest.get("sources", ["**/*"]):
+            files.update(glob.glob(str(self.folder / pattern), recursive=True))
+        for name in sorted(files):
+            path = Path(name)
+            if path.is_file() and "target" not in path.parts and "bin" not in path.relative_to(self.folder).parts:
+                digest.update(str(path.relative_to(self.folder)).encode())
+                digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]
+
+    @property
+    def build_dir(self) -> Path:
+        return cache_dir() / "build" / f"{self.language}-{self.source_hash}"
+
+    def _expand(self, arg: str) -> str:
+        out = self.build_dir / f"{self.language}-worker"
+        return arg.replace("{out}", str(out)).replace("{repo}", str(self.folder.parents[1]))
+
+    def artifact(self) -> Path:
+        return Path(self._expand(self.manifest.get("artifact", "{out}")))
+
+    def unavailable(self) -> str | None:
+        missing = self.missing_tools()
+        if missing:
+            return f"{', '.join(missing)} not found on PATH (install the {self.language} toolchain)"
+        failed = self.build_dir / "FAILED"
+        if failed.exists():
+            return failed.read_text().strip()
+        return None
+
+    def ensure_built(self) -> None:
+        """Build once per source hash; concurrent callers wait on a lock."""
+        if self.artifact().exists() and (self.build_dir / "OK").exists():
+            return
+        reason = self.unavailable()
+        if reason:
+            raise UnavailableError(f"{self.language} worker unavailable: {reason}")
+        self.build_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.build_dir / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (self.build_dir / "OK").exists():
+                self._build()
+
+    def _build(self) -> None:
+        log = self.build_dir / "build.log"
+        with open(log, "w") as out:
+            for step in self.manifest["build"]:
+                argv = [self._expand(a) for a in step]
+                try:
+                    done = subprocess.run(argv, cwd=self.folder, stdout=out, stderr=subprocess.STDOUT,
+                                          timeout=BUILD_TIMEOUT_S, check=False)
+                except (OSError, subprocess.TimeoutExpired) as error:
+                    return self._fail(f"build step {argv[0]} failed ({error}); see {log}")
+                if done.returncode != 0:
+                    return self._fail(f"build failed (exit {done.returncode} in {' '.join(argv[:3])}); see {log}")
+        if not self.artifact().exists():
+            return self._fail(f"build produced no {self.artifact()}; see {log}")
+        (self.build_dir / "OK").write_text("ok\n")
+
+    def _fail(self, reason: str) -> None:
+        (self.build_dir / "FAILED").write_text(reason + "\n")
+        raise UnavailableError(f"{self.language} worker unavailable: {reason}")
+
+    def argv(self, *args: str) -> list[str]:
+        self.ensure_built()
+        return [self._expand(a) for a in self.manifest["run"]] + list(args)
+
+    def client_contender(self, protocol: str) -> str | None:
+        """The id of this worker's contender whose client drives `protocol`."""
+        for entry in self.manifest["contenders"]:
+            if entry["protocol"] == protocol and entry.get("client"):
+                return entry["id"]
+        return None
+
+
+class NativeContender(Contender):
+    """A contender served by a native worker."""
+
+    def __init__(self, worker: Worker, entry: dict) -> None:
+        self.worker = worker
+        self.id = entry["id"]
+        self.protocol = entry["protocol"]
+        self.language = worker.language
+        self.description = entry.get("description", "")
+        self.has_server = bool(entry.get("server", True))
+        self.native_clients = (worker.language,) if entry.get("client") else ()
+        self._unsupported = {m: entry.get("why", "not implemented") for m in entry.get("unsupported_methods", [])}
+
+    def unavailable(self) -> str | None:
+        return self.worker.unavailable()
+
+    def unsupported(self, method: str) -> str | None:
+        return self._unsupported.get(method)
+
+    def server_argv(self, host: str, port: int) -> list[str]:
+        if not self.has_server:
+            raise UnavailableError(f"{self.id} has no server; use it as a client only")
+        return self.worker.argv("serve", "--contender", self.id, "--host", host, "--port", str(port))
+
+    def default_client(self) -> str:
+        return self.language if self.native_clients else "py"
+
+
+@cache
+def workers() -> dict[str, Worker]:
+    """The native workers of this checkout, by language."""
+    found = {}
+    for manifest in sorted(workers_dir().glob("*/worker.json")):
+        data = json.loads(manifest.read_text())
+        found[data["language"]] = Worker(manifest.parent, data)
+    return found
+
+
+def contenders() -> list[NativeContender]:
+    return [NativeContender(worker, entry) for worker in workers().values()
+            for entry in worker.manifest["contenders"]]

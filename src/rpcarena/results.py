@@ -1,0 +1,203 @@
+"""The results document: versioned JSON, raw histograms kept, statistics recomputed.
+
+A run is a list of cells (contender x client x workload x concurrency x trial).
+Each cell keeps its HdrHistograms and a bounded raw sample; every percentile,
+mean or CV is computed from them on load, never stored. Units are in the key
+names. The document is rewritten atomically after every cell, so an interrupted
+run keeps everything it measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from rpcarena import hist, wire
+from rpcarena.errors import UsageError
+
+FORMAT = "rpcarena-results"
+VERSION = 1
+READABLE_VERSIONS = (1,)
+
+
+@dataclass
+class Cell:
+    """One measured (or skipped) combination; the raw record of what happened."""
+
+    contender: str
+    client: str
+    workload: str
+    method: str
+    clients: int
+    trial: int = 0
+    status: str = "ok"  # ok | failed | unsupported | unavailable
+    reason: str | None = None
+    calls: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    error_examples: dict[str, str] = field(default_factory=dict)
+    wall_s: float = 0.0
+    latency_histogram: str | None = None
+    latency_uncorrected_histogram: str | None = None
+    samples_ns: list[list[int]] = field(default_factory=list)
+    late_calls: int = 0
+    rate_per_s: float | None = None
+    client_cpu_user_s: float = 0.0
+    client_cpu_sys_s: float = 0.0
+    client_processes: int = 0
+    server_cpu_user_s: float | None = None
+    server_cpu_sys_s: float | None = None
+    wire_in_bytes: int | None = None
+    wire_in_packets: int | None = None
+    wire_out_bytes: int | None = None
+    wire_out_packets: int | None = None
+    server_peak_rss_bytes: int | None = None
+    placement: dict = field(default_factory=dict)
+    protocol: str = ""
+    language: str = ""
+    client_tool: dict = field(default_factory=dict)
+    drift: dict = field(default_factory=dict)
+    started: str = ""
+
+    @cached_property
+    def histogram(self) -> Any:
+        return hist.decode(self.latency_histogram)
+
+    @cached_property
+    def latency(self) -> dict[str, float | int]:
+        """p50/p90/p99/p99.9, mean, SD, CV in microseconds, from the histogram."""
+        return hist.summary_us(self.histogram)
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    @property
+    def throughput_per_s(self) -> float:
+        return self.calls / self.wall_s if self.wall_s > 0 else 0.0
+
+    def _per_call(self, total: float | None) -> float | None:
+        if total is None or self.calls == 0:
+            return None
+        return total / self.calls
+
+    @property
+    def client_cpu_us_per_call(self) -> float | None:
+        return self._per_call((self.client_cpu_user_s + self.client_cpu_sys_s) * 1e6)
+
+    @property
+    def server_cpu_us_per_call(self) -> float | None:
+        if self.server_cpu_user_s is None or self.server_cpu_sys_s is None:
+            return None
+        return self._per_call((self.server_cpu_user_s + self.server_cpu_sys_s) * 1e6)
+
+    @property
+    def bytes_in_per_call(self) -> float | None:
+        """IP bytes to the server per call: requests with every header, and the ACKs."""
+        return self._per_call(self.wire_in_bytes)
+
+    @property
+    def bytes_out_per_call(self) -> float | None:
+        return self._per_call(self.wire_out_bytes)
+
+    @property
+    def payload_bytes_per_call(self) -> float | None:
+        """TCP payload both ways per call (IP bytes less each packet's IPv4 + TCP headers)."""
+        if self.wire_in_bytes is None or self.wire_out_bytes is None:
+            return None
+        payload = (self.wire_in_bytes + self.wire_out_bytes
+                   - wire.HEADER_BYTES * ((self.wire_in_packets or 0) + (self.wire_out_packets or 0)))
+        return self._per_call(payload)
+
+    def row(self) -> dict[str, Any]:
+        """A flat record of this cell: identity, counts and every derived statistic."""
+        out = {k: getattr(self, k) for k in ("contender", "client", "workload", "method", "clients",
+                                              "trial", "status", "reason", "protocol", "language",
+                                              "calls", "wall_s", "late_calls", "rate_per_s")}
+        out["errors"] = self.error_count
+        out["throughput_per_s"] = self.throughput_per_s
+        out.update({k: v for k, v in self.latency.items() if k != "count"})
+        out["client_cpu_us_per_call"] = self.client_cpu_us_per_call
+        out["server_cpu_us_per_call"] = self.server_cpu_us_per_call
+        out["bytes_in_per_call"] = self.bytes_in_per_call
+        out["bytes_out_per_call"] = self.bytes_out_per_call
+        out["payload_bytes_per_call"] = self.payload_bytes_per_call
+        out["server_peak_rss_bytes"] = self.server_peak_rss_bytes
+        return out
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Cell":
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass
+class Results:
+    """A whole run: environment, configuration and cells."""
+
+    environment: dict = field(default_factory=dict)
+    config: dict = field(default_factory=dict)
+    cells: list[Cell] = field(default_factory=list)
+    created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    finished: str | None = None
+    interrupted: str | None = None
+    extra: dict = field(default_factory=dict)
+    path: Path | None = None
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "created": self.created, "finished": self.finished,
+                "interrupted": self.interrupted, "environment": self.environment, "config": self.config,
+                "extra": self.extra, "cells": [c.to_json() for c in self.cells]}
+
+    def save(self, path: str | os.PathLike | None = None) -> Path:
+        """Write the document atomically (a reader never sees half a file)."""
+        target = Path(path or self.path or "results.json")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        with os.fdopen(fd, "w") as out:
+            json.dump(self.to_json(), out, separators=(",", ":"))
+        os.replace(tmp, target)
+        self.path = target
+        return target
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [cell.row() for cell in self.cells]
+
+    def to_pandas(self) -> Any:
+        """The cells as a pandas DataFrame (pandas is an optional extra: pip install rpcarena[pandas])."""
+        try:
+            import pandas
+        except ImportError:
+            raise UsageError("pandas is not installed: pip install 'rpcarena[pandas]'") from None
+        return pandas.DataFrame(self.rows())
+
+    def ok_cells(self) -> list[Cell]:
+        return [c for c in self.cells if c.status == "ok"]
+
+
+def load(path: str | os.PathLike) -> Results:
+    """Read a results document of any readable version."""
+    target = Path(path)
+    try:
+        data = json.loads(target.read_text())
+    except FileNotFoundError:
+        raise UsageError(f"no results file {target}: give the path 'rpcarena run' printed") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise UsageError(f"{target} is not a results document ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UsageError(f"{target} is not an rpcarena results document")
+    if data.get("version") not in READABLE_VERSIONS:
+        raise UsageError(f"{target} has results version {data.get('version')}; this rpcarena reads "
+                         f"{READABLE_VERSIONS}: upgrade rpcarena")
+    return Results(environment=data.get("environment", {}), config=data.get("config", {}),
+                   cells=[Cell.from_json(c) for c in data.get("cells", [])], created=data.get("created", ""),
+                   finished=data.get("finished"), interrupted=data.get("interrupted"),
+                   extra=data.get("extra", {}), path=target)

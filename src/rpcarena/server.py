@@ -1,0 +1,92 @@
+"""A contender's server as a fresh, pinned process, and what the OS says it cost.
+
+CPU time comes from the kernel's accounting of the server process (all its
+threads), memory from its peak RSS. (Bytes on the wire: see `rpcarena.wire`.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from rpcarena.contenders.base import Contender
+from rpcarena.errors import ServerError
+from rpcarena.procs import Child
+
+READY_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class Usage:
+    """A snapshot of the server's cumulative counters."""
+
+    cpu_user_s: float
+    cpu_sys_s: float
+
+    def __sub__(self, other: "Usage") -> "Usage":
+        return Usage(self.cpu_user_s - other.cpu_user_s, self.cpu_sys_s - other.cpu_sys_s)
+
+
+class Server:
+    """One server process for one cell."""
+
+    def __init__(self, contender: Contender, host: str, cpus: tuple[int, ...] | None, log: Path) -> None:
+        self.contender = contender
+        self.host = host
+        self.cpus = cpus
+        self.log = log
+        self.child: Child | None = None
+        self.port = 0
+
+    @property
+    def target(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    def start(self, port: int = 0) -> "Server":
+        self.child = Child(self.contender.server_argv(self.host, port), self.cpus, self.log)
+        ready = self.child.read_json(READY_TIMEOUT_S)
+        if not ready or ready.get("event") != "ready":
+            reason = self.child.last_error_line() if not self.child.alive() else "no ready line"
+            self.stop()
+            raise ServerError(f"{self.contender.id} server did not start ({reason}); full log: {self.log}")
+        self.port = int(ready["port"])
+        self._process = psutil.Process(self.child.pid)
+        return self
+
+    def alive(self) -> bool:
+        return self.child is not None and self.child.alive()
+
+    def died_message(self) -> str:
+        assert self.child is not None
+        code = self.child.proc.poll()
+        return (f"{self.contender.id} server died (exit code {code}: {self.child.last_error_line()}); "
+                f"full log: {self.log}")
+
+    def usage(self) -> Usage:
+        try:
+            cpu = self._process.cpu_times()
+        except psutil.Error:
+            raise ServerError(self.died_message()) from None
+        return Usage(cpu.user, cpu.system)
+
+    def peak_rss_bytes(self) -> int | None:
+        try:
+            for line in Path(f"/proc/{self.child.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+        except OSError:
+            return None
+        return None
+
+    def stop(self) -> None:
+        if self.child is not None:
+            self.child.stop()
+
+    def __enter__(self) -> "Server":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+

@@ -1,0 +1,59 @@
+package arena_test
+
+import (
+	"testing"
+
+	pb "rpcarena/workers/go/arenapb"
+	"rpcarena/workers/go/internal/arena"
+
+	"google.golang.org/protobuf/proto"
+)
+
+func TestLookupMethodReadsTheSchema(t *testing.T) {
+	m, err := arena.LookupMethod("EchoLargeData8192")
+	if err != nil || m.FullName != "/arena.Arena/EchoLargeData8192" || m.Streaming {
+		t.Fatalf("got %+v, %v", m, err)
+	}
+	if _, ok := m.NewRequest().(*pb.LargeData8192); !ok {
+		t.Fatalf("request type %T", m.NewRequest())
+	}
+	if s, _ := arena.LookupMethod("InvertStream"); !s.Streaming {
+		t.Fatal("InvertStream is streaming")
+	}
+	if _, err := arena.LookupMethod("Nope"); err == nil {
+		t.Fatal("unknown method accepted")
+	}
+}
+
+func TestEqualToleratesOnlyTinyDoubleDifferences(t *testing.T) {
+	cases := []struct {
+		a, b proto.Message
+		want bool
+	}{
+		{&pb.DoubleMsg{Value: 1}, &pb.DoubleMsg{Value: 1 + 1e-12}, true},
+		{&pb.DoubleMsg{Value: 1}, &pb.DoubleMsg{Value: 1 + 1e-6}, false},
+		{&pb.DoubleMsg{Value: 0}, &pb.DoubleMsg{}, true},
+		{&pb.DoubleList{Values: []float64{1, 2}}, &pb.DoubleList{Values: []float64{1}}, false},
+		{&pb.VectorPair{A: &pb.Vector3{}}, &pb.VectorPair{}, true}, // unset equals default
+		{&pb.ItemList{Items: []*pb.Item{{Id: 1, Price: 2.5}}}, &pb.ItemList{Items: []*pb.Item{{Id: 1, Price: 2.5}}}, true},
+		{&pb.ItemList{Items: []*pb.Item{{Id: 1}}}, &pb.ItemList{Items: []*pb.Item{{Id: 2}}}, false},
+		{&pb.Word{Value: "a"}, &pb.Word{Value: "b"}, false},
+	}
+	for i, c := range cases {
+		if got := arena.Equal(c.a, c.b); got != c.want {
+			t.Errorf("case %d: Equal = %v, want %v", i, got, c.want)
+		}
+	}
+}
+
+func TestSemanticsEdgeCases(t *testing.T) {
+	if got := arena.Invert("añb€c😀d"); got != "d😀c€bña" {
+		t.Errorf("Invert = %q", got)
+	}
+	if got := arena.Average([]int32{2147483647, 2147483647, -2147483648}); got != 715827882 {
+		t.Errorf("Average overflowed: %v", got)
+	}
+	if got := arena.RandNums(-1, 7); len(got) != 0 {
+		t.Errorf("negative count gave %v", got)
+	}
+}

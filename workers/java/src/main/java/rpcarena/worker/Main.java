@@ -1,1 +1,0 @@
-package rpcarena.worker; public class Main { public static void main(String[] a) {} }

@@ -1,0 +1,15 @@
+package rpcarena.worker.core;
+
+/** A failed call whose error kind its connection already knows (status_500, timeout, ...). */
+public final class CallFailure extends Exception {
+    private final String kind;
+
+    public CallFailure(String kind, String message) {
+        super(message, null, false, false);
+        this.kind = kind;
+    }
+
+    public String kind() {
+        return kind;
+    }
+}

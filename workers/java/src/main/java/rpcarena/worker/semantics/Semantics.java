@@ -1,0 +1,52 @@
+package rpcarena.worker.semantics;
+
+/**
+ * The operations of proto/arena.proto as pure functions (src/rpcarena/methods.py is the reference;
+ * proto/vectors/arena.json pins it). Every server of this worker calls these.
+ */
+public final class Semantics {
+    private static final int LCG_MULTIPLIER = 1664525;
+    private static final int LCG_INCREMENT = 1013904223;
+
+    private Semantics() {}
+
+    public static String sayHello(String name) {
+        return "Hello " + name;
+    }
+
+    /** double(sum as int64) / count, and 0.0 for no values. */
+    public static double average(int[] values) {
+        if (values.length == 0) {
+            return 0.0;
+        }
+        long sum = 0;
+        for (int v : values) {
+            sum += v;
+        }
+        return (double) sum / values.length;
+    }
+
+    /** Numerical Recipes' LCG over uint32 (int arithmetic wraps mod 2^32), each state as int32. */
+    public static int[] randNums(int count, int seed) {
+        int[] values = new int[Math.max(0, count)];
+        int state = seed;
+        for (int i = 0; i < values.length; i++) {
+            state = state * LCG_MULTIPLIER + LCG_INCREMENT;
+            values[i] = state;
+        }
+        return values;
+    }
+
+    /** Reversed by code points: StringBuilder.reverse keeps surrogate pairs together. */
+    public static String invert(String word) {
+        return new StringBuilder(word).reverse().toString();
+    }
+
+    /** Euclidean distance summed left to right; Java never contracts to FMA. */
+    public static double distance(double ax, double ay, double az, double bx, double by, double bz) {
+        double dx = ax - bx;
+        double dy = ay - by;
+        double dz = az - bz;
+        return Math.sqrt(dx * dx + dy * dy + dz * dz);
+    }
+}

@@ -1,0 +1,125 @@
+//! The tonic client: one Channel (one HTTP/2 connection) per client, generic over the operation.
+
+use super::path;
+use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
+use crate::drive::payloads::Payloads;
+use crate::drive::spec::{bad, Mode, Spec, SpecError};
+use crate::methods::{self, Method, MethodVisitor};
+use std::error::Error;
+use std::sync::Arc;
+use tonic::client::Grpc;
+use tonic::codegen::http::uri::PathAndQuery;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Request, Status};
+use tonic_prost::ProstCodec;
+
+pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
+    let endpoint = endpoint(&spec.target)?;
+    if spec.mode == Mode::Stream {
+        return super::stream::connector(spec, endpoint);
+    }
+    let unknown = || Err(bad(format!("unknown method {:?} for unary mode (InvertStream needs mode stream)", spec.method)));
+    methods::visit(&spec.method, Unary { spec, endpoint }).unwrap_or_else(unknown)
+}
+
+pub fn endpoint(target: &str) -> Result<Endpoint, SpecError> {
+    let endpoint = Endpoint::from_shared(format!("http://{target}")).map_err(|e| bad(format!("bad target {target:?}: {e}")))?;
+    Ok(endpoint.tcp_nodelay(true))
+}
+
+pub fn grpc(channel: Channel) -> Grpc<Channel> {
+    Grpc::new(channel).max_decoding_message_size(usize::MAX).max_encoding_message_size(usize::MAX)
+}
+
+/// A failed call's kind: statuses made locally from a transport failure (they carry a source
+/// error) are `connection`; statuses the server sent are `status_<name>`.
+pub fn classify(status: &Status) -> CallError {
+    match status.source() {
+        Some(_) if status.code() != Code::DeadlineExceeded => CallError::Connection,
+        _ => CallError::Status(code_name(status.code())),
+    }
+}
+
+/// `DeadlineExceeded` -> `deadline_exceeded`.
+fn code_name(code: Code) -> String {
+    let mut name = String::new();
+    for (i, c) in format!("{code:?}").chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            name.push('_');
+        }
+        name.push(c.to_ascii_lowercase());
+    }
+    name
+}
+
+struct Unary<'a> {
+    spec: &'a Spec,
+    endpoint: Endpoint,
+}
+
+impl MethodVisitor for Unary<'_> {
+    type Out = Result<SharedConnector, SpecError>;
+    fn visit<M: Method>(self) -> Self::Out {
+        let (requests, responses) = self.spec.json_payloads()?;
+        let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
+        Ok(Arc::new(UnaryConnector { endpoint: self.endpoint, payloads, path: path(M::NAME) }))
+    }
+}
+
+struct UnaryConnector<M: Method> {
+    endpoint: Endpoint,
+    payloads: Arc<Payloads<M>>,
+    path: PathAndQuery,
+}
+
+impl<M: Method> Connector for UnaryConnector<M> {
+    fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
+        Box::pin(async move {
+            let channel = self.endpoint.connect().await.map_err(|_| CallError::Connection)?;
+            let conn = UnaryConn::<M> { grpc: grpc(channel), payloads: self.payloads.clone(), path: self.path.clone(), reply: None };
+            Ok(Box::new(conn) as Box<dyn Conn>)
+        })
+    }
+
+    fn payload_count(&self) -> usize {
+        self.payloads.len()
+    }
+}
+
+struct UnaryConn<M: Method> {
+    grpc: Grpc<Channel>,
+    payloads: Arc<Payloads<M>>,
+    path: PathAndQuery,
+    reply: Option<M::Resp>,
+}
+
+impl<M: Method> Conn for UnaryConn<M> {
+    fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>> {
+        Box::pin(async move {
+            self.reply = None;
+            self.grpc.ready().await.map_err(|_| CallError::Connection)?;
+            let request = Request::new(self.payloads.requests[index].clone());
+            let codec = ProstCodec::<M::Req, M::Resp>::default();
+            let response = self.grpc.unary(request, self.path.clone(), codec).await.map_err(|s| classify(&s))?;
+            self.reply = Some(response.into_inner());
+            Ok(())
+        })
+    }
+
+    fn reply_matches(&self, index: usize) -> bool {
+        self.reply.as_ref().is_some_and(|reply| self.payloads.matches(index, reply))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_kinds() {
+        assert_eq!(classify(&Status::unavailable("x")).kind(), "status_unavailable");
+        assert_eq!(classify(&Status::deadline_exceeded("x")).kind(), "status_deadline_exceeded");
+        let local = Status::from_error(Box::new(std::io::Error::other("reset")));
+        assert_eq!(classify(&local), CallError::Connection);
+    }
+}

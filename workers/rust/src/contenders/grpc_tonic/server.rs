@@ -1,0 +1,48 @@
+//! The tonic service: every unary operation from the method table, plus `InvertStream`.
+
+use crate::contenders::Shutdown;
+use crate::drive::call::BoxFut;
+use crate::proto::arena_server::{Arena, ArenaServer};
+use crate::proto::large_data::*;
+use crate::proto::*;
+use std::io;
+use std::pin::Pin;
+use tokio::net::TcpListener;
+use tokio_stream::{Stream, StreamExt};
+use tonic::transport::server::TcpIncoming;
+use tonic::{Request, Response, Status, Streaming};
+
+pub struct ArenaService;
+
+type WordStream = Pin<Box<dyn Stream<Item = Result<Word, Status>> + Send>>;
+
+macro_rules! tonic_service {
+    ($($name:ident $snake:ident $req:ty => $resp:ty = $logic:path;)*) => {
+        #[tonic::async_trait]
+        impl Arena for ArenaService {
+            $(async fn $snake(&self, request: Request<$req>) -> Result<Response<$resp>, Status> {
+                Ok(Response::new($logic(request.into_inner())))
+            })*
+
+            type InvertStreamStream = WordStream;
+
+            async fn invert_stream(&self, request: Request<Streaming<Word>>) -> Result<Response<WordStream>, Status> {
+                let replies = request.into_inner().map(|word| word.map(crate::logic::invert));
+                Ok(Response::new(Box::pin(replies)))
+            }
+        }
+    };
+}
+crate::for_each_unary_method!(tonic_service);
+
+pub fn serve(listener: TcpListener, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
+    Box::pin(async move {
+        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+        let service = ArenaServer::new(ArenaService).max_decoding_message_size(usize::MAX).max_encoding_message_size(usize::MAX);
+        tonic::transport::Server::builder()
+            .add_service(service)
+            .serve_with_incoming_shutdown(incoming, shutdown)
+            .await
+            .map_err(io::Error::other)
+    })
+}

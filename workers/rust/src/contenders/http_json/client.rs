@@ -1,0 +1,113 @@
+//! The http-json client: hyper HTTP/1.1, one keep-alive connection per client (TCP_NODELAY),
+//! serde encoding of the typed request and decoding of the typed reply.
+
+use super::{JSON, PREFIX};
+use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
+use crate::drive::payloads::Payloads;
+use crate::drive::spec::{bad, Mode, Spec, SpecError};
+use crate::methods::{self, Method, MethodVisitor};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper::header::{CONTENT_TYPE, HOST};
+use hyper::{Request, StatusCode};
+use hyper_util::rt::TokioIo;
+use std::sync::Arc;
+use tokio::net::TcpStream;
+
+pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
+    if spec.mode == Mode::Stream {
+        return Err(bad("http-json has no stream mode"));
+    }
+    let unknown = || Err(bad(format!("unknown method {:?} for http-json", spec.method)));
+    methods::visit(&spec.method, Typed { spec }).unwrap_or_else(unknown)
+}
+
+struct Typed<'a> {
+    spec: &'a Spec,
+}
+
+impl MethodVisitor for Typed<'_> {
+    type Out = Result<SharedConnector, SpecError>;
+    fn visit<M: Method>(self) -> Self::Out {
+        let (requests, responses) = self.spec.json_payloads()?;
+        let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
+        let path = format!("{PREFIX}{}", M::NAME);
+        Ok(Arc::new(HttpConnector { target: self.spec.target.clone(), path, payloads }))
+    }
+}
+
+struct HttpConnector<M: Method> {
+    target: String,
+    path: String,
+    payloads: Arc<Payloads<M>>,
+}
+
+impl<M: Method> Connector for HttpConnector<M> {
+    fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
+        Box::pin(async move {
+            let stream = TcpStream::connect(&self.target).await.map_err(|_| CallError::Connection)?;
+            stream.set_nodelay(true).map_err(|_| CallError::Connection)?;
+            let (sender, connection) = http1::handshake(TokioIo::new(stream)).await.map_err(|_| CallError::Connection)?;
+            tokio::spawn(connection);
+            let conn = HttpConn::<M> { sender, target: self.target.clone(), path: self.path.clone(), payloads: self.payloads.clone(), reply: None };
+            Ok(Box::new(conn) as Box<dyn Conn>)
+        })
+    }
+
+    fn payload_count(&self) -> usize {
+        self.payloads.len()
+    }
+}
+
+struct HttpConn<M: Method> {
+    sender: SendRequest<Full<Bytes>>,
+    target: String,
+    path: String,
+    payloads: Arc<Payloads<M>>,
+    reply: Option<M::Resp>,
+}
+
+impl<M: Method> HttpConn<M> {
+    fn request(&self, index: usize) -> Result<Request<Full<Bytes>>, CallError> {
+        let body = serde_json::to_vec(&self.payloads.requests[index]).map_err(|_| CallError::Other)?;
+        Request::post(self.path.as_str())
+            .header(HOST, self.target.as_str())
+            .header(CONTENT_TYPE, JSON)
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|_| CallError::Other)
+    }
+}
+
+impl<M: Method> Conn for HttpConn<M> {
+    fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>> {
+        Box::pin(async move {
+            self.reply = None;
+            let request = self.request(index)?;
+            self.sender.ready().await.map_err(|_| CallError::Connection)?;
+            let response = self.sender.send_request(request).await.map_err(|e| classify(&e))?;
+            let status = response.status();
+            let body = response.into_body().collect().await.map_err(|e| classify(&e))?.to_bytes();
+            if status != StatusCode::OK {
+                return Err(CallError::Status(status.as_u16().to_string()));
+            }
+            // A 200 whose body is not the operation's response is a wrong answer.
+            self.reply = serde_json::from_slice(&body).ok();
+            Ok(())
+        })
+    }
+
+    fn reply_matches(&self, index: usize) -> bool {
+        self.reply.as_ref().is_some_and(|reply| self.payloads.matches(index, reply))
+    }
+}
+
+/// hyper failures: a closed, reset or half-read connection is `connection`, anything else `other`.
+fn classify(error: &hyper::Error) -> CallError {
+    let io_source = std::error::Error::source(error).is_some_and(|s| s.is::<std::io::Error>());
+    if error.is_closed() || error.is_incomplete_message() || error.is_canceled() || io_source {
+        CallError::Connection
+    } else {
+        CallError::Other
+    }
+}

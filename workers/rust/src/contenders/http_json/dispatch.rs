@@ -1,0 +1,64 @@
+//! Server side of the HTTP/JSON mapping, independent of the web framework: decode the request
+//! with serde into the operation's type, compute, encode the response.
+
+use crate::methods::{self, Method, MethodVisitor};
+
+/// What the framework sends back.
+#[derive(Debug, PartialEq)]
+pub enum Reply {
+    /// 200 with this canonical-JSON body.
+    Ok(Vec<u8>),
+    /// 400: the request does not decode as the operation's request.
+    BadRequest(String),
+    /// 404: no such operation.
+    NotFound,
+}
+
+impl Reply {
+    pub fn status(&self) -> u16 {
+        match self {
+            Reply::Ok(_) => 200,
+            Reply::BadRequest(_) => 400,
+            Reply::NotFound => 404,
+        }
+    }
+
+    pub fn into_body(self) -> Vec<u8> {
+        match self {
+            Reply::Ok(body) => body,
+            Reply::BadRequest(why) => why.into_bytes(),
+            Reply::NotFound => b"unknown method".to_vec(),
+        }
+    }
+}
+
+pub fn respond(method: &str, body: &[u8]) -> Reply {
+    methods::visit(method, Decode { body }).unwrap_or(Reply::NotFound)
+}
+
+struct Decode<'a> {
+    body: &'a [u8],
+}
+
+impl MethodVisitor for Decode<'_> {
+    type Out = Reply;
+    fn visit<M: Method>(self) -> Reply {
+        match serde_json::from_slice::<M::Req>(self.body) {
+            Ok(request) => Reply::Ok(serde_json::to_vec(&M::respond(request)).unwrap_or_default()),
+            Err(e) => Reply::BadRequest(format!("request does not decode as {}: {e}", M::NAME)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_for_good_bad_and_unknown() {
+        assert_eq!(respond("Invert", br#"{"value": "ab"}"#), Reply::Ok(br#"{"value":"ba"}"#.to_vec()));
+        assert_eq!(respond("Invert", b"{").status(), 400);
+        assert_eq!(respond("Nope", b"{}").status(), 404);
+        assert_eq!(respond("InvertStream", b"{}").status(), 404);
+    }
+}

@@ -1,0 +1,10 @@
+//! The HTTP/JSON mapping shared by the REST contenders: `POST /arena/{Method}` with the request
+//! in canonical JSON. `dispatch` is the framework-independent server core (serde types); `client`
+//! is the hyper client every http-json contender uses for `drive`.
+
+pub mod client;
+pub mod dispatch;
+
+/// The path prefix of every operation.
+pub const PREFIX: &str = "/arena/";
+pub const JSON: &str = "application/json";

@@ -1,0 +1,41 @@
+//! The registry of contenders this worker implements. A contender is one module with a
+//! `CONTENDER` value; adding one means adding its module and one line to [`ALL`].
+
+pub mod grpc_tonic;
+pub mod http_json;
+pub mod rest_axum;
+pub mod rest_warp;
+pub mod tcp_raw;
+
+use crate::drive::call::{BoxFut, SharedConnector};
+use crate::drive::spec::{Spec, SpecError};
+use std::io;
+use tokio::net::TcpListener;
+
+/// Resolves when the server must stop accepting and finish.
+pub type Shutdown = BoxFut<'static, ()>;
+/// Serves on an already bound listener until `Shutdown` resolves.
+pub type ServeFn = fn(TcpListener, Shutdown) -> BoxFut<'static, io::Result<()>>;
+/// Builds the client side for a spec (decoding its payloads once), or says why it cannot.
+pub type ClientFn = fn(&Spec) -> Result<SharedConnector, SpecError>;
+
+pub struct Contender {
+    /// What users type; also `tool.name` in results.
+    pub id: &'static str,
+    pub protocol: &'static str,
+    /// The library under test and its version, for `tool.version`.
+    pub version: &'static str,
+    pub server: Option<ServeFn>,
+    pub client: Option<ClientFn>,
+}
+
+pub static ALL: &[Contender] = &[grpc_tonic::CONTENDER, rest_warp::CONTENDER, rest_axum::CONTENDER, tcp_raw::CONTENDER];
+
+pub fn find(id: &str) -> Option<&'static Contender> {
+    ALL.iter().find(|c| c.id == id)
+}
+
+/// "a, b, c": the ids, for error messages.
+pub fn ids() -> String {
+    ALL.iter().map(|c| c.id).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,56 @@
+//! What a contender's client side provides: connections that make one call at a time.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Why a call failed; counted by kind, never a latency sample.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    WrongAnswer,
+    Timeout,
+    Connection,
+    /// gRPC status name in lower case (`unavailable`) or HTTP status code (`500`).
+    Status(String),
+    Other,
+}
+
+impl CallError {
+    /// The error kind as the result document names it.
+    pub fn kind(&self) -> String {
+        match self {
+            CallError::WrongAnswer => "wrong_answer".into(),
+            CallError::Timeout => "timeout".into(),
+            CallError::Connection => "connection".into(),
+            CallError::Status(code) => format!("status_{code}"),
+            CallError::Other => "other".into(),
+        }
+    }
+
+    /// After these the connection's state is unknown, so the client reconnects before its next call.
+    pub fn breaks_connection(&self) -> bool {
+        matches!(self, CallError::Timeout | CallError::Connection | CallError::Other)
+    }
+}
+
+/// The kinds every result lists, even at zero.
+pub const BASE_KINDS: [&str; 4] = ["wrong_answer", "timeout", "connection", "other"];
+
+/// One client's connection (gRPC channel, HTTP keep-alive connection, TCP socket or stream).
+pub trait Conn: Send {
+    /// Encodes payload `index`, sends it, receives and decodes the reply (kept for `reply_matches`).
+    fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>>;
+    /// Whether the last decoded reply equals the expected response `index`.
+    fn reply_matches(&self, index: usize) -> bool;
+}
+
+/// Opens connections for one spec; its payloads are decoded once, before any call.
+pub trait Connector: Send + Sync {
+    fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>>;
+    /// How many distinct payloads calls cycle through.
+    fn payload_count(&self) -> usize;
+}
+
+pub type SharedConnector = Arc<dyn Connector>;

@@ -1,0 +1,67 @@
+//! One closed- or open-loop client: its connection, its call counter, and one attempt at a time.
+
+use super::call::{CallError, Conn, SharedConnector};
+use std::time::{Duration, Instant};
+use tokio::time::timeout;
+
+pub struct Client {
+    id: usize,
+    calls_made: usize,
+    conn: Option<Box<dyn Conn>>,
+    connector: SharedConnector,
+    payload_count: usize,
+    timeout: Duration,
+}
+
+/// When a successful call was sent and when its reply was decoded.
+pub struct Timing {
+    pub sent: Instant,
+    pub done: Instant,
+}
+
+impl Client {
+    pub fn new(id: usize, connector: SharedConnector, timeout: Duration) -> Self {
+        let payload_count = connector.payload_count().max(1);
+        Client { id, calls_made: 0, conn: None, connector, payload_count, timeout }
+    }
+
+    /// Opens the connection (or stream) ahead of time; a failure shows up on the first call.
+    pub async fn open(&mut self) {
+        let _ = self.connection().await;
+    }
+
+    /// Call k of client i sends payload (i + k) mod len, then checks the reply against its response.
+    pub async fn attempt(&mut self) -> Result<Timing, CallError> {
+        let index = (self.id + self.calls_made) % self.payload_count;
+        self.calls_made += 1;
+        let outcome = self.timed_call(index).await;
+        if let Err(error) = &outcome {
+            if error.breaks_connection() {
+                self.conn = None;
+            }
+        }
+        outcome
+    }
+
+    async fn timed_call(&mut self, index: usize) -> Result<Timing, CallError> {
+        let limit = self.timeout;
+        let conn = self.connection().await?;
+        let sent = Instant::now();
+        let result = timeout(limit, conn.call(index)).await.unwrap_or(Err(CallError::Timeout));
+        let done = Instant::now();
+        result?;
+        match conn.reply_matches(index) {
+            true => Ok(Timing { sent, done }),
+            false => Err(CallError::WrongAnswer),
+        }
+    }
+
+    /// The open connection, reconnecting first when the last one failed.
+    async fn connection(&mut self) -> Result<&mut Box<dyn Conn>, CallError> {
+        if self.conn.is_none() {
+            let connecting = timeout(self.timeout, self.connector.connect());
+            self.conn = Some(connecting.await.unwrap_or(Err(CallError::Timeout))?);
+        }
+        self.conn.as_mut().ok_or(CallError::Connection)
+    }
+}

@@ -1,0 +1,164 @@
+//! The drive loop: warm-up by time, a barrier, then the measured phase (closed or open loop).
+
+use super::call::SharedConnector;
+use super::client::{Client, Timing};
+use super::pacer::Pacer;
+use super::recorder::Recorder;
+use super::reservoir::Reservoir;
+use super::rusage::{cpu_times, CpuTimes};
+use super::spec::{Spec, Stop};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+use tokio::sync::Barrier;
+
+/// A send more than this after its intended start is a late call (open loop).
+const LATE: Duration = Duration::from_millis(1);
+const RESERVOIR_SEED: u64 = 0x5EED_0001;
+const PACER_SEED: u64 = 0x5EED_0002;
+
+pub struct Measured {
+    pub recorder: Recorder,
+    pub samples: Vec<[u64; 2]>,
+    pub wall_s: f64,
+    pub cpu: CpuTimes,
+}
+
+struct Run {
+    connector: SharedConnector,
+    clients: usize,
+    stop: Stop,
+    timeout: Duration,
+    warmup_until: Instant,
+    barrier: Barrier,
+    start: OnceLock<(Instant, CpuTimes)>,
+    reservoir: Mutex<Reservoir>,
+    pacer: Option<Mutex<Pacer>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs the spec's clients as tasks on the current runtime and gathers their measurements.
+pub async fn run(spec: &Spec, connector: SharedConnector) -> Measured {
+    let run = Arc::new(Run::new(spec, connector));
+    let tasks: Vec<_> = (0..run.clients).map(|id| tokio::spawn(client_task(run.clone(), id))).collect();
+    let mut recorder = Recorder::new(run.pacer.is_some());
+    let mut last_end = None;
+    for task in tasks {
+        let (client_recorder, end) = task.await.expect("client task does not panic");
+        recorder.merge(client_recorder);
+        last_end = last_end.max(Some(end));
+    }
+    let cpu_end = cpu_times();
+    let (start, cpu_start) = *run.start.get().expect("clients passed the barrier");
+    let samples = std::mem::replace(&mut *lock(&run.reservoir), Reservoir::new(0, 0)).into_samples();
+    let wall_s = last_end.map_or(0.0, |end| end.duration_since(start).as_secs_f64());
+    Measured { recorder, samples, wall_s, cpu: cpu_end.since(cpu_start) }
+}
+
+impl Run {
+    fn new(spec: &Spec, connector: SharedConnector) -> Run {
+        let stop = spec.stop().expect("validated spec");
+        let pacer = spec.rate_per_s.map(|rate| {
+            let (limit, horizon) = match stop {
+                Stop::Calls(n) => (Some(n), None),
+                Stop::Seconds(s) => (None, Some(s)),
+            };
+            Mutex::new(Pacer::new(spec.arrival, rate, limit, horizon, PACER_SEED))
+        });
+        Run {
+            connector,
+            clients: spec.clients,
+            stop,
+            timeout: Duration::from_millis(spec.timeout_ms),
+            warmup_until: Instant::now() + Duration::from_secs_f64(spec.warmup_s.max(0.0)),
+            barrier: Barrier::new(spec.clients),
+            start: OnceLock::new(),
+            reservoir: Mutex::new(Reservoir::new(spec.sample_limit, RESERVOIR_SEED)),
+            pacer,
+        }
+    }
+
+    /// Client `id`'s share of a call count: even split, the first `calls % clients` do one more.
+    fn quota(&self, id: usize, calls: u64) -> u64 {
+        let clients = self.clients as u64;
+        calls / clients + u64::from((id as u64) < calls % clients)
+    }
+}
+
+async fn client_task(run: Arc<Run>, id: usize) -> (Recorder, Instant) {
+    let mut client = Client::new(id, run.connector.clone(), run.timeout);
+    client.open().await;
+    while Instant::now() < run.warmup_until {
+        let _ = client.attempt().await;
+    }
+    run.barrier.wait().await;
+    let start = run.start.get_or_init(|| (Instant::now(), cpu_times())).0;
+    let mut recorder = Recorder::new(run.pacer.is_some());
+    match &run.pacer {
+        None => closed_loop(&run, &mut client, id, start, &mut recorder).await,
+        Some(pacer) => open_loop(&run, &mut client, pacer, start, &mut recorder).await,
+    }
+    (recorder, Instant::now())
+}
+
+async fn closed_loop(run: &Run, client: &mut Client, id: usize, start: Instant, recorder: &mut Recorder) {
+    match run.stop {
+        Stop::Calls(calls) => {
+            for _ in 0..run.quota(id, calls) {
+                closed_call(run, client, recorder).await;
+            }
+        }
+        Stop::Seconds(seconds) => {
+            let end = start + Duration::from_secs_f64(seconds);
+            while Instant::now() < end {
+                closed_call(run, client, recorder).await;
+            }
+        }
+    }
+}
+
+async fn closed_call(run: &Run, client: &mut Client, recorder: &mut Recorder) {
+    match client.attempt().await {
+        Ok(Timing { sent, done }) => record(run, recorder, nanos(done - sent)),
+        Err(error) => recorder.failure(&error),
+    }
+}
+
+fn record(run: &Run, recorder: &mut Recorder, latency_ns: u64) {
+    recorder.success(latency_ns);
+    lock(&run.reservoir).offer(latency_ns);
+}
+
+/// wrk2-style: each call takes the next slot of the shared schedule and is timed from it.
+async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Pacer>, start: Instant, recorder: &mut Recorder) {
+    loop {
+        let Some(offset_s) = lock(pacer).next_offset_s() else { break };
+        let intended = start + Duration::from_secs_f64(offset_s);
+        wait_until(intended).await;
+        match client.attempt().await {
+            Ok(Timing { sent, done }) => {
+                record(run, recorder, nanos(done - intended));
+                recorder.schedule(nanos(done - sent), sent.saturating_duration_since(intended) > LATE);
+            }
+            Err(error) => recorder.failure(&error),
+        }
+    }
+}
+
+/// Sleeps to within a timer tick of `at`, then yields until it: tokio's timer has 1 ms
+/// granularity, which alone would make many calls late by up to 1 ms.
+async fn wait_until(at: Instant) {
+    let coarse = Duration::from_micros(1500);
+    if at.saturating_duration_since(Instant::now()) > coarse {
+        tokio::time::sleep_until((at - coarse).into()).await;
+    }
+    while Instant::now() < at {
+        tokio::task::yield_now().await;
+    }
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}

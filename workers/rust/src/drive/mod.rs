@@ -1,0 +1,39 @@
+//! `drive`: run a spec against a server and produce the contract's result document.
+//!
+//! Pacing (`pacer`), calling (`client`, `call`), measuring (`recorder`, `reservoir`, `rusage`),
+//! the loop (`engine`) and the result document (`report`) are separate modules.
+
+pub mod call;
+pub mod client;
+pub mod engine;
+pub mod pacer;
+pub mod payloads;
+pub mod recorder;
+pub mod report;
+pub mod reservoir;
+pub mod rng;
+pub mod rusage;
+pub mod spec;
+pub mod verify;
+
+use crate::contenders::Contender;
+use report::DriveResult;
+use spec::{bad, Spec, SpecError};
+
+/// Drives `spec` with `contender`'s client on the current tokio runtime.
+pub async fn drive(spec: &Spec, contender: &Contender) -> Result<DriveResult, SpecError> {
+    let make_connector = contender
+        .client
+        .ok_or_else(|| bad(format!("contender {} has no client in this worker", contender.id)))?;
+    let connector = make_connector(spec)?;
+    let measured = engine::run(spec, connector).await;
+    Ok(DriveResult::new(measured, contender))
+}
+
+/// Parses a spec and finds its contender, before any runtime or connection exists.
+pub fn prepare(text: &str) -> Result<(Spec, &'static Contender), SpecError> {
+    let spec = Spec::parse(text)?;
+    let contender = crate::contenders::find(&spec.contender)
+        .ok_or_else(|| bad(format!("unknown contender {:?}; this worker has {}", spec.contender, crate::contenders::ids())))?;
+    Ok((spec, contender))
+}

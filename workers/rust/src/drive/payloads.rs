@@ -1,0 +1,38 @@
+//! A spec's requests and expected responses decoded once into the operation's types.
+
+use super::spec::{bad, SpecError};
+use super::verify;
+use crate::methods::Method;
+use serde_json::Value;
+
+pub struct Payloads<M: Method> {
+    pub requests: Vec<M::Req>,
+    pub responses: Vec<M::Resp>,
+}
+
+impl<M: Method> Payloads<M> {
+    pub fn decode(requests: &[Value], responses: &[Value]) -> Result<Self, SpecError> {
+        Ok(Payloads { requests: decode_all(requests, M::NAME, "request")?, responses: decode_all(responses, M::NAME, "response")? })
+    }
+
+    pub fn len(&self) -> usize {
+        self.requests.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty()
+    }
+
+    /// Whether `reply` equals expected response `index` (exact first; doubles within tolerance).
+    pub fn matches(&self, index: usize, reply: &M::Resp) -> bool {
+        let expected = &self.responses[index];
+        expected == reply || verify::typed_equal(expected, reply)
+    }
+}
+
+fn decode_all<T: serde::de::DeserializeOwned>(values: &[Value], method: &str, what: &str) -> Result<Vec<T>, SpecError> {
+    let decode = |(i, v): (usize, &Value)| {
+        T::deserialize(v).map_err(|e| bad(format!("{what} {i} does not decode as {method}'s {what}: {e}")))
+    };
+    values.iter().enumerate().map(decode).collect()
+}

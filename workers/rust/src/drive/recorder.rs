@@ -1,0 +1,86 @@
+//! One client's measurements: HdrHistograms of successful calls and error counts by kind.
+
+use super::call::{CallError, BASE_KINDS};
+use base64::Engine;
+use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
+use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
+
+const LOWEST_NS: u64 = 1;
+const HIGHEST_NS: u64 = 60_000_000_000;
+const SIGNIFICANT_DIGITS: u8 = 3;
+
+pub fn new_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(LOWEST_NS, HIGHEST_NS, SIGNIFICANT_DIGITS).expect("valid histogram bounds")
+}
+
+/// The standard V2 compressed encoding, base64 (what every HdrHistogram library reads).
+pub fn encode(histogram: &Histogram<u64>) -> String {
+    let mut bytes = Vec::new();
+    V2DeflateSerializer::new().serialize(histogram, &mut bytes).expect("serialize to memory");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+pub struct Recorder {
+    pub histogram: Histogram<u64>,
+    /// Open loop only: latency from the actual send instead of the intended start.
+    pub uncorrected: Option<Histogram<u64>>,
+    pub calls: u64,
+    pub late_calls: u64,
+    pub errors: BTreeMap<String, u64>,
+}
+
+impl Recorder {
+    pub fn new(open_loop: bool) -> Self {
+        let errors = BASE_KINDS.iter().map(|k| (k.to_string(), 0)).collect();
+        Recorder { histogram: new_histogram(), uncorrected: open_loop.then(new_histogram), calls: 0, late_calls: 0, errors }
+    }
+
+    pub fn success(&mut self, latency_ns: u64) {
+        self.calls += 1;
+        self.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
+    }
+
+    /// Open loop: the from-send latency, and whether the send was late.
+    pub fn schedule(&mut self, uncorrected_ns: u64, late: bool) {
+        if let Some(h) = self.uncorrected.as_mut() {
+            h.saturating_record(uncorrected_ns.clamp(LOWEST_NS, HIGHEST_NS));
+        }
+        self.late_calls += u64::from(late);
+    }
+
+    pub fn failure(&mut self, error: &CallError) {
+        *self.errors.entry(error.kind()).or_insert(0) += 1;
+    }
+
+    pub fn merge(&mut self, other: Recorder) {
+        self.histogram.add(&other.histogram).expect("histograms share bounds");
+        if let (Some(mine), Some(theirs)) = (self.uncorrected.as_mut(), other.uncorrected.as_ref()) {
+            mine.add(theirs).expect("histograms share bounds");
+        }
+        self.calls += other.calls;
+        self.late_calls += other.late_calls;
+        for (kind, count) in other.errors {
+            *self.errors.entry(kind).or_insert(0) += count;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hdrhistogram::serialization::Deserializer;
+
+    #[test]
+    fn encoding_round_trips_and_merge_adds() {
+        let mut a = Recorder::new(false);
+        let mut b = Recorder::new(false);
+        a.success(80_000);
+        b.success(0);
+        b.failure(&CallError::Status("500".into()));
+        a.merge(b);
+        let bytes = base64::engine::general_purpose::STANDARD.decode(encode(&a.histogram)).unwrap();
+        let decoded: Histogram<u64> = Deserializer::new().deserialize(&mut bytes.as_slice()).unwrap();
+        assert_eq!((decoded.len(), a.calls, a.errors["status_500"], a.errors["timeout"]), (2, 2, 1, 0));
+    }
+}

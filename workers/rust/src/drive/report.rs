@@ -1,0 +1,53 @@
+//! The result document `drive` writes (worker contract, version 1).
+
+use super::engine::Measured;
+use super::recorder::encode;
+use crate::contenders::Contender;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Serialize)]
+pub struct DriveResult {
+    pub contract: u32,
+    pub calls: u64,
+    pub errors: BTreeMap<String, u64>,
+    pub wall_s: f64,
+    pub cpu_user_s: f64,
+    pub cpu_sys_s: f64,
+    pub histogram: String,
+    pub samples: Vec<[u64; 2]>,
+    pub histogram_uncorrected: Option<String>,
+    pub late_calls: u64,
+    pub tool: Tool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+    pub runtime: String,
+}
+
+impl DriveResult {
+    pub fn new(measured: Measured, contender: &Contender) -> Self {
+        let recorder = measured.recorder;
+        DriveResult {
+            contract: 1,
+            calls: recorder.calls,
+            errors: recorder.errors,
+            wall_s: measured.wall_s,
+            cpu_user_s: measured.cpu.user_s,
+            cpu_sys_s: measured.cpu.sys_s,
+            histogram: encode(&recorder.histogram),
+            samples: measured.samples,
+            histogram_uncorrected: recorder.uncorrected.as_ref().map(encode),
+            late_calls: recorder.late_calls,
+            tool: Tool { name: contender.id.into(), version: contender.version.into(), runtime: crate::runtime::describe_current() },
+        }
+    }
+
+    /// Failed calls of all kinds.
+    pub fn error_total(&self) -> u64 {
+        self.errors.values().sum()
+    }
+}

@@ -1,0 +1,154 @@
+//! The drive spec read from stdin (worker contract, `drive`), validated once before any call.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Arrival {
+    #[default]
+    Constant,
+    Poisson,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    #[default]
+    Unary,
+    Stream,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Spec {
+    pub contract: u32,
+    pub contender: String,
+    pub target: String,
+    pub method: String,
+    #[serde(default)]
+    pub requests: Vec<Value>,
+    #[serde(default)]
+    pub responses: Vec<Value>,
+    #[serde(default)]
+    pub payloads_b64: Vec<String>,
+    #[serde(default = "one")]
+    pub clients: usize,
+    #[serde(default)]
+    pub warmup_s: f64,
+    #[serde(default)]
+    pub calls: Option<u64>,
+    #[serde(default)]
+    pub duration_s: Option<f64>,
+    #[serde(default = "default_timeout_ms")]
+    pub timeout_ms: u64,
+    #[serde(default = "default_sample_limit")]
+    pub sample_limit: usize,
+    #[serde(default)]
+    pub rate_per_s: Option<f64>,
+    #[serde(default, deserialize_with = "null_is_default")]
+    pub arrival: Arrival,
+    #[serde(default, deserialize_with = "null_is_default")]
+    pub mode: Mode,
+}
+
+fn one() -> usize {
+    1
+}
+fn default_timeout_ms() -> u64 {
+    5000
+}
+fn default_sample_limit() -> usize {
+    10_000
+}
+fn null_is_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+/// A spec the worker cannot run: exit code 2 and this message on one line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub fn bad(message: impl Into<String>) -> SpecError {
+    SpecError(message.into())
+}
+
+/// How the measured phase ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stop {
+    Calls(u64),
+    Seconds(f64),
+}
+
+impl Spec {
+    pub fn parse(text: &str) -> Result<Spec, SpecError> {
+        let spec: Spec = serde_json::from_str(text).map_err(|e| bad(format!("bad spec JSON: {e}")))?;
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if self.contract != 1 {
+            return Err(bad(format!("contract {} is not supported (this worker speaks 1)", self.contract)));
+        }
+        if self.clients == 0 {
+            return Err(bad("clients must be at least 1"));
+        }
+        if self.requests.len() != self.responses.len() {
+            return Err(bad("requests and responses must have the same length"));
+        }
+        if matches!(self.rate_per_s, Some(r) if !(r > 0.0 && r.is_finite())) {
+            return Err(bad("rate_per_s must be a positive number"));
+        }
+        self.stop().map(drop)
+    }
+
+    pub fn stop(&self) -> Result<Stop, SpecError> {
+        match (self.calls, self.duration_s) {
+            (Some(calls), _) => Ok(Stop::Calls(calls)),
+            (None, Some(s)) if s > 0.0 && s.is_finite() => Ok(Stop::Seconds(s)),
+            _ => Err(bad("set calls, or duration_s when calls is null")),
+        }
+    }
+
+    /// Requests/responses for typed protocols; an empty list is an error.
+    pub fn json_payloads(&self) -> Result<(&[Value], &[Value]), SpecError> {
+        if self.requests.is_empty() {
+            return Err(bad("spec has no requests"));
+        }
+        Ok((&self.requests, &self.responses))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"{"contract": 1, "contender": "x", "target": "127.0.0.1:1",
+        "method": "Void", "requests": [{}], "responses": [{}], "calls": 10, "arrival": null}"#;
+
+    #[test]
+    fn defaults_fill_optional_fields() {
+        let spec = Spec::parse(MINIMAL).unwrap();
+        assert_eq!((spec.clients, spec.timeout_ms, spec.sample_limit), (1, 5000, 10_000));
+        assert_eq!((spec.arrival, spec.mode, spec.stop()), (Arrival::Constant, Mode::Unary, Ok(Stop::Calls(10))));
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        let no_stop = MINIMAL.replace("\"calls\": 10", "\"calls\": null");
+        assert!(Spec::parse(&no_stop).unwrap_err().0.contains("duration_s"));
+        assert!(Spec::parse("{").unwrap_err().0.starts_with("bad spec JSON"));
+        assert!(Spec::parse(&MINIMAL.replace("\"contract\": 1", "\"contract\": 2")).is_err());
+    }
+}

@@ -1,0 +1,108 @@
+//! `serve`: bind, announce readiness, serve until SIGTERM or stdin closes.
+
+use crate::contenders::{Contender, Shutdown};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+/// After the stop signal, servers get this long to finish open connections gracefully.
+const GRACE: Duration = Duration::from_secs(1);
+
+#[derive(Debug)]
+pub enum ServeError {
+    NoServer(String),
+    Bind(String, io::Error),
+    Serve(io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            ServeError::NoServer(id) => write!(f, "contender {id} has no server in this worker"),
+            ServeError::Bind(addr, e) => write!(f, "cannot bind {addr}: {e}"),
+            ServeError::Serve(e) => write!(f, "server failed: {e}"),
+        }
+    }
+}
+
+pub async fn serve(contender: &Contender, host: &str, port: u16) -> Result<(), ServeError> {
+    let serve_fn = contender.server.ok_or_else(|| ServeError::NoServer(contender.id.into()))?;
+    let listener = bind(host, port).await.map_err(|e| ServeError::Bind(format!("{host}:{port}"), e))?;
+    announce_ready(listener.local_addr().map_err(ServeError::Serve)?.port());
+    let (stop_tx, stop_rx) = watch::channel(false);
+    tokio::spawn(async move { stop_requested().await; let _ = stop_tx.send(true); });
+    let grace = {
+        let rx = stop_rx.clone();
+        async move { stopped(rx).await; tokio::time::sleep(GRACE).await }
+    };
+    tokio::select! {
+        result = serve_fn(listener, Box::pin(stopped(stop_rx))) => result.map_err(ServeError::Serve),
+        _ = grace => Ok(()),
+    }
+}
+
+/// Binds with TCP_NODELAY on the listening socket; Linux copies it to every accepted socket,
+/// so servers whose framework does not set it (warp) still answer without Nagle delays.
+pub async fn bind(host: &str, port: u16) -> io::Result<TcpListener> {
+    let listener = TcpListener::bind((host, port)).await?;
+    let on: libc::c_int = 1;
+    // SAFETY: setsockopt reads `on` for the given length on a socket we own.
+    let rc = unsafe {
+        let len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+        libc::setsockopt(listener.as_raw_fd(), libc::IPPROTO_TCP, libc::TCP_NODELAY, (&on as *const libc::c_int).cast(), len)
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(listener)
+}
+
+fn announce_ready(port: u16) {
+    let line = serde_json::json!({"event": "ready", "port": port, "pid": std::process::id(), "contract": 1});
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
+}
+
+/// Resolves once the stop flag is set.
+fn stopped(mut rx: watch::Receiver<bool>) -> Shutdown {
+    Box::pin(async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    })
+}
+
+/// SIGTERM, SIGINT, or end of stdin (read on a plain thread so it never blocks runtime shutdown).
+async fn stop_requested() {
+    let (eof_tx, eof_rx) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let mut sink = [0u8; 256];
+        let mut stdin = io::stdin();
+        while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
+        let _ = eof_tx.send(());
+    });
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let sigterm = async move {
+        match term.as_mut() {
+            Some(s) => drop(s.recv().await),
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = sigterm => {}
+        _ = tokio::signal::ctrl_c() => {}
+        _ = eof_rx => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[tokio::test]
+    async fn accepted_sockets_inherit_nodelay() {
+        let listener = super::bind("127.0.0.1", 0).await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let _client = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let (accepted, _) = listener.accept().await.unwrap();
+        assert!(accepted.nodelay().unwrap());
+    }
+}
