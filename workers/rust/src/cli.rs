@@ -1,0 +1,52 @@
+//! The command line: parse, run one command, turn errors into one stderr line and an exit code.
+
+use crate::{contenders, drive, runtime, serve};
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: rpcarena-worker serve --contender ID --host HOST --port PORT [--redis URL] | drive < spec.json";
+
+/// Exit 2: the command or spec cannot run; exit 1: the server failed (e.g. bind).
+pub fn main(args: &[String]) -> ExitCode {
+    let outcome = match args.first().map(String::as_str) {
+        Some("serve") => run_serve(&args[1..]),
+        Some("drive") => run_drive(),
+        _ => Err((2, USAGE.to_string())),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((code, message)) => {
+            eprintln!("rpcarena-worker: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+type Outcome = Result<(), (u8, String)>;
+
+fn run_serve(args: &[String]) -> Outcome {
+    let id = flag(args, "--contender").ok_or((2, USAGE.to_string()))?;
+    let host = flag(args, "--host").unwrap_or("127.0.0.1");
+    let port = flag(args, "--port").unwrap_or("0").parse::<u16>().map_err(|e| (2, format!("bad --port: {e}")))?;
+    let contender = contenders::find(id).ok_or_else(|| (2, format!("unknown contender {id:?}; this worker has {}", contenders::ids())))?;
+    let rt = runtime::build().map_err(|e| (1, format!("cannot start the runtime: {e}")))?;
+    let result = rt.block_on(serve::serve(contender, host, port));
+    rt.shutdown_background();
+    result.map_err(|e| (1, e.to_string()))
+}
+
+fn run_drive() -> Outcome {
+    let mut text = String::new();
+    io::stdin().read_to_string(&mut text).map_err(|e| (2, format!("cannot read the spec: {e}")))?;
+    let (spec, contender) = drive::prepare(&text).map_err(|e| (2, e.0))?;
+    let rt = runtime::build().map_err(|e| (1, format!("cannot start the runtime: {e}")))?;
+    let result = rt.block_on(drive::drive(&spec, contender)).map_err(|e| (2, e.0))?;
+    rt.shutdown_background();
+    let json = serde_json::to_string(&result).map_err(|e| (1, e.to_string()))?;
+    writeln!(io::stdout().lock(), "{json}").map_err(|e| (1, e.to_string()))
+}
+
+/// The value after `name` in `args`.
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+}

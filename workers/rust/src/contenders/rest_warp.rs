@@ -1,0 +1,62 @@
+//! `rest-warp`: the HTTP/JSON mapping served by warp (the seed being reproduced used warp);
+//! its client side is the shared hyper http-json client.
+//!
+//! The warp filter runs as a hyper service in an accept loop equivalent to `warp::serve`'s
+//! (hyper HTTP/1.1 per connection): `warp::serve(..).incoming(..).run()` is a future the compiler
+//! cannot prove `Send` (a known limit of `async fn` in warp's private `Accept` trait), and a
+//! contender's server future must be `Send`.
+
+use super::http_json::{client, dispatch, JSON};
+use super::{Contender, Shutdown};
+use crate::drive::call::BoxFut;
+use bytes::Bytes;
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
+use std::io;
+use tokio::net::TcpListener;
+use warp::http::{header::CONTENT_TYPE, Response, StatusCode};
+use warp::Filter;
+
+pub const CONTENDER: Contender = Contender {
+    id: "rest-warp",
+    protocol: "http-json",
+    version: concat!("warp ", env!("RPCARENA_VERSION_WARP")),
+    server: Some(serve),
+    client: Some(client::connector),
+};
+
+fn serve(listener: TcpListener, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
+    let routes = warp::post()
+        .and(warp::path("arena"))
+        .and(warp::path::param::<String>())
+        .and(warp::path::end())
+        .and(warp::body::bytes())
+        .map(|method: String, body: Bytes| reply(dispatch::respond(&method, &body)));
+    Box::pin(async move {
+        tokio::select! {
+            result = accept_loop(listener, routes) => result,
+            _ = shutdown => Ok(()),
+        }
+    })
+}
+
+async fn accept_loop<F>(listener: TcpListener, routes: F) -> io::Result<()>
+where
+    F: Filter + Clone + Send + Sync + 'static,
+    F::Extract: warp::Reply,
+{
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = TowerToHyperService::new(warp::service(routes.clone()));
+        tokio::spawn(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
+    }
+}
+
+fn reply(reply: dispatch::Reply) -> Response<Vec<u8>> {
+    let mut response = Response::new(Vec::new());
+    *response.status_mut() = StatusCode::from_u16(reply.status()).expect("valid status");
+    response.headers_mut().insert(CONTENT_TYPE, JSON.parse().expect("valid header"));
+    *response.body_mut() = reply.into_body();
+    response
+}
