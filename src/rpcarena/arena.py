@@ -168,7 +168,7 @@ class Arena:
         before: dict = {}
         drift0 = environment.load_now()
         with Server(p.contender, self.config.host, self.placement.server, logs / "server.log") as server:
-            server.start()
+            server.start(self.config.port)
             drive = drivers.Drive(driver_specs(p, self.config, server.target), self.placement.clients, logs,
                                   server.alive, server.died_message)
             with self._wire(server.port) as counter:

@@ -56,6 +56,7 @@ class RunConfig:
     repeat: int = 1
     pin: str = "split"
     host: str = "127.0.0.1"
+    port: int = 0
     timeout_ms: int = 5000
     cell_timeout_s: float = 600.0
     sample_limit: int = 10_000
@@ -81,6 +82,8 @@ class RunConfig:
             raise UsageError(f"bad --arrival {self.arrival!r}: use one of {', '.join(ARRIVALS)}")
         if self.rate_per_s is not None and self.rate_per_s <= 0:
             raise UsageError("bad --rate: give a positive number of calls per second")
+        if not 0 <= self.port < 65536:
+            raise UsageError(f"bad --port {self.port}: give 0 (a free port) or a port below 65536")
         if self.timeout_ms < 1:
             raise UsageError("bad --timeout: give a positive duration such as 5s")
 

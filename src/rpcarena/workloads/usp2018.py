@@ -22,8 +22,8 @@ register(f"{SUITE}.void", "Void", "1. no argument, void return", _fixed({}))
 register(f"{SUITE}.bool", "EchoBool", "2. bool -> bool", _fixed({"value": True}))
 register(f"{SUITE}.int32", "EchoInt32", "3. int32 -> int32", _fixed({"value": 123456789}))
 register(f"{SUITE}.int64", "EchoInt64", "4. int64 -> int64", _fixed({"value": 1234567890123456789}))
-for _length in (32, 512, 1024):
-    register(f"{SUITE}.str{_length}", "EchoString", f"string of {_length} characters -> string",
+for _number, _length in ((5, 32), (6, 512), (7, 1024)):
+    register(f"{SUITE}.str{_length}", "EchoString", f"{_number}. string of {_length} characters -> string",
              _fixed({"value": _text(_length)}))
 register(f"{SUITE}.ints200", "EchoInts", "8. array of 200 int -> same array",
          _fixed({"values": [i * 7919 - 500_000 for i in range(200)]}))

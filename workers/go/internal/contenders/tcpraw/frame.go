@@ -17,6 +17,9 @@ func frame(payload []byte) []byte {
 
 // readFrame reads one whole frame (header included) into buf, growing it.
 func readFrame(r io.Reader, buf []byte) ([]byte, error) {
+	if cap(buf) < 4 {
+		buf = make([]byte, 4, 4096)
+	}
 	buf = buf[:4]
 	if _, err := io.ReadFull(r, buf); err != nil {
 		return buf, err

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Debian packages rpcarena uses: protoc for native workers, nftables for bytes on the wire,
+# Redis and HAProxy for the predictions and infobip suites, peer load tools for benchmarks,
+# Chromium for the report test. Installs only what is missing; needs root (or sudo).
+set -euo pipefail
+declare -A want=(
+  [protoc]=protobuf-compiler [nft]=nftables [redis-server]=redis-server [haproxy]=haproxy
+  [wrk]=wrk [h2load]=nghttp2-client [chromium]=chromium
+)
+missing=()
+for tool in "${!want[@]}"; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("${want[$tool]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install these Debian packages as root: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+echo "installing Debian packages: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,46 @@
+"""`rpcarena list`: what can be measured here, and what cannot and why."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.table import Table
+
+from rpcarena import contenders, workloads
+from rpcarena.cli import command
+
+
+@command("list")
+def list_command(args: argparse.Namespace, console: Console) -> int:
+    table = Table(title="contenders", header_style="bold")
+    for name in ("id", "language", "protocol", "clients", "status", "description"):
+        table.add_column(name)
+    for contender in contenders.all_contenders().values():
+        reason = contender.unavailable()
+        clients = contenders.python_client_ids(contender.protocol) + list(contender.native_clients)
+        status = "[green]available[/]" if reason is None else f"[yellow]unavailable[/]: {reason}"
+        table.add_row(contender.id, contender.language, contender.protocol, ",".join(clients), status,
+                      contender.description)
+    console.print(table)
+    loads = Table(title="workloads", header_style="bold")
+    for name in ("id", "method", "requests", "description"):
+        loads.add_column(name)
+    for workload in workloads.WORKLOADS.values():
+        loads.add_row(workload.id, workload.method, str(len(workload.requests)), workload.description)
+    console.print(loads)
+    _list_suites(console)
+    return 0
+
+
+def _list_suites(console: Console) -> None:
+    try:
+        from rpcarena.suites import SUITES
+    except ImportError:
+        return
+    suites = Table(title="suites (rpcarena suite NAME)", header_style="bold")
+    for name in ("name", "seed", "what it runs"):
+        suites.add_column(name)
+    for suite in SUITES.values():
+        suites.add_row(suite.name, suite.seed, suite.summary)
+    console.print(suites)

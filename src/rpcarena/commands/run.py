@@ -1,0 +1,72 @@
+"""`rpcarena run`: measure an arena and print the table."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from rpcarena.arena import Arena, Plan
+from rpcarena.cli import command
+from rpcarena.config import RunConfig, parse_duration, parse_ints, parse_names
+from rpcarena.errors import ArenaError
+from rpcarena.results import Cell, Results
+from rpcarena.table import render
+
+# The quick default arena: about two minutes on 2 cores, every mechanism family.
+DEFAULT_CONTENDERS = ["tcp-raw", "grpc-py", "rpyc", "rpyc-tuple", "rest-fastapi",
+                      "grpc-go", "rest-go", "grpc-tonic", "rest-warp", "rest-jackson"]
+DEFAULT_WORKLOADS = ["usp.distance", "hprpc.large1024", "infobip.items10"]
+DEFAULT_CALLS = 500
+DEFAULT_WARMUP = "0.5s"
+
+
+def config_from(args: argparse.Namespace) -> RunConfig:
+    default = args.contender is None and args.workload is None
+    duration = parse_duration(args.duration, "--duration")
+    calls = args.calls if args.calls is not None else (DEFAULT_CALLS if default and duration is None else None)
+    return RunConfig(
+        contenders=parse_names(args.contender) or DEFAULT_CONTENDERS,
+        workloads=parse_names(args.workload) or DEFAULT_WORKLOADS,
+        clients=parse_ints(args.clients, "--clients"), client_drivers=parse_names(args.client),
+        calls=calls, duration_s=duration,
+        warmup_s=parse_duration(DEFAULT_WARMUP if default and args.warmup == "1s" else args.warmup, "--warmup"),
+        repeat=args.repeat, pin=args.pin, host=args.host, port=args.port,
+        timeout_ms=int(parse_duration(args.timeout, "--timeout") * 1000),
+        cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
+        rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out))
+
+
+def run_arena(config: RunConfig, console: Console) -> Results:
+    """Run with a progress bar; return the results (failures listed on the arena)."""
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as progress:
+        task = progress.add_task("starting", total=None)
+
+        def on_cell(i: int, total: int, plan: Plan, cell: Cell | None) -> None:
+            progress.update(task, total=total, completed=i + (cell is not None), description=plan.label)
+        arena = Arena(config, on_cell)
+        results = arena.run()
+    results.extra["failures"] = arena.failures
+    return results
+
+
+def finish(results: Results, console: Console) -> int:
+    """Say where the results are; exit non-zero when a cell failed."""
+    console.print(f"results: {results.path}")
+    failures = results.extra.get("failures", [])
+    if failures:
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        raise ArenaError(f"{len(failures)} cell(s) failed, first: {failures[0]}{more}; "
+                         f"the others are kept in {results.path}")
+    return 0
+
+
+@command("run")
+def run_command(args: argparse.Namespace, console: Console) -> int:
+    config = config_from(args)
+    results = run_arena(config, console)
+    render(results, console)
+    return finish(results, console)

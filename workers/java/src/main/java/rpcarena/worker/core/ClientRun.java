@@ -1,0 +1,103 @@
+package rpcarena.worker.core;
+
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/** One load client: warm up for a time, wait at the barrier, then call as the plan says. */
+final class ClientRun implements Runnable {
+    private static final long LATE_NS = 1_000_000;
+
+    private final int index;
+    private final Connection connection;
+    private final int slots;
+    private final long warmupNs;
+    private final CyclicBarrier barrier;
+    private final Supplier<Plan> plan;
+    private final Reservoir reservoir;
+    final Tally tally = new Tally();
+    volatile long endNs;
+
+    ClientRun(int index, Connection connection, int slots, long warmupNs, CyclicBarrier barrier,
+              Supplier<Plan> plan, Reservoir reservoir) {
+        this.index = index;
+        this.connection = connection;
+        this.slots = slots;
+        this.warmupNs = warmupNs;
+        this.barrier = barrier;
+        this.plan = plan;
+        this.reservoir = reservoir;
+    }
+
+    @Override
+    public void run() {
+        try {
+            warmUp();
+            barrier.await();
+            measure(plan.get());
+        } catch (InterruptedException | BrokenBarrierException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            endNs = System.nanoTime();
+        }
+    }
+
+    private void warmUp() {
+        long end = System.nanoTime() + warmupNs;
+        for (int k = 0; System.nanoTime() < end; k++) {
+            call(slot(k), Plan.NOW, false);
+        }
+    }
+
+    private void measure(Plan plan) {
+        int k = 0;
+        for (long due = plan.next(index); due != Plan.DONE; due = plan.next(index)) {
+            call(slot(k++), due, true);
+        }
+    }
+
+    /** Client i sends requests[(i + k) mod len] on its k-th call. */
+    private int slot(int k) {
+        return (int) ((index + (long) k) % slots);
+    }
+
+    private void call(int slot, long due, boolean measured) {
+        if (due != Plan.NOW) {
+            sleepUntil(due);
+        }
+        long sent = System.nanoTime();
+        long begin = due == Plan.NOW ? sent : due;  // open loop: from the intended start (wrk2)
+        if (measured && sent - begin > LATE_NS) {
+            tally.lateCalls++;
+        }
+        try {
+            Object reply = connection.exchange(slot);
+            long done = System.nanoTime();
+            if (!connection.verify(slot, reply)) {
+                count(measured, Failures.WRONG_ANSWER);
+            } else if (measured) {
+                tally.ok(done - begin, done - sent);
+                reservoir.offer(done - begin);
+            }
+        } catch (Exception e) {
+            String kind = Failures.kind(e);
+            count(measured, kind);
+            if (Failures.needsReconnect(kind)) {
+                connection.reconnect();
+            }
+        }
+    }
+
+    private void count(boolean measured, String kind) {
+        if (measured) {
+            tally.error(kind);
+        }
+    }
+
+    private static void sleepUntil(long dueNs) {
+        for (long wait = dueNs - System.nanoTime(); wait > 0; wait = dueNs - System.nanoTime()) {
+            LockSupport.parkNanos(wait);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package rpcarena.worker.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+
+/** The contract's drive: clients, warm-up, barrier, measured phase, one Result. */
+public final class Driver {
+    private final Spec spec;
+    private final Workload workload;
+    private final Runnable handshake;
+    private volatile Plan plan;
+    private volatile long startNs;
+    private volatile CpuTimes cpuAtStart;
+
+    /** {@code handshake} runs once every client has warmed up, before the barrier opens. */
+    public Driver(Spec spec, Workload workload, Runnable handshake) {
+        this.spec = spec;
+        this.workload = workload;
+        this.handshake = handshake;
+    }
+
+    public Result run() throws InterruptedException {
+        Reservoir reservoir = new Reservoir(spec.sampleLimit());
+        CyclicBarrier barrier = new CyclicBarrier(spec.clients(), this::release);
+        List<ClientRun> runs = new ArrayList<>();
+        List<Connection> connections = new ArrayList<>();
+        for (int i = 0; i < spec.clients(); i++) {
+            connections.add(workload.open(i));
+            runs.add(new ClientRun(i, connections.get(i), workload.slots(), (long) (spec.warmupS() * 1e9),
+                    barrier, () -> plan, reservoir));
+        }
+        try {
+            runAll(runs);
+        } finally {
+            connections.forEach(Connection::close);
+        }
+        return result(runs, reservoir);
+    }
+
+    /** The barrier action: runs in the last client to arrive, before any client goes on. */
+    private void release() {
+        handshake.run();
+        cpuAtStart = CpuTimes.now();
+        startNs = System.nanoTime();
+        plan = spec.ratePerS() == null
+                ? new Plan.Quota(spec.clients(), spec.calls(), startNs + durationNs())
+                : new Plan.Schedule(Pacer.of(spec.arrival(), spec.ratePerS()), startNs, spec.calls(), durationNs());
+    }
+
+    private Long durationNs() {
+        return spec.durationS() == null ? null : (long) (spec.durationS() * 1e9);
+    }
+
+    private static void runAll(List<ClientRun> runs) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            threads.add(new Thread(runs.get(i), "client-" + i));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    private Result result(List<ClientRun> runs, Reservoir reservoir) {
+        CpuTimes cpu = CpuTimes.now().minus(cpuAtStart);
+        Tally total = new Tally();
+        long endNs = startNs;
+        for (ClientRun r : runs) {
+            total.add(r.tally);
+            endNs = Math.max(endNs, r.endNs);
+        }
+        return new Result(total, (endNs - startNs) / 1e9, cpu, reservoir.samples(), spec.ratePerS() != null);
+    }
+}

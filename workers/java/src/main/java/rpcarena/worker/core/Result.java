@@ -1,0 +1,53 @@
+package rpcarena.worker.core;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/** The measured record of one drive, written as the contract's result document. */
+public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> samples, boolean openLoop) {
+
+    public long calls() {
+        return tally.calls;
+    }
+
+    public Map<String, Long> errors() {
+        Map<String, Long> errors = new TreeMap<>(Map.of(Failures.TIMEOUT, 0L, Failures.WRONG_ANSWER, 0L));
+        errors.putAll(tally.errors);
+        return errors;
+    }
+
+    public Histogram histogram() {
+        return tally.latency;
+    }
+
+    public ObjectNode toJson(Tool tool) {
+        ObjectNode r = Json.MAPPER.createObjectNode();
+        r.put("contract", Spec.CONTRACT);
+        r.put("calls", tally.calls);
+        ObjectNode errors = r.putObject("errors");
+        errors().forEach(errors::put);
+        r.put("wall_s", wallS);
+        r.put("cpu_user_s", cpu.userS());
+        r.put("cpu_sys_s", cpu.sysS());
+        r.put("histogram", encode(tally.latency));
+        ArrayNode s = r.putArray("samples");
+        samples.forEach(p -> s.addArray().add(p[0]).add(p[1]));
+        r.put("histogram_uncorrected", openLoop ? encode(tally.uncorrected) : null);
+        r.put("late_calls", tally.lateCalls);
+        r.putPOJO("tool", Map.of("name", tool.name(), "version", tool.version(), "runtime", tool.runtime()));
+        return r;
+    }
+
+    /** The standard V2 compressed encoding, base64: what every HdrHistogram library decodes. */
+    public static String encode(Histogram h) {
+        ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int length = h.encodeIntoCompressedByteBuffer(buffer);
+        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+    }
+}

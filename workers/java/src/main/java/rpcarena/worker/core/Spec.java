@@ -1,0 +1,102 @@
+package rpcarena.worker.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The drive spec of the contract, decoded and checked once. */
+public record Spec(
+        String contender,
+        String target,
+        String method,
+        List<JsonNode> requests,
+        List<JsonNode> responses,
+        List<String> payloadsB64,
+        int clients,
+        double warmupS,
+        Long calls,
+        Double durationS,
+        double timeoutMs,
+        int sampleLimit,
+        Double ratePerS,
+        String arrival,
+        String mode,
+        boolean sync) {
+
+    public static final int CONTRACT = 1;
+
+    public static Spec parse(JsonNode n) throws SpecError {
+        if (n == null || !n.isObject()) {
+            throw new SpecError("the spec on stdin is not a JSON object");
+        }
+        if (n.path("contract").asInt(-1) != CONTRACT) {
+            throw new SpecError("spec contract " + n.path("contract") + ": this worker speaks contract " + CONTRACT);
+        }
+        Spec s = new Spec(text(n, "contender", ""), text(n, "target", ""), text(n, "method", ""),
+                list(n.path("requests")), list(n.path("responses")), strings(n.path("payloads_b64")),
+                n.path("clients").asInt(1), n.path("warmup_s").asDouble(0),
+                n.hasNonNull("calls") ? n.get("calls").asLong() : null,
+                n.hasNonNull("duration_s") ? n.get("duration_s").asDouble() : null,
+                n.path("timeout_ms").asDouble(5000), n.path("sample_limit").asInt(10000),
+                n.hasNonNull("rate_per_s") ? n.get("rate_per_s").asDouble() : null,
+                text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false));
+        s.check();
+        return s;
+    }
+
+    private void check() throws SpecError {
+        if (clients < 1) {
+            throw new SpecError("spec clients must be at least 1");
+        }
+        if (calls == null && durationS == null) {
+            throw new SpecError("spec needs calls or duration_s");
+        }
+        if ((calls != null && calls < 0) || (durationS != null && durationS < 0) || warmupS < 0) {
+            throw new SpecError("spec calls, duration_s and warmup_s must not be negative");
+        }
+        if (timeoutMs <= 0 || sampleLimit < 0) {
+            throw new SpecError("spec timeout_ms must be positive and sample_limit not negative");
+        }
+        if (ratePerS != null && ratePerS <= 0) {
+            throw new SpecError("spec rate_per_s must be positive");
+        }
+        if (!arrival.equals("constant") && !arrival.equals("poisson")) {
+            throw new SpecError("spec arrival '" + arrival + "': use constant or poisson");
+        }
+        if (!mode.equals("unary") && !mode.equals("stream")) {
+            throw new SpecError("spec mode '" + mode + "': use unary or stream");
+        }
+    }
+
+    public Duration timeout() {
+        return Duration.ofNanos((long) (timeoutMs * 1e6));
+    }
+
+    public boolean streaming() {
+        return mode.equals("stream");
+    }
+
+    /** The request/response pairs of a typed-payload spec, checked for shape. */
+    public void requirePairs() throws SpecError {
+        if (requests.isEmpty() || requests.size() != responses.size()) {
+            throw new SpecError("spec needs as many responses as requests, at least one");
+        }
+    }
+
+    private static String text(JsonNode n, String field, String otherwise) {
+        return n.hasNonNull(field) ? n.get(field).asText() : otherwise;
+    }
+
+    private static List<JsonNode> list(JsonNode array) {
+        List<JsonNode> out = new ArrayList<>();
+        array.forEach(out::add);
+        return out;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(e -> out.add(e.asText()));
+        return out;
+    }
+}

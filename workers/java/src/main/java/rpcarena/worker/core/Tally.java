@@ -1,0 +1,44 @@
+package rpcarena.worker.core;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/** What one client measured: latencies (ns) in HdrHistograms, and errors by kind. */
+public final class Tally {
+    static final long LOWEST_NS = 1;
+    static final long HIGHEST_NS = 60_000_000_000L;
+    static final int DIGITS = 3;
+
+    final Histogram latency = newHistogram();
+    final Histogram uncorrected = newHistogram();
+    final Map<String, Long> errors = new TreeMap<>();
+    long calls;
+    long lateCalls;
+
+    static Histogram newHistogram() {
+        return new Histogram(LOWEST_NS, HIGHEST_NS, DIGITS);
+    }
+
+    void ok(long latencyNs, long uncorrectedNs) {
+        calls++;
+        latency.recordValue(clamp(latencyNs));
+        uncorrected.recordValue(clamp(uncorrectedNs));
+    }
+
+    void error(String kind) {
+        errors.merge(kind, 1L, Long::sum);
+    }
+
+    void add(Tally other) {
+        calls += other.calls;
+        lateCalls += other.lateCalls;
+        latency.add(other.latency);
+        uncorrected.add(other.uncorrected);
+        other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+    }
+
+    private static long clamp(long ns) {
+        return Math.max(LOWEST_NS, Math.min(HIGHEST_NS, ns));
+    }
+}

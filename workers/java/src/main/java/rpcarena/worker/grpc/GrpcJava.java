@@ -1,0 +1,76 @@
+package rpcarena.worker.grpc;
+
+import io.grpc.MethodDescriptor.MethodType;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import rpcarena.worker.core.Connection;
+import rpcarena.worker.core.Contender;
+import rpcarena.worker.core.RunningServer;
+import rpcarena.worker.core.Spec;
+import rpcarena.worker.core.SpecError;
+import rpcarena.worker.core.Tool;
+import rpcarena.worker.core.Workload;
+
+/** grpc-java (Netty) unary server and client, one channel per client, and bidi InvertStream. */
+public final class GrpcJava implements Contender {
+    @Override
+    public String id() {
+        return "grpc-java";
+    }
+
+    @Override
+    public String protocol() {
+        return "grpc";
+    }
+
+    @Override
+    public String description() {
+        return "grpc-java (Netty) unary server and client, one ManagedChannel per client; bidi InvertStream";
+    }
+
+    @Override
+    public Tool tool() {
+        return Tool.of("grpc-java", "grpc");
+    }
+
+    @Override
+    public RunningServer serve(InetSocketAddress address) throws IOException {
+        Server server = NettyServerBuilder.forAddress(address).addService(ArenaService.definition()).build().start();
+        return new RunningServer() {
+            @Override
+            public int port() {
+                return server.getPort();
+            }
+
+            @Override
+            public void close() {
+                server.shutdownNow();
+            }
+        };
+    }
+
+    @Override
+    public Workload workload(Spec spec) throws SpecError {
+        ProtoPayloads payloads = ProtoPayloads.decode(spec);
+        boolean bidi = payloads.method.getType() == MethodType.BIDI_STREAMING;
+        if (bidi != spec.streaming()) {
+            throw new SpecError("method " + spec.method() + " needs mode " + (bidi ? "stream" : "unary"));
+        }
+        String target = spec.target();
+        Duration timeout = spec.timeout();
+        return new Workload() {
+            @Override
+            public int slots() {
+                return payloads.slots();
+            }
+
+            @Override
+            public Connection open(int client) {
+                return bidi ? new StreamConnection(target, payloads, timeout) : new UnaryConnection(target, payloads, timeout);
+            }
+        };
+    }
+}

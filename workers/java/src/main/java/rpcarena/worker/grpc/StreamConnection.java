@@ -1,0 +1,98 @@
+package rpcarena.worker.grpc;
+
+import com.google.protobuf.Message;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import rpcarena.worker.core.CallFailure;
+import rpcarena.worker.core.Connection;
+import rpcarena.worker.core.Failures;
+
+/** One bidirectional InvertStream kept open; a call is one Word sent and its reply received. */
+final class StreamConnection implements Connection {
+    private static final Object END = new Object();
+
+    private final ManagedChannel channel;
+    private final ProtoPayloads payloads;
+    private final long timeoutNs;
+    private ClientCallStreamObserver<Message> requests;
+    private BlockingQueue<Object> replies;
+
+    /** Opens the stream now: before the warm-up, as the contract says. */
+    StreamConnection(String target, ProtoPayloads payloads, Duration timeout) {
+        this.channel = Channels.open(target);
+        this.payloads = payloads;
+        this.timeoutNs = timeout.toNanos();
+        openStream();
+    }
+
+    private void openStream() {
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();  // one per stream: no stale replies
+        replies = queue;
+        requests = (ClientCallStreamObserver<Message>) ClientCalls.asyncBidiStreamingCall(
+                channel.newCall(payloads.method, CallOptions.DEFAULT), new StreamObserver<Message>() {
+                    @Override
+                    public void onNext(Message reply) {
+                        queue.add(reply);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        queue.add(t);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        queue.add(END);
+                    }
+                });
+    }
+
+    @Override
+    public Object exchange(int slot) throws Exception {
+        if (requests == null) {
+            openStream();
+        }
+        requests.onNext(payloads.request(slot));
+        Object reply = replies.poll(timeoutNs, TimeUnit.NANOSECONDS);
+        if (reply == null) {
+            throw new CallFailure(Failures.TIMEOUT, "no reply on the stream within the timeout");
+        }
+        if (reply instanceof Throwable t) {
+            throw GrpcFailures.of(t);
+        }
+        if (reply == END) {
+            throw new CallFailure(Failures.CONNECTION, "the server ended the stream");
+        }
+        return reply;
+    }
+
+    @Override
+    public boolean verify(int slot, Object reply) {
+        return payloads.matches(slot, reply);
+    }
+
+    /** Cancels the stream (its state is unknown after a failure); the next call opens another. */
+    @Override
+    public void reconnect() {
+        if (requests != null) {
+            requests.cancel("reconnecting after a failed call", null);
+            requests = null;
+        }
+        channel.resetConnectBackoff();
+    }
+
+    @Override
+    public void close() {
+        if (requests != null) {
+            requests.onCompleted();
+        }
+        Channels.close(channel);
+    }
+}

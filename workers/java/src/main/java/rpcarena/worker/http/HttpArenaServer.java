@@ -1,0 +1,85 @@
+package rpcarena.worker.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import rpcarena.pojo.PojoCatalog;
+import rpcarena.worker.core.RunningServer;
+import rpcarena.worker.pojo.PojoSemantics;
+
+/**
+ * POST {prefix}{Method} on the JDK's com.sun.net.httpserver, bodies in a {@link BodyCodec}.
+ * Run the JVM with -Dsun.net.httpserver.nodelay=true, or Nagle costs every reply ~44 ms.
+ */
+public final class HttpArenaServer implements RunningServer {
+    private static final int BACKLOG = 1024;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final String prefix;
+    private final BodyCodec codec;
+
+    public HttpArenaServer(InetSocketAddress address, String prefix, BodyCodec codec) throws IOException {
+        this.prefix = prefix;
+        this.codec = codec;
+        this.server = HttpServer.create(address, BACKLOG);
+        this.executor = Executors.newFixedThreadPool(4 * Runtime.getRuntime().availableProcessors());
+        server.createContext(prefix, this::handle);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    @Override
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestURI().getPath().substring(prefix.length());
+            Class<?>[] classes = PojoCatalog.UNARY.get(method);
+            if (!exchange.getRequestMethod().equals("POST")) {
+                reply(exchange, 405, "text/plain", bytes("use POST"));
+            } else if (classes == null) {
+                reply(exchange, 404, "text/plain", bytes("no method " + method));
+            } else {
+                answer(exchange, method, classes[0]);
+            }
+        }
+    }
+
+    private void answer(HttpExchange exchange, String method, Class<?> requestClass) throws IOException {
+        Object request;
+        try (InputStream in = exchange.getRequestBody()) {
+            request = codec.decode(in.readAllBytes(), requestClass);
+        } catch (IOException | RuntimeException e) {
+            reply(exchange, 400, "text/plain", bytes("request does not decode: " + e.getMessage()));
+            return;
+        }
+        reply(exchange, 200, codec.contentType(), codec.encode(PojoSemantics.respond(method, request)));
+    }
+
+    private static void reply(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,28 @@
+package rpcarena.worker.tcpraw;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.ProtocolException;
+import java.nio.ByteBuffer;
+
+/** The tcp-raw framing: a 4-byte big-endian length, then that many bytes; at most 64 MiB. */
+final class Frames {
+    static final int MAX_BYTES = 64 << 20;
+
+    private Frames() {}
+
+    static byte[] frame(byte[] payload) {
+        return ByteBuffer.allocate(4 + payload.length).putInt(payload.length).put(payload).array();
+    }
+
+    /** The payload of the next frame; ProtocolException (the caller closes) when it is too long. */
+    static byte[] read(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > MAX_BYTES) {
+            throw new ProtocolException("frame of " + Integer.toUnsignedString(length) + " bytes is over 64 MiB");
+        }
+        byte[] payload = new byte[length];
+        in.readFully(payload);
+        return payload;
+    }
+}

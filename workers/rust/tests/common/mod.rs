@@ -1,0 +1,74 @@
+//! Helpers shared by the integration tests: in-process servers on port 0, the shared vectors,
+//! driving a spec, decoding histograms.
+#![allow(dead_code)]
+
+use base64::Engine;
+use hdrhistogram::serialization::Deserializer;
+use hdrhistogram::Histogram;
+use rpcarena_worker::drive::{self, report::DriveResult};
+use rpcarena_worker::{contenders, serve};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use tokio::sync::oneshot;
+
+pub const SERVERS: [&str; 4] = ["grpc-tonic", "rest-warp", "rest-axum", "tcp-raw-rust"];
+
+/// A contender's server running on this test's runtime until dropped.
+pub struct Server {
+    pub addr: SocketAddr,
+    _stop: oneshot::Sender<()>,
+}
+
+pub async fn start(id: &str) -> Server {
+    let serve_fn = contenders::find(id).and_then(|c| c.server).expect("contender has a server");
+    let listener = serve::bind("127.0.0.1", 0).await.expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(serve_fn(listener, Box::pin(async move { drop(stopped.await) })));
+    Server { addr, _stop: stop }
+}
+
+/// An address nothing listens on (bound, then released).
+pub fn dead_address() -> SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
+}
+
+pub struct Vector {
+    pub method: String,
+    pub request: Value,
+    pub response: Value,
+}
+
+pub fn vectors() -> Vec<Vector> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../proto/vectors/arena.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read vectors")).unwrap();
+    let entries = doc["vectors"].as_array().expect("vectors list").clone();
+    let vector = |v: Value| Vector { method: v["method"].as_str().unwrap().into(), request: v["request"].clone(), response: v["response"].clone() };
+    entries.into_iter().map(vector).collect()
+}
+
+/// A small Invert spec (or its tcp-raw twin) for `contender` against `addr`.
+pub fn invert_spec(contender: &str, addr: SocketAddr, calls: u64, clients: usize) -> Value {
+    let mut spec = json!({
+        "contract": 1, "contender": contender, "target": addr.to_string(), "method": "Invert",
+        "requests": [{"value": "A"}, {"value": "dagger"}, {"value": "of"}],
+        "responses": [{"value": "A"}, {"value": "reggad"}, {"value": "fo"}],
+        "clients": clients, "warmup_s": 0.1, "calls": calls, "duration_s": null,
+        "timeout_ms": 5000, "sample_limit": 10000, "rate_per_s": null, "arrival": "constant", "mode": "unary"
+    });
+    if contender.starts_with("tcp-raw") {
+        // Word{value: "dagger"} and Word{value: "A"} as protobuf.
+        spec["payloads_b64"] = json!(["CgZkYWdnZXI=", "CgFB"]);
+    }
+    spec
+}
+
+pub async fn drive_spec(spec: &Value) -> DriveResult {
+    let (spec, contender) = drive::prepare(&spec.to_string()).expect("valid spec");
+    drive::drive(&spec, contender).await.expect("drivable spec")
+}
+
+pub fn decode_histogram(b64: &str) -> Histogram<u64> {
+    let bytes = base64::engine::general_purpose::STANDARD.decode(b64).expect("base64");
+    Deserializer::new().deserialize(&mut bytes.as_slice()).expect("V2 histogram")
+}
