@@ -40,6 +40,9 @@ final class DriveCommand {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("interrupted");
+        } catch (RuntimeException e) {
+            e.printStackTrace(err);
+            return 1;
         }
         return 2;
     }

@@ -18,6 +18,7 @@ final class ClientRun implements Runnable {
     private final Reservoir reservoir;
     final Tally tally = new Tally();
     volatile long endNs;
+    volatile Throwable crash;
 
     ClientRun(int index, Connection connection, int slots, long warmupNs, CyclicBarrier barrier,
               Supplier<Plan> plan, Reservoir reservoir) {
@@ -38,6 +39,10 @@ final class ClientRun implements Runnable {
             measure(plan.get());
         } catch (InterruptedException | BrokenBarrierException e) {
             Thread.currentThread().interrupt();
+            crash = e;
+        } catch (RuntimeException | Error e) {
+            crash = e;
+            barrier.reset();  // the others would wait forever
         } finally {
             endNs = System.nanoTime();
         }

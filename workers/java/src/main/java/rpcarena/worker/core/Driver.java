@@ -35,6 +35,11 @@ public final class Driver {
         } finally {
             connections.forEach(Connection::close);
         }
+        for (ClientRun r : runs) {
+            if (r.crash != null) {
+                throw new IllegalStateException("a load client crashed (a bug in this worker)", r.crash);
+            }
+        }
         return result(runs, reservoir);
     }
 
@@ -44,8 +49,12 @@ public final class Driver {
         cpuAtStart = CpuTimes.now();
         startNs = System.nanoTime();
         plan = spec.ratePerS() == null
-                ? new Plan.Quota(spec.clients(), spec.calls(), startNs + durationNs())
+                ? new Plan.Quota(spec.clients(), spec.calls(), deadlineNs())
                 : new Plan.Schedule(Pacer.of(spec.arrival(), spec.ratePerS()), startNs, spec.calls(), durationNs());
+    }
+
+    private long deadlineNs() {
+        return spec.durationS() == null ? Long.MAX_VALUE : startNs + durationNs();
     }
 
     private Long durationNs() {
