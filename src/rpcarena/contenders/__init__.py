@@ -25,6 +25,7 @@ _PYTHON = {
     "rpyc": "rpcarena.contenders.rpyc_py:Rpyc",
     "rpyc-tuple": "rpcarena.contenders.rpyc_py:RpycTuple",
     "rest-fastapi": "rpcarena.contenders.rest_fastapi:RestFastapi",
+    "tagless": "rpcarena.contenders.tagless:Tagless",
 }
 
 # protocol -> client id -> "module:Class": the Python clients that can call any server of a protocol.
@@ -35,6 +36,7 @@ _PYTHON_CLIENTS = {
              "py-tuple": "rpcarena.contenders.rpyc_py:RpycTupleClient"},
     "http-json": {"py": "rpcarena.contenders.rest_fastapi:HttpxClient",
                   "py-requests": "rpcarena.contenders.rest_fastapi:RequestsClient"},
+    "tagless": {"py": "rpcarena.contenders.tagless:TaglessClient"},
 }
 
 

@@ -1,0 +1,352 @@
+"""Tagless encoding: every field in schema order, no tags, no field skipped.
+
+The HPRPC idea (hprpc2016): all fields are required and their order is fixed, so
+nothing but the values goes on the wire. A message value is a tuple of its field
+values in declaration order; a nested message is a tuple, a repeated field a
+tuple of values. Fixed-size scalars are little-endian; consecutive ones are
+packed by one precompiled `struct.Struct` (LargeData8192 is a single
+`Struct('<8192i')`); strings and bytes carry a uint32 length, repeated fields a
+uint32 count.
+
+A message whose fields are all of one fixed-size scalar type (LargeData*,
+Vector3, Int32Msg) is held in its wire form, as FlatBuffers and Cap'n Proto
+hold theirs: a `memoryview` cast to that type, a read-only sequence whose
+fields become Python numbers only when read. Decoding one is zero-copy and
+encoding one is a copy of its bytes; tuples are accepted too (and packed).
+`hold` turns a tuple into that form. Decoding checks every length against the bytes that are really
+there before it allocates, so a hostile frame cannot make it allocate more than
+the frame's own size.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from collections.abc import Callable
+from functools import cache, lru_cache
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from rpcarena import schema
+
+LENGTH = struct.Struct("<I")
+_FD = FieldDescriptor
+FIXED = {_FD.TYPE_INT32: "i", _FD.TYPE_SINT32: "i", _FD.TYPE_SFIXED32: "i", _FD.TYPE_ENUM: "i",
+         _FD.TYPE_UINT32: "I", _FD.TYPE_FIXED32: "I", _FD.TYPE_INT64: "q", _FD.TYPE_SINT64: "q",
+         _FD.TYPE_SFIXED64: "q", _FD.TYPE_UINT64: "Q", _FD.TYPE_FIXED64: "Q",
+         _FD.TYPE_DOUBLE: "d", _FD.TYPE_FLOAT: "f", _FD.TYPE_BOOL: "?"}
+DEFAULTS = {"i": 0, "I": 0, "q": 0, "Q": 0, "d": 0.0, "f": 0.0, "?": False}
+
+Encoder = Callable[[tuple, list], None]
+Decoder = Callable[[bytes, int, list], int]
+
+
+class DecodeError(ValueError):
+    """Bytes that are not a tagless encoding of the expected message (reject the frame)."""
+
+
+class EncodeError(ValueError):
+    """A value that does not fit its field (check the tuple against the schema order)."""
+
+
+@lru_cache(maxsize=256)
+def _array(code: str, count: int) -> struct.Struct:
+    return struct.Struct(f"<{count}{code}")
+
+
+def _remaining(buf: bytes, off: int, need: int, what: str) -> None:
+    if need > len(buf) - off:
+        raise DecodeError(f"{what} needs {need} bytes at offset {off}, only {len(buf) - off} left")
+
+
+def _read_length(buf: bytes, off: int) -> int:
+    _remaining(buf, off, 4, "a length")
+    return LENGTH.unpack_from(buf, off)[0]
+
+
+def _fixed_run(codes: str, start: int, stop: int) -> tuple[Encoder, Decoder]:
+    packer = struct.Struct("<" + codes)
+
+    def encode(value: tuple, parts: list) -> None:
+        parts.append(packer.pack(*value[start:stop]))
+
+    def decode(buf: bytes, off: int, out: list) -> int:
+        _remaining(buf, off, packer.size, "a run of fixed fields")
+        out.extend(packer.unpack_from(buf, off))
+        return off + packer.size
+
+    return encode, decode
+
+
+def _text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
+    def encode(value: tuple, parts: list) -> None:
+        data = value[index].encode() if is_string else bytes(value[index])
+        parts.append(LENGTH.pack(len(data)))
+        parts.append(data)
+
+    def decode(buf: bytes, off: int, out: list) -> int:
+        size = _read_length(buf, off)
+        off += 4
+        _remaining(buf, off, size, "a string")
+        out.append(_read_text(buf[off:off + size], is_string))
+        return off + size
+
+    return encode, decode
+
+
+def _read_text(data: bytes, is_string: bool) -> str | bytes:
+    if not is_string:
+        return data
+    try:
+        return data.decode()
+    except UnicodeDecodeError as error:
+        raise DecodeError(f"a string is not valid UTF-8 ({error.reason})") from None
+
+
+def _repeated_fixed(index: int, code: str) -> tuple[Encoder, Decoder]:
+    width = struct.calcsize("<" + code)
+
+    def encode(value: tuple, parts: list) -> None:
+        values = value[index]
+        parts.append(LENGTH.pack(len(values)))
+        parts.append(_array(code, len(values)).pack(*values))
+
+    def decode(buf: bytes, off: int, out: list) -> int:
+        count = _read_length(buf, off)
+        off += 4
+        _remaining(buf, off, count * width, f"{count} repeated values")
+        out.append(struct.unpack_from(f"<{count}{code}", buf, off))
+        return off + count * width
+
+    return encode, decode
+
+
+def _repeated_text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
+    item_encode, item_decode = _text(0, is_string)
+
+    def encode(value: tuple, parts: list) -> None:
+        values = value[index]
+        parts.append(LENGTH.pack(len(values)))
+        for item in values:
+            item_encode((item,), parts)
+
+    def decode(buf: bytes, off: int, out: list) -> int:
+        count = _read_length(buf, off)
+        off += 4
+        _remaining(buf, off, count * 4, f"{count} repeated strings")
+        items: list = []
+        for _ in range(count):
+            off = item_decode(buf, off, items)
+        out.append(tuple(items))
+        return off
+
+    return encode, decode
+
+
+def _nested(index: int, codec: "MessageCodec", repeated: bool) -> tuple[Encoder, Decoder]:
+    least = max(codec.min_size, 1)  # an empty nested message still costs a count slot of 1 here
+
+    def encode(value: tuple, parts: list) -> None:
+        if not repeated:
+            codec.encode_into(value[index], parts)
+            return
+        parts.append(LENGTH.pack(len(value[index])))
+        for item in value[index]:
+            codec.encode_into(item, parts)
+
+    def decode(buf: bytes, off: int, out: list) -> int:
+        if not repeated:
+            item, off = codec.decode_from(buf, off)
+            out.append(item)
+            return off
+        count = _read_length(buf, off)
+        off += 4
+        _remaining(buf, off, count * least, f"{count} repeated {codec.name}")
+        items = []
+        for _ in range(count):
+            item, off = codec.decode_from(buf, off)
+            items.append(item)
+        out.append(tuple(items))
+        return off
+
+    return encode, decode
+
+
+class MessageCodec:
+    """The tagless encoder and decoder of one message type, built from its descriptor."""
+
+    def __init__(self, descriptor: Descriptor) -> None:
+        self.name = descriptor.name
+        self.descriptor = descriptor
+        self.fields = tuple(descriptor.fields)
+        self._steps = _steps(self.fields)
+        self.min_size = _min_size(self.fields)
+        self._whole = _whole_struct(self.fields)
+        self._view = _view_code(self.fields)
+
+    def hold(self, value: tuple) -> Any:
+        """The value as decoding gives it: flat messages (nested ones too) in their wire form."""
+        return self.decode(self.encode(value))
+
+    def encode(self, value: Any) -> bytes:
+        if self._whole is None:
+            parts: list = []
+            self.encode_into(value, parts)
+            return b"".join(parts)
+        if isinstance(value, memoryview):
+            if value.format != self._view or value.nbytes != self._whole.size:
+                raise EncodeError(f"{self.name} takes a view of format {self._view!r} and {self._whole.size} bytes")
+            return value.tobytes()
+        try:
+            return self._whole.pack(*value)
+        except struct.error as error:
+            raise EncodeError(f"{self.name}: {error}") from None
+
+    def encode_into(self, value: Any, parts: list) -> None:
+        if self._whole is not None:
+            parts.append(self.encode(value))
+            return
+        if len(value) != len(self.fields):
+            raise EncodeError(f"{self.name} takes {len(self.fields)} values in schema order, got {len(value)}")
+        try:
+            for encode, _ in self._steps:
+                encode(value, parts)
+        except (struct.error, TypeError, AttributeError) as error:
+            raise EncodeError(f"{self.name}: {error}") from None
+
+    def decode(self, buf: bytes) -> Any:
+        """The value of a whole buffer; DecodeError unless it is exactly one encoding."""
+        if self._whole is not None:
+            if len(buf) != self._whole.size:
+                raise DecodeError(f"{self.name} is {self._whole.size} bytes, got {len(buf)}")
+            return memoryview(buf).cast(self._view) if self._view else self._whole.unpack(buf)
+        value, off = self.decode_from(buf, 0)
+        if off != len(buf):
+            raise DecodeError(f"{len(buf) - off} trailing bytes after {self.name}")
+        return value
+
+    def decode_from(self, buf: bytes, off: int) -> tuple[Any, int]:
+        if self._whole is not None:
+            _remaining(buf, off, self._whole.size, self.name)
+            end = off + self._whole.size
+            if self._view:
+                return memoryview(buf)[off:end].cast(self._view), end
+            return self._whole.unpack_from(buf, off), end
+        out: list = []
+        try:
+            for _, decode in self._steps:
+                off = decode(buf, off, out)
+        except struct.error as error:  # pragma: no cover - every read is bounds-checked first
+            raise DecodeError(f"{self.name}: {error}") from None
+        return tuple(out), off
+
+
+def _steps(fields: tuple) -> list[tuple[Encoder, Decoder]]:
+    steps, run, start = [], "", 0
+    for i, field in enumerate(fields):
+        code = FIXED.get(field.type)
+        if code and not field.is_repeated:
+            run, start = (run + code, start) if run else (code, i)
+            continue
+        if run:
+            steps.append(_fixed_run(run, start, i))
+            run = ""
+        steps.append(_step(i, field))
+    if run:
+        steps.append(_fixed_run(run, start, len(fields)))
+    return steps
+
+
+def _step(i: int, field: FieldDescriptor) -> tuple[Encoder, Decoder]:
+    if field.type == _FD.TYPE_MESSAGE:
+        if field.message_type.GetOptions().map_entry:
+            raise EncodeError(f"map field {field.full_name} has no tagless encoding: use a repeated message")
+        return _nested(i, codec(field.message_type.full_name), field.is_repeated)
+    if field.type in (_FD.TYPE_STRING, _FD.TYPE_BYTES):
+        is_string = field.type == _FD.TYPE_STRING
+        return _repeated_text(i, is_string) if field.is_repeated else _text(i, is_string)
+    if field.type in FIXED:
+        return _repeated_fixed(i, FIXED[field.type])
+    raise EncodeError(f"field {field.full_name} has a type tagless does not encode (groups)")
+
+
+def _min_size(fields: tuple) -> int:
+    size = 0
+    for field in fields:
+        if field.is_repeated or field.type in (_FD.TYPE_STRING, _FD.TYPE_BYTES):
+            size += 4
+        elif field.type == _FD.TYPE_MESSAGE:
+            size += codec(field.message_type.full_name).min_size
+        else:
+            size += struct.calcsize("<" + FIXED[field.type])
+    return size
+
+
+def _whole_struct(fields: tuple) -> struct.Struct | None:
+    """One Struct for a message made only of fixed-size scalars (the LargeData case)."""
+    codes = [FIXED.get(f.type) for f in fields if not f.is_repeated]
+    if fields and len(codes) == len(fields) and all(codes):
+        return struct.Struct("<" + "".join(codes))
+    return None
+
+
+def _view_code(fields: tuple) -> str | None:
+    """The one native format of a flat message, when native and wire layouts agree."""
+    codes = {FIXED.get(f.type) if not f.is_repeated else None for f in fields}
+    if len(codes) != 1 or None in codes or sys.byteorder != "little":
+        return None
+    code = codes.pop()
+    return code if struct.calcsize(code) == struct.calcsize("<" + code) else None
+
+
+def plain(value: Any) -> Any:
+    """Views and nested tuples as plain tuples (for comparisons with tolerance)."""
+    if isinstance(value, memoryview):
+        return tuple(value.tolist())
+    if isinstance(value, (tuple, list)):
+        return tuple(plain(v) for v in value)
+    return value
+
+
+@cache
+def codec(full_name: str) -> MessageCodec:
+    """The codec of a message of the canonical schema, e.g. 'arena.LargeData8192'."""
+    return MessageCodec(schema.pb2().DESCRIPTOR.message_types_by_name[full_name.rpartition(".")[2]])
+
+
+def from_dict(descriptor: Descriptor, data: dict) -> tuple:
+    """A canonical (proto-JSON) dict as the tagless tuple; missing fields take their defaults."""
+    return tuple(_from_field(f, data.get(f.name)) for f in descriptor.fields)
+
+
+def _from_field(field: FieldDescriptor, value: Any) -> Any:
+    if field.is_repeated:
+        return tuple(_from_scalar(field, v) for v in (value or ()))
+    return _from_scalar(field, value)
+
+
+def _from_scalar(field: FieldDescriptor, value: Any) -> Any:
+    if field.type == _FD.TYPE_MESSAGE:
+        return from_dict(field.message_type, value or {})
+    if field.type == _FD.TYPE_STRING:
+        return value or ""
+    if field.type == _FD.TYPE_BYTES:
+        return value or b""
+    code = FIXED[field.type]
+    if value is None:
+        return DEFAULTS[code]
+    return float(value) if code in "df" else bool(value) if code == "?" else int(value)
+
+
+def to_dict(descriptor: Descriptor, value: tuple) -> dict:
+    """The tagless tuple as a canonical dict (every field present)."""
+    out = {}
+    for field, item in zip(descriptor.fields, value):
+        if field.type != _FD.TYPE_MESSAGE:
+            out[field.name] = list(item) if field.is_repeated else item
+        elif field.is_repeated:
+            out[field.name] = [to_dict(field.message_type, v) for v in item]
+        else:
+            out[field.name] = to_dict(field.message_type, item)
+    return out
