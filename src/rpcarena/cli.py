@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.console import Console
 
@@ -82,10 +81,3 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         procs.kill_all()
 
-
-def out_path(text: str) -> Path:
-    return Path(text)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

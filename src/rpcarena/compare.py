@@ -18,11 +18,18 @@ def equivalent(got: Any, want: Any, tolerance: float = DOUBLE_TOLERANCE) -> bool
                               tolerance) for k in keys)
     if isinstance(want, (list, tuple)) and isinstance(got, (list, tuple)):
         return len(got) == len(want) and all(equivalent(g, w, tolerance) for g, w in zip(got, want))
+    if _int64_text(got, want) or _int64_text(want, got):
+        return int(got) == int(want)  # proto JSON writes int64 as a string
     if isinstance(want, float) or isinstance(got, float):
         if isinstance(got, bool) or isinstance(want, bool) or got is None or want is None:
             return False
         return math.isclose(float(got), float(want), rel_tol=tolerance, abs_tol=tolerance)
     return got == want
+
+
+def _int64_text(text: Any, number: Any) -> bool:
+    return (isinstance(text, str) and isinstance(number, int) and not isinstance(number, bool)
+            and text.lstrip("-").isdigit())
 
 
 def _default_like(value: Any) -> Any:

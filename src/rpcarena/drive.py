@@ -84,7 +84,10 @@ class Driver:
         try:
             got = client.call(self.requests[slot])
         except Exception as error:  # a failed call is data: counted by kind, never a sample
-            tally.fail(client.classify(error), error)
+            kind = client.classify(error)
+            tally.fail(kind, error)
+            if kind in ("timeout", "connection"):
+                _reconnect(client)
             return None
         end = time.perf_counter_ns()
         if not client.same(got, self.expected[slot]):
@@ -182,6 +185,13 @@ class Driver:
             "late_calls": sum(t.late for t in self.tallies),
             "tool": {"name": "rpcarena-py", "runtime": sys.version.split()[0]},
         }
+
+
+def _reconnect(client: Any) -> None:
+    try:
+        client.reconnect()
+    except OSError:
+        pass  # still down: the next call fails and is counted as a connection error
 
 
 def _sleep_until(deadline_ns: int) -> None:

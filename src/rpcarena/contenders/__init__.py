@@ -26,6 +26,7 @@ _PYTHON = {
     "rpyc-tuple": "rpcarena.contenders.rpyc_py:RpycTuple",
     "rest-fastapi": "rpcarena.contenders.rest_fastapi:RestFastapi",
     "tagless": "rpcarena.contenders.tagless:Tagless",
+    "typed-json": "rpcarena.contenders.typed_json:TypedJson",
 }
 
 # protocol -> client id -> "module:Class": the Python clients that can call any server of a protocol.
@@ -37,6 +38,7 @@ _PYTHON_CLIENTS = {
     "http-json": {"py": "rpcarena.contenders.rest_fastapi:HttpxClient",
                   "py-requests": "rpcarena.contenders.rest_fastapi:RequestsClient"},
     "tagless": {"py": "rpcarena.contenders.tagless:TaglessClient"},
+    "typed-json": {"py": "rpcarena.contenders.typed_json:TypedJsonClient"},
 }
 
 

@@ -100,3 +100,9 @@ class Client(ABC):
 
     def close(self) -> None:
         """Release the connection."""
+
+    def reconnect(self) -> None:
+        """After a timeout or a broken connection: start afresh (the contract's reconnect).
+
+        Clients whose library reconnects by itself (grpcio, httpx, requests) keep this no-op.
+        """

@@ -11,6 +11,7 @@ passing arguments are contenders: `rpyc` passes what a Python user naturally has
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import astuple, dataclass
 from typing import Any
 
@@ -76,8 +77,10 @@ class Rpyc(PythonContender):
                                     protocol_config={"allow_public_attrs": True}, logger=_quiet())
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
-        announce_ready(server.port)
         threading.Thread(target=server.start, daemon=True).start()
+        while not server.active:  # start() listens; connections before that are refused
+            time.sleep(0.01)
+        announce_ready(server.port)
         threading.Event().wait()
 
     def default_client(self) -> str:
@@ -138,13 +141,22 @@ class RpycClient(Client):
         import rpyc
 
         super().__init__(target, method, timeout_s)
-        host, _, port = target.rpartition(":")
         info = schema.methods()[method]
         self._request_type, self._response_type = info.request, info.response
-        self._conn = rpyc.connect(host, int(port), config={
-            "allow_public_attrs": True, "sync_request_timeout": timeout_s})
-        self._fn = getattr(self._conn.root, method)
         self._rpyc_errors = (rpyc.core.vinegar.GenericException,)
+        self._connect()
+
+    def _connect(self) -> None:
+        import rpyc
+
+        host, _, port = self.target.rpartition(":")
+        self._conn = rpyc.connect(host, int(port), config={
+            "allow_public_attrs": True, "sync_request_timeout": self.timeout_s})
+        self._fn = getattr(self._conn.root, self.method)
+
+    def reconnect(self) -> None:
+        self._conn.close()
+        self._connect()
 
     def prepare(self, request: dict) -> Any:
         return to_args(self._request_type, request, self.by_value)

@@ -75,8 +75,17 @@ class TcpRawClient(Client):
         super().__init__(target, method, timeout_s)
         host, _, port = target.rpartition(":")
         self._request_type = schema.message_class(schema.methods()[method].request)
-        self._sock = socket.create_connection((host, int(port)), timeout=timeout_s)
-        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._address = (host, int(port))
+        self._sock = self._connect()
+
+    def _connect(self) -> socket.socket:
+        sock = socket.create_connection(self._address, timeout=self.timeout_s)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+    def reconnect(self) -> None:
+        self._sock.close()  # a frame may be half read: the stream cannot be trusted any more
+        self._sock = self._connect()
 
     def prepare(self, request: dict) -> Any:
         from google.protobuf import json_format

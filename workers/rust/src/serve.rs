@@ -1,6 +1,7 @@
 //! `serve`: bind, announce readiness, serve until SIGTERM or stdin closes.
 
 use crate::contenders::{Contender, Shutdown};
+use crate::drive::call::BoxFut;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::time::Duration;
@@ -30,9 +31,13 @@ impl std::fmt::Display for ServeError {
 pub async fn serve(contender: &Contender, host: &str, port: u16) -> Result<(), ServeError> {
     let serve_fn = contender.server.ok_or_else(|| ServeError::NoServer(contender.id.into()))?;
     let listener = bind(host, port).await.map_err(|e| ServeError::Bind(format!("{host}:{port}"), e))?;
-    announce_ready(listener.local_addr().map_err(ServeError::Serve)?.port());
+    let stop_signal = stop_requested().map_err(ServeError::Serve)?;
     let (stop_tx, stop_rx) = watch::channel(false);
-    tokio::spawn(async move { stop_requested().await; let _ = stop_tx.send(true); });
+    tokio::spawn(async move {
+        stop_signal.await;
+        let _ = stop_tx.send(true);
+    });
+    announce_ready(listener.local_addr().map_err(ServeError::Serve)?.port());
     let grace = {
         let rx = stop_rx.clone();
         async move { stopped(rx).await; tokio::time::sleep(GRACE).await }
@@ -72,27 +77,50 @@ fn stopped(mut rx: watch::Receiver<bool>) -> Shutdown {
     })
 }
 
-/// SIGTERM, SIGINT, or end of stdin (read on a plain thread so it never blocks runtime shutdown).
-async fn stop_requested() {
+/// SIGTERM, SIGINT, or the end of stdin when stdin is a pipe or socket. A stdin of /dev/null, a
+/// file or a terminal is not watched: a server started with `stdin=DEVNULL` must keep serving.
+/// The handlers are installed before this returns, so a signal sent right after the ready line
+/// is not lost.
+fn stop_requested() -> io::Result<BoxFut<'static, ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    let eof = stdin_eof();
+    Ok(Box::pin(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+            _ = eof => {}
+        }
+    }))
+}
+
+/// Resolves at the end of stdin if stdin is a pipe or socket; never otherwise.
+fn stdin_eof() -> BoxFut<'static, ()> {
+    if !stdin_is_pipe() {
+        return Box::pin(std::future::pending());
+    }
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel::<()>();
+    // A plain thread, so a blocked read never holds up runtime shutdown.
     std::thread::spawn(move || {
         let mut sink = [0u8; 256];
         let mut stdin = io::stdin();
         while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
         let _ = eof_tx.send(());
     });
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
-    let sigterm = async move {
-        match term.as_mut() {
-            Some(s) => drop(s.recv().await),
-            None => std::future::pending().await,
+    Box::pin(async move { drop(eof_rx.await) })
+}
+
+fn stdin_is_pipe() -> bool {
+    // SAFETY: fstat writes into the zeroed struct we own; fd 0 may be closed (then not a pipe).
+    let mode = unsafe {
+        let mut stat: libc::stat = std::mem::zeroed();
+        match libc::fstat(0, &mut stat) {
+            0 => stat.st_mode & libc::S_IFMT,
+            _ => return false,
         }
     };
-    tokio::select! {
-        _ = sigterm => {}
-        _ = tokio::signal::ctrl_c() => {}
-        _ = eof_rx => {}
-    }
+    mode == libc::S_IFIFO || mode == libc::S_IFSOCK
 }
 
 #[cfg(test)]

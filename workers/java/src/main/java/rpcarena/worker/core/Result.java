@@ -26,6 +26,11 @@ public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> sampl
         return tally.latency;
     }
 
+    /** Open loop: latency from the actual send rather than the intended start. */
+    public Histogram uncorrectedHistogram() {
+        return tally.uncorrected;
+    }
+
     public ObjectNode toJson(Tool tool) {
         ObjectNode r = Json.MAPPER.createObjectNode();
         r.put("contract", Spec.CONTRACT);

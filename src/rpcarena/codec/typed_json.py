@@ -1,0 +1,128 @@
+"""Typed JSON (MML's idea, infobip2016): every object carries its type name.
+
+`{"@type": "arena.Person", "name": "Ada", "age": 36, "weight": 55.5}`: the
+reader knows what it holds before it reads a field, and checks it. Encoders and
+validating decoders are built from the canonical schema's descriptor. A decoder
+accepts only a JSON object of the expected type whose fields all exist and fit
+their declared type (int32 range, bool is not a number, ...); a missing field is
+its default. Anything else is a DecodeError.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from rpcarena import schema
+
+TYPE = "@type"
+_FD = FieldDescriptor
+_RANGES = {_FD.TYPE_INT32: (-(1 << 31), 1 << 31), _FD.TYPE_SINT32: (-(1 << 31), 1 << 31),
+           _FD.TYPE_SFIXED32: (-(1 << 31), 1 << 31), _FD.TYPE_ENUM: (-(1 << 31), 1 << 31),
+           _FD.TYPE_UINT32: (0, 1 << 32), _FD.TYPE_FIXED32: (0, 1 << 32),
+           _FD.TYPE_INT64: (-(1 << 63), 1 << 63), _FD.TYPE_SINT64: (-(1 << 63), 1 << 63),
+           _FD.TYPE_SFIXED64: (-(1 << 63), 1 << 63),
+           _FD.TYPE_UINT64: (0, 1 << 64), _FD.TYPE_FIXED64: (0, 1 << 64)}
+_FLOATS = (_FD.TYPE_DOUBLE, _FD.TYPE_FLOAT)
+
+
+class DecodeError(ValueError):
+    """Bytes that are not typed JSON of the expected message (reject the call)."""
+
+
+def descriptor(name: str) -> Descriptor:
+    """A message of the canonical schema by short ('Person') or full ('arena.Person') name."""
+    return schema.pb2().DESCRIPTOR.message_types_by_name[name.rpartition(".")[2]]
+
+
+def to_typed(message: Descriptor, data: dict) -> dict:
+    """A canonical dict as a typed object: '@type' first, nested messages typed too."""
+    out: dict[str, Any] = {TYPE: message.full_name}
+    for field in _nested_fields(message):
+        value = data.get(field.name)
+        if value is None:
+            continue
+        if field.is_repeated:
+            out[field.name] = [to_typed(field.message_type, v) for v in value]
+        else:
+            out[field.name] = to_typed(field.message_type, value)
+    for key, value in data.items():
+        out.setdefault(key, value)
+    return out
+
+
+@cache
+def _nested_fields(message: Descriptor) -> tuple[FieldDescriptor, ...]:
+    return tuple(f for f in message.fields if f.type == _FD.TYPE_MESSAGE)
+
+
+def dumps(value: dict) -> bytes:
+    return json.dumps(value, separators=(",", ":"), allow_nan=True).encode()
+
+
+def loads(body: bytes) -> Any:
+    """JSON from the network; DecodeError for anything json would raise on (depth included)."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        raise DecodeError(f"not JSON ({str(error)[:80]})") from None
+
+
+def from_typed(message: Descriptor, obj: Any) -> dict:
+    """The canonical dict (every field present) of a typed object; DecodeError if it does not fit."""
+    if not isinstance(obj, dict):
+        raise DecodeError(f"{message.full_name} must be a JSON object, got {type(obj).__name__}")
+    if obj.get(TYPE) != message.full_name:
+        raise DecodeError(f"expected @type {message.full_name!r}, got {str(obj.get(TYPE))[:80]!r}")
+    fields = message.fields_by_name
+    for key in obj:
+        if key != TYPE and key not in fields:
+            raise DecodeError(f"{message.full_name} has no field {key[:80]!r}")
+    return {f.name: _field(f, obj.get(f.name)) for f in message.fields}
+
+
+def _field(field: FieldDescriptor, value: Any) -> Any:
+    if not field.is_repeated:
+        return _single(field, value)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DecodeError(f"{field.full_name} must be a JSON array")
+    return [_single(field, v) for v in value]
+
+
+def _single(field: FieldDescriptor, value: Any) -> Any:
+    if field.type == _FD.TYPE_MESSAGE:
+        if value is None:
+            return from_typed(field.message_type, {TYPE: field.message_type.full_name})
+        return from_typed(field.message_type, value)
+    if value is None:
+        return field.default_value
+    if field.type in _RANGES:
+        low, high = _RANGES[field.type]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
+            raise DecodeError(f"{field.full_name} must be an integer in [{low}, {high})")
+    elif field.type in _FLOATS:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise DecodeError(f"{field.full_name} must be a number")
+        value = float(value)
+    elif field.type == _FD.TYPE_BOOL:
+        if not isinstance(value, bool):
+            raise DecodeError(f"{field.full_name} must be true or false")
+    elif field.type == _FD.TYPE_STRING:
+        if not isinstance(value, str):
+            raise DecodeError(f"{field.full_name} must be a string")
+    else:
+        raise DecodeError(f"{field.full_name} has a type typed JSON does not carry")
+    return value
+
+
+def encode(message: Descriptor, data: dict) -> bytes:
+    return dumps(to_typed(message, data))
+
+
+def decode(message: Descriptor, body: bytes) -> dict:
+    return from_typed(message, loads(body))

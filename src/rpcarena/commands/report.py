@@ -1,0 +1,55 @@
+"""`rpcarena report RESULTS.json [...]`: one self-contained HTML page, or the figures as PNG/SVG."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from rpcarena import report, results
+from rpcarena.cli import ADDERS, command
+from rpcarena.errors import UsageError
+
+
+def _add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="HTML report (offline, charts inline) or PNG/SVG figures of results")
+    p.add_argument("results", nargs="+", help="one or more results documents")
+    p.add_argument("--out", help="HTML file, or the folder for png/svg (default: next to the first results)")
+    p.add_argument("--format", default="html", help="html (default), png or svg")
+    p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 (labelled)")
+
+
+ADDERS.append(_add)
+
+
+def sources(paths: list[str]) -> list[report.Source]:
+    """Each document as a report source; a suite's document brings its findings."""
+    from rpcarena.suites import findings_of
+
+    out = []
+    for path in paths:
+        doc = results.load(path)
+        found, missing = findings_of(doc)
+        out.append(report.Source(Path(path).stem, doc, found, missing))
+    return out
+
+
+def default_out(first: str, fmt: str) -> Path:
+    stem = Path(first).with_suffix("")
+    return stem.with_name(stem.name + ".html") if fmt == "html" else stem.with_name(stem.name + "-figures")
+
+
+@command("report")
+def report_command(args: argparse.Namespace, console: Console) -> int:
+    if args.format not in report.FORMATS:
+        raise UsageError(f"bad --format {args.format!r}: use one of {', '.join(report.FORMATS)}")
+    out = Path(args.out) if args.out else default_out(args.results[0], args.format)
+    with console.status("drawing the report"):
+        docs = sources(args.results)
+        if args.format == "html":
+            console.print(f"report: {report.write_html(docs, out, args.trim)}")
+            return 0
+        written = report.write_figures(docs, out, args.format, args.trim)
+    console.print(f"{len(written)} figures in {out}")
+    return 0

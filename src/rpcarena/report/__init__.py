@@ -1,0 +1,98 @@
+"""Reports: one self-contained HTML page per run (or several), and the same figures as PNG/SVG.
+
+    from rpcarena import report, results
+    report.write_html([report.Source("run", results.load("results/arena.json"))], "report.html")
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rpcarena.groups import Group, group
+from rpcarena.report import figures, html, summary
+from rpcarena.report.context import context_section, not_measured
+from rpcarena.report.findings import findings_section
+from rpcarena.results import Results
+
+__all__ = ["Source", "write_html", "write_figures", "FORMATS"]
+
+FORMATS = ("html", "png", "svg")
+CAPTIONS = {
+    "boxplot": "Boxplots from the raw samples of each contender.",
+    "intervals": "Bars: median and mean; error bars: 95% bootstrap confidence intervals.",
+    "histogram": "Latency histograms of the raw samples, log scales.",
+    "scatter": "Each sampled call's latency against its index in the measured phase.",
+    "clients": "Throughput and p99 against the number of concurrent clients.",
+    "cpu": "CPU time per call of the client and server processes (user + system).",
+    "bytes": "TCP payload bytes per call, both directions, from kernel counters on the server port.",
+}
+
+
+@dataclass
+class Source:
+    """One results document and the name its contenders carry when several are reported together."""
+
+    name: str
+    results: Results
+    findings: list[Any] = field(default_factory=list)  # suite findings (rpcarena.suites.Finding)
+    missing: dict[str, str] = field(default_factory=dict)  # system -> why it did not run
+
+
+def by_workload(sources: Sequence[Source], trimmed: bool) -> dict[str, list[Group]]:
+    prefix = len(sources) > 1
+    found: dict[str, list[Group]] = {}
+    for source in sources:
+        for g in group(source.results.cells, trimmed, source.name if prefix else ""):
+            found.setdefault(g.workload, []).append(g)
+    return found
+
+
+def _cpus(sources: Sequence[Source]) -> int:
+    env = sources[0].results.environment if sources else {}
+    return len(env.get("cpus_allowed") or []) or env.get("cpus") or 1
+
+
+def _workload(workload: str, groups: list[Group], sources: Sequence[Source], cpus: int) -> str:
+    body = summary.numbers(groups, cpus)
+    for key, draw in figures.FIGURES.items():
+        fig = draw(groups)
+        if fig is not None:
+            body += html.figure(fig, CAPTIONS[key])
+    body += not_measured(sources, workload)
+    return html.section(workload, body, anchor=f"w-{workload}")
+
+
+def write_html(sources: Sequence[Source], out: str | os.PathLike, trimmed: bool = False,
+               title: str = "rpcarena report") -> Path:
+    """Write the page; return its path."""
+    cpus = _cpus(sources)
+    body = findings_section(sources)
+    grouped = by_workload(sources, trimmed)
+    for workload, groups in grouped.items():
+        body += _workload(workload, groups, sources, cpus)
+    body += not_measured(sources, None, exclude=set(grouped))
+    body += context_section(sources)
+    target = Path(out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html.page(title, body))
+    return target
+
+
+def write_figures(sources: Sequence[Source], out_dir: str | os.PathLike, fmt: str,
+                  trimmed: bool = False) -> list[Path]:
+    """Every figure of the report as <workload>-<chart>.<fmt> in out_dir."""
+    target = Path(out_dir)
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for workload, groups in by_workload(sources, trimmed).items():
+        for key, draw in figures.FIGURES.items():
+            fig = draw(groups)
+            if fig is not None:
+                path = target / f"{workload}-{key}.{fmt}"
+                fig.savefig(path, format=fmt, dpi=150)
+                written.append(path)
+    return written

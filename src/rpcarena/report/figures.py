@@ -1,0 +1,174 @@
+"""The charts of one workload, as matplotlib figures (Agg, no global pyplot state).
+
+Each function takes the groups of one workload and returns a Figure, or None
+when there is nothing to draw (e.g. one concurrency level, no byte counters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from rpcarena import stats  # noqa: E402
+from rpcarena.groups import Group  # noqa: E402
+
+WIDTH = 9.0
+COLORS = matplotlib.colormaps["tab10"].colors
+
+
+def name(g: Group, several_levels: bool) -> str:
+    return f"{g.label} x{g.clients}" if several_levels else g.label
+
+
+def _names(groups: list[Group]) -> list[str]:
+    several = len({g.clients for g in groups}) > 1
+    return [name(g, several) for g in groups]
+
+
+def _figure(height: float = 3.6) -> tuple[Figure, object]:
+    fig = Figure(figsize=(WIDTH, height), layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _latency_label(groups: list[Group]) -> str:
+    return "latency (µs, " + ("trimmed p2..p98)" if groups and groups[0].trimmed else "all calls)")
+
+
+def boxplot(groups: list[Group]) -> Figure | None:
+    drawn = [g for g in groups if g.has_samples]
+    if not drawn:
+        return None
+    fig, ax = _figure(0.9 + 0.35 * len(drawn) + 1.5)
+    ax.boxplot([g.samples for g in drawn], vert=False, tick_labels=_names(drawn), showfliers=True,
+               flierprops={"markersize": 2, "alpha": 0.4})
+    ax.set_xscale("log")
+    ax.invert_yaxis()
+    ax.set_xlabel(_latency_label(drawn))
+    ax.set_title("distribution per contender (box: p25..p75, whiskers: 1.5 IQR)")
+    return fig
+
+
+def interval_bars(groups: list[Group]) -> Figure | None:
+    drawn = [g for g in groups if g.has_samples]
+    if not drawn:
+        return None
+    fig, ax = _figure(0.9 + 0.45 * len(drawn) + 1.5)
+    y = np.arange(len(drawn))
+    for offset, statistic, color in ((-0.2, "median", COLORS[0]), (0.2, "mean", COLORS[1])):
+        cis = [g.interval(statistic) for g in drawn]
+        est = np.array([c.estimate for c in cis])
+        err = np.array([[c.estimate - c.low for c in cis], [c.high - c.estimate for c in cis]])
+        ax.barh(y + offset, est, height=0.38, xerr=err, color=color, label=statistic, capsize=3)
+    ax.set_yticks(y, _names(drawn))
+    ax.invert_yaxis()
+    ax.set_xlabel(_latency_label(drawn))
+    ax.set_title(f"median and mean with {stats.CONFIDENCE:.0%} bootstrap intervals")
+    ax.legend(loc="lower right")
+    return fig
+
+
+def histogram(groups: list[Group]) -> Figure | None:
+    drawn = [g for g in groups if g.has_samples]
+    if not drawn:
+        return None
+    pooled = np.concatenate([g.samples for g in drawn])
+    bins = np.geomspace(max(pooled.min(), 0.1), pooled.max() * 1.01, 60)
+    fig, ax = _figure()
+    for i, (g, label) in enumerate(zip(drawn, _names(drawn))):
+        ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=COLORS[i % 10], label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(_latency_label(drawn))
+    ax.set_ylabel("calls (sampled)")
+    ax.set_title("latency histogram (log scales)")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def scatter(groups: list[Group]) -> Figure | None:
+    drawn = [g for g in groups if g.has_samples]
+    if not drawn:
+        return None
+    fig, ax = _figure()
+    for i, (g, label) in enumerate(zip(drawn, _names(drawn))):
+        for j, cell in enumerate(g.cells):
+            points = np.asarray(cell.samples_ns, dtype=float).reshape(-1, 2)
+            keep = _trim_mask(points[:, 1]) if g.trimmed else slice(None)
+            ax.scatter(points[keep, 0], points[keep, 1] / 1e3, s=3, alpha=0.5, color=COLORS[i % 10],
+                       label=label if j == 0 else None, rasterized=True)
+    ax.set_yscale("log")
+    ax.set_xlabel("call index (each trial from 0)")
+    ax.set_ylabel(_latency_label(drawn))
+    ax.set_title("latency over the run (warm-up excluded)")
+    ax.legend(fontsize="small", markerscale=4)
+    return fig
+
+
+def _trim_mask(values: np.ndarray) -> np.ndarray:
+    low, high = np.percentile(values, stats.TRIM_PERCENTILES)
+    return (values >= low) & (values <= high)
+
+
+def by_clients(groups: list[Group]) -> Figure | None:
+    levels = sorted({g.clients for g in groups})
+    if len(levels) < 2:
+        return None
+    fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    lines: dict[str, list[Group]] = {}
+    for g in groups:
+        lines.setdefault(g.label, []).append(g)
+    for i, (label, line) in enumerate(lines.items()):
+        line.sort(key=lambda g: g.clients)
+        x = [g.clients for g in line]
+        left.plot(x, [g.throughput_per_s for g in line], marker="o", color=COLORS[i % 10], label=label)
+        right.plot(x, [g.histogram_stat("p99_us") for g in line], marker="o", color=COLORS[i % 10], label=label)
+    for ax, title in ((left, "throughput (calls/s)"), (right, "p99 latency (µs, histogram)")):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(levels, [str(v) for v in levels])
+        ax.set_xlabel("concurrent clients")
+        ax.set_title(title)
+    left.legend(fontsize="small")
+    return fig
+
+
+def _bars(groups: list[Group], series: list[tuple[str, Callable[[Group], float | None]]], title: str,
+          xlabel: str) -> Figure | None:
+    values = [[fn(g) for g in groups] for _, fn in series]
+    if not groups or all(v is None for vs in values for v in vs):
+        return None
+    fig, ax = _figure(0.9 + 0.4 * len(groups) + 1.2)
+    y = np.arange(len(groups))
+    height = 0.8 / len(series)
+    for k, ((label, _), vs) in enumerate(zip(series, values)):
+        ax.barh(y - 0.4 + height * (k + 0.5), [v or 0 for v in vs], height=height, color=COLORS[k], label=label)
+    ax.set_yticks(y, _names(groups))
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    if len(series) > 1:
+        ax.legend(loc="lower right")
+    return fig
+
+
+def cpu(groups: list[Group]) -> Figure | None:
+    return _bars(groups, [("client", lambda g: g.client_cpu_us_per_call),
+                          ("server", lambda g: g.server_cpu_us_per_call)],
+                 "CPU time per call (user + system)", "CPU µs per call")
+
+
+def wire_bytes(groups: list[Group]) -> Figure | None:
+    return _bars(groups, [("payload", lambda g: g.payload_bytes_per_call)],
+                 "bytes per call on the wire (TCP payload, both ways; kernel counters)", "bytes per call")
+
+
+FIGURES: dict[str, Callable[[list[Group]], Figure | None]] = {
+    "boxplot": boxplot, "intervals": interval_bars, "histogram": histogram, "scatter": scatter,
+    "clients": by_clients, "cpu": cpu, "bytes": wire_bytes,
+}

@@ -1,0 +1,51 @@
+"""What a suite's run measured, looked up the way claims ask for it."""
+
+from __future__ import annotations
+
+from rpcarena import stats
+from rpcarena.groups import Group, group
+from rpcarena.results import Results
+
+
+class Evidence:
+    """The measured groups of a run, by (contender, workload, clients), and what is missing."""
+
+    def __init__(self, results: Results, missing: dict[str, str]):
+        self.results = results
+        self.missing = missing
+        self.groups: dict[tuple[str, str, int], Group] = {}
+        for g in group(results.cells):
+            if g.has_samples:
+                self.groups.setdefault((g.contender, g.workload, g.clients), g)
+
+    def get(self, contender: str, workload: str, clients: int = 1) -> Group | None:
+        return self.groups.get((contender, workload, clients))
+
+    def measured(self, contender: str) -> bool:
+        return any(k[0] == contender for k in self.groups)
+
+    def absent(self, contenders: list[str], workloads: list[str] = ()) -> str | None:
+        """Why a claim over these systems and workloads cannot be judged, or None."""
+        gone = [f"{c} ({self.missing.get(c, 'not measured in this run')})"
+                for c in contenders if not self.measured(c)]
+        gone += [f"{w} ({self.missing.get(w, 'not measured in this run')})"
+                 for w in workloads if not any(k[1] == w for k in self.groups)]
+        return "missing here: " + "; ".join(gone) if gone else None
+
+    def ratio(self, numerator: str, denominator: str, workload: str, statistic: str = "median",
+              clients: int = 1) -> stats.Interval | None:
+        """numerator / denominator of a latency statistic, or None when either was not measured."""
+        a, b = self.get(numerator, workload, clients), self.get(denominator, workload, clients)
+        if a is None or b is None:
+            return None
+        return stats.ratio(a.bootstrap(), b.bootstrap(), statistic)
+
+    def workloads_matching(self, prefix: str) -> list[str]:
+        return sorted({k[1] for k in self.groups if k[1].startswith(prefix)})
+
+    def levels(self, contender: str, workload: str) -> list[int]:
+        return sorted(k[2] for k in self.groups if k[0] == contender and k[1] == workload)
+
+
+def ratio_text(ci: stats.Interval) -> str:
+    return f"{ci.estimate:.2f}x [{ci.low:.2f}, {ci.high:.2f}]"

@@ -1,0 +1,70 @@
+"""Every Python contender answers every canonical workload correctly, over its real server."""
+
+from __future__ import annotations
+
+import pytest
+
+from rpcarena import contenders, workloads
+from rpcarena.contenders.base import PythonContender
+
+PYTHON = [c.id for c in contenders.all_contenders().values() if isinstance(c, PythonContender)]
+UNARY = [w for w in workloads.WORKLOADS.values() if w.method != "InvertStream"]
+
+
+@pytest.mark.parametrize("contender_id", PYTHON)
+def test_every_workload_verified(contender_id, start_server):
+    contender = contenders.get(contender_id)
+    if contender.unavailable():
+        pytest.skip(contender.unavailable())
+    server = start_server(contender_id)
+    client_cls = contenders.python_client(contender.protocol, contender.default_client())
+    checked = 0
+    for workload in UNARY:
+        if contender.unsupported(workload.method):
+            continue
+        client = client_cls(server.target, workload.method, 10.0)
+        try:
+            for request, response in list(zip(workload.requests, workload.responses))[:3]:
+                got = client.call(client.prepare(request))
+                assert client.same(got, client.expect(response)), (contender_id, workload.id)
+                checked += 1
+        finally:
+            client.close()
+    assert checked >= len(UNARY)
+
+
+@pytest.mark.parametrize("contender_id", ["grpc-py", "rest-fastapi", "rpyc-tuple"])
+def test_a_wrong_answer_is_detected(contender_id, start_server):
+    contender = contenders.get(contender_id)
+    server = start_server(contender_id)
+    client = contenders.python_client(contender.protocol, contender.default_client())(server.target, "Invert", 10.0)
+    try:
+        got = client.call(client.prepare({"value": "Speed"}))
+        assert client.same(got, client.expect({"value": "deepS"}))
+        assert not client.same(got, client.expect({"value": "Speed"}))
+    finally:
+        client.close()
+
+
+def test_requests_client_drives_fastapi(start_server):
+    server = start_server("rest-fastapi")
+    client = contenders.python_client("http-json", "py-requests")(server.target, "SayHello", 10.0)
+    try:
+        assert client.call({"name": "arena"}) == {"message": "Hello arena"}
+    finally:
+        client.close()
+
+
+def test_classic_rpyc_is_never_exposed(start_server):
+    import rpyc
+
+    server = start_server("rpyc")
+    host, _, port = server.target.rpartition(":")
+    conn = rpyc.connect(host, int(port))
+    try:
+        with pytest.raises(AttributeError):
+            conn.root.getmodule("os")  # what SlaveService would offer: remote code execution
+        with pytest.raises(AttributeError):
+            conn.root.eval("1+1")
+    finally:
+        conn.close()

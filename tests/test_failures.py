@@ -1,0 +1,147 @@
+"""Bad input and failures: one line that says what to do, non-zero exit, cells kept, nothing left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import time
+
+import psutil
+import pytest
+
+from rpcarena.results import load
+from tests.conftest import popen_cli, run_cli
+
+
+def _one_line_error(done, needle: str, code: int) -> None:
+    assert done.returncode == code, (done.returncode, done.stderr)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert needle in lines[0] and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--contender", "grpc-nope"], "rpcarena list"),
+    (["--workload", "usp.nothing"], "rpcarena list"),
+    (["--contender", "tcp-raw", "--clients", "0"], "--clients"),
+    (["--contender", "tcp-raw", "--clients", "a,b"], "--clients"),
+    (["--contender", "tcp-raw", "--duration", "forever"], "--duration"),
+    (["--contender", "tcp-raw", "--pin", "diagonal"], "--pin"),
+])
+def test_bad_input(args, needle, tmp_path):
+    done = run_cli("run", *args, "--out", str(tmp_path / "r.json"), timeout=60)
+    _one_line_error(done, needle, 2)
+
+
+def test_port_in_use(tmp_path):
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    try:
+        done = run_cli("run", "--contender", "tcp-raw", "--workload", "usp.void", "--calls", "5",
+                       "--port", str(port), "--out", str(tmp_path / "r.json"), timeout=120)
+    finally:
+        busy.close()
+    assert done.returncode == 1
+    assert "cannot bind" in done.stderr and "free port" in done.stderr
+    (cell,) = load(tmp_path / "r.json").cells
+    assert cell.status == "failed"
+
+
+def _descendants(proc: psutil.Process) -> list[psutil.Process]:
+    try:
+        return proc.children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _wait_for(predicate, timeout_s: float = 60.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("condition not reached")
+
+
+def _cells(path) -> int:
+    try:
+        return len(json.loads(path.read_text())["cells"])
+    except (OSError, ValueError):
+        return 0
+
+
+def _server_of(cli: psutil.Process, contender: str):
+    for child in _descendants(cli):
+        try:
+            if "rpcarena.serve" in " ".join(child.cmdline()) and contender in child.cmdline():
+                drivers = [c for c in _descendants(cli) if "rpcarena.drive" in " ".join(c.cmdline())]
+                return child if drivers else None
+        except psutil.NoSuchProcess:
+            continue
+    return None
+
+
+def _assert_nothing_left(pids: list[int]) -> None:
+    def gone(pid: int) -> bool:
+        try:
+            return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return True
+    _wait_for(lambda: all(gone(pid) for pid in pids), 10)
+
+
+def test_server_dying_mid_run(tmp_path):
+    out = tmp_path / "r.json"
+    cli = popen_cli("run", "--contender", "grpc-py", "--workload", "usp.void,usp.int32", "--duration", "3s",
+                    "--warmup", "0", "--out", str(out))
+    watched = psutil.Process(cli.pid)
+    _wait_for(lambda: _cells(out) == 1)
+    server = _wait_for(lambda: _server_of(watched, "grpc-py"))
+    pids = [p.pid for p in _descendants(watched)]
+    time.sleep(0.5)
+    server.kill()
+    _, stderr = cli.communicate(timeout=120)
+    assert cli.returncode == 1, stderr
+    assert "server died" in stderr and "kept in" in stderr
+    first, second = load(out).cells
+    assert first.status == "ok" and first.calls > 0
+    assert second.status == "failed" and "server died" in second.reason
+    _assert_nothing_left(pids)
+
+
+def test_hung_server_counts_timeouts(tmp_path):
+    out = tmp_path / "r.json"
+    cli = popen_cli("run", "--contender", "grpc-py", "--workload", "usp.int32", "--duration", "4s",
+                    "--warmup", "0", "--timeout", "200ms", "--out", str(out))
+    server = _wait_for(lambda: _server_of(psutil.Process(cli.pid), "grpc-py"))
+    time.sleep(1.0)
+    server.suspend()
+    time.sleep(1.0)
+    server.resume()
+    _, stderr = cli.communicate(timeout=120)
+    assert cli.returncode == 0, stderr
+    (cell,) = load(out).cells
+    assert cell.status == "ok"
+    assert cell.errors.get("timeout", 0) >= 1
+    assert cell.histogram.get_total_count() == cell.calls  # failed calls are not latency samples
+
+
+def test_ctrl_c_keeps_what_was_measured(tmp_path):
+    out = tmp_path / "r.json"
+    cli = popen_cli("run", "--contender", "tcp-raw", "--workload", "usp.void,usp.int32", "--duration", "20s",
+                    "--warmup", "0", "--out", str(out))
+    watched = psutil.Process(cli.pid)
+    _wait_for(lambda: _cells(out) == 0 and _server_of(watched, "tcp-raw"))
+    time.sleep(0.5)
+    pids = [p.pid for p in _descendants(watched)]
+    os.kill(cli.pid, signal.SIGINT)
+    _, stderr = cli.communicate(timeout=60)
+    assert cli.returncode == 130, stderr
+    assert "interrupted" in stderr and str(out) in stderr
+    assert load(out).interrupted == "Ctrl-C"
+    _assert_nothing_left(pids)

@@ -1,0 +1,116 @@
+"""Pacing, configuration parsing, placement, driver splitting and merging: pure logic, from tables."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from rpcarena import drivers, hist, pacer, placement, workloads
+from rpcarena.config import RunConfig, parse_duration, parse_ints
+from rpcarena.errors import UsageError
+
+
+@pytest.mark.parametrize("text,seconds", [("10s", 10.0), ("500ms", 0.5), ("2m", 120.0), ("1.5", 1.5),
+                                          ("250us", 0.00025)])
+def test_parse_duration(text, seconds):
+    assert parse_duration(text, "--duration") == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text", ["ten", "5 parsecs", "-1s", ""])
+def test_parse_duration_rejects(text):
+    with pytest.raises(UsageError, match="--duration"):
+        parse_duration(text, "--duration")
+
+
+def test_parse_ints():
+    assert parse_ints("1,8,32", "--clients") == [1, 8, 32]
+    for bad in ("0", "a,b", "", "4,-1"):
+        with pytest.raises(UsageError, match="--clients"):
+            parse_ints(bad, "--clients")
+
+
+@pytest.mark.parametrize("field,value,needle", [("calls", 0, "--calls"), ("repeat", 0, "--repeat"),
+                                                ("pin", "diagonal", "--pin"), ("port", 70000, "--port"),
+                                                ("rate_per_s", -5, "--rate"), ("arrival", "bursty", "--arrival")])
+def test_config_rejects(field, value, needle):
+    with pytest.raises(UsageError, match=needle):
+        RunConfig(contenders=["tcp-raw"], workloads=["usp.void"], **{field: value})
+
+
+def test_constant_pacer():
+    assert list(itertools.islice(pacer.offsets_ns(1000), 4)) == [0, 1_000_000, 2_000_000, 3_000_000]
+
+
+def test_poisson_pacer_is_deterministic_and_has_the_rate():
+    first = list(itertools.islice(pacer.offsets_ns(1000, "poisson", seed=3), 20_000))
+    again = list(itertools.islice(pacer.offsets_ns(1000, "poisson", seed=3), 20_000))
+    assert first == again
+    assert first == sorted(first)
+    assert 19.0e9 < first[-1] < 21.0e9  # 20,000 calls at 1,000/s: about 20 s of schedule
+
+
+def test_client_share_of_the_schedule():
+    shares = [list(itertools.islice(pacer.client_offsets_ns(100, "constant", c, 3), 3)) for c in range(3)]
+    assert sorted(itertools.chain(*shares)) == [k * 10_000_000 for k in range(9)]
+
+
+def test_pacer_rejects_bad_rate():
+    with pytest.raises(ValueError):
+        next(pacer.offsets_ns(0))
+
+
+@pytest.mark.parametrize("policy,cpus,server,clients", [
+    ("split", [0, 1], (0,), (1,)), ("same", [0, 1], (0,), (0,)), ("none", [0, 1], None, None),
+    ("split", [0, 1, 2, 3], (0, 1), (2, 3)), ("split", [0], (0,), (0,))])
+def test_placement(policy, cpus, server, clients):
+    planned = placement.plan(policy, cpus)
+    assert (planned.server, planned.clients) == (server, clients)
+
+
+def test_split_shares_clients_calls_and_samples():
+    parts = drivers.split({"clients": 5, "calls": 1001, "sample_limit": 100}, procs=2)
+    assert [p["clients"] for p in parts] == [3, 2]
+    assert sum(p["calls"] for p in parts) == 1001
+    assert all(p["sample_limit"] == 50 for p in parts)
+    assert len(drivers.split({"clients": 2, "calls": 10}, procs=16)) == 2
+
+
+def test_merge_adds_histograms_and_counts():
+    a, b = hist.new(), hist.new()
+    for v in (1000, 2000):
+        a.record_value(v)
+    b.record_value(3000)
+    merged = drivers.merge([
+        {"calls": 2, "errors": {"timeout": 1}, "wall_s": 1.0, "histogram": hist.encode(a), "samples": [[0, 1000]],
+         "start_mono_ns": 10, "end_mono_ns": 1_000_000_010, "cpu_user_s": 0.5, "cpu_sys_s": 0.1},
+        {"calls": 1, "errors": {"timeout": 2, "connection": 1}, "wall_s": 1.5, "histogram": hist.encode(b),
+         "samples": [[0, 3000]], "start_mono_ns": 0, "end_mono_ns": 1_500_000_000, "cpu_user_s": 0.2,
+         "cpu_sys_s": 0.0}])
+    assert merged["calls"] == 3
+    assert merged["errors"] == {"timeout": 3, "connection": 1}
+    assert hist.decode(merged["histogram"]).get_total_count() == 3
+    assert merged["wall_s"] == pytest.approx(1.5)
+    assert merged["cpu_user_s"] == pytest.approx(0.7)
+    assert len(merged["samples"]) == 2
+
+
+def test_workload_selection():
+    assert len(workloads.select("usp.*")) == 12
+    assert [w.id for w in workloads.select("usp.void,usp.bool")] == ["usp.void", "usp.bool"]
+    with pytest.raises(UsageError, match="rpcarena list"):
+        workloads.select("nope.*")
+
+
+def test_hprpc_design():
+    ids = {w.id for w in workloads.select("hprpc.*")}
+    assert {f"hprpc.large{n}" for n in (128, 256, 512, 1024, 2048, 4096, 8192)} <= ids
+    assert {f"hprpc.average{n}" for n in (10, 100, 1000, 10000)} <= ids
+    assert {f"hprpc.randnums{n}" for n in (10, 100, 1000, 10000)} <= ids
+    assert "hprpc.hello" in ids
+
+
+def test_cs6650_ships_the_seed_passage():
+    words = workloads.WORKLOADS["cs6650.word"].requests
+    assert words[0] == {"value": "A"} and len(words) > 100
+    assert workloads.WORKLOADS["cs6650.text"].responses[0]["value"].startswith("\necap")

@@ -1,0 +1,96 @@
+//! The binary as the orchestrator runs it: `serve` readiness and stop, `drive` exit codes.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+
+const WORKER: &str = env!("CARGO_BIN_EXE_rpcarena-worker");
+
+fn serve(contender: &str, stdin: Stdio) -> (Child, Value) {
+    let mut child = Command::new(WORKER)
+        .args(["serve", "--contender", contender, "--host", "127.0.0.1", "--port", "0"])
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start worker");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    (child, serde_json::from_str(&line).expect("one JSON ready line"))
+}
+
+#[test]
+fn serve_announces_ready_and_stops_when_stdin_closes() {
+    let (mut child, ready) = serve("rest-axum", Stdio::piped());
+    assert_eq!((ready["event"].as_str(), ready["contract"].as_u64()), (Some("ready"), Some(1)));
+    assert!(ready["port"].as_u64().unwrap() > 0);
+    assert_eq!(ready["pid"].as_u64(), Some(u64::from(child.id())));
+    drop(child.stdin.take());
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn serve_with_null_stdin_runs_until_sigterm() {
+    let (mut child, _) = serve("tcp-raw-rust", Stdio::null());
+    assert_eq!(child.try_wait().unwrap(), None);
+    // SAFETY: signalling our own child by pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn serve_bind_failure_exits_nonzero() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = Command::new(WORKER)
+        .args(["serve", "--contender", "rest-warp", "--host", "127.0.0.1", "--port", &port])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
+
+fn drive(spec: &str) -> std::process::Output {
+    let mut child = Command::new(WORKER).arg("drive").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(spec.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn drive_rejects_unrunnable_specs_with_exit_2_and_one_line() {
+    let unknown_contender = r#"{"contract": 1, "contender": "nope", "target": "127.0.0.1:1", "method": "Void", "requests": [{}], "responses": [{}], "calls": 1}"#;
+    let unknown_method = unknown_contender.replace("nope", "grpc-tonic").replace("\"Void\"", "\"Nope\"");
+    for spec in ["not json", unknown_contender, unknown_method.as_str()] {
+        let out = drive(spec);
+        assert_eq!(out.status.code(), Some(2), "{spec}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{spec}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn drive_writes_one_result_document() {
+    let (mut child, ready) = serve("grpc-tonic", Stdio::piped());
+    let spec = serde_json::json!({"contract": 1, "contender": "grpc-tonic", "target": format!("127.0.0.1:{}", ready["port"]),
+        "method": "SayHello", "requests": [{"name": "world"}], "responses": [{"message": "Hello world"}], "clients": 2, "calls": 50});
+    let out = drive(&spec.to_string());
+    drop(child.stdin.take());
+    assert!(child.wait().unwrap().success());
+    assert!(out.status.success());
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((result["contract"].as_u64(), result["calls"].as_u64()), (Some(1), Some(50)));
+    assert_eq!(result["tool"]["name"], "grpc-tonic");
+}
+
+#[test]
+fn manifest_lists_exactly_the_registered_contenders() {
+    let manifest: Value = serde_json::from_str(include_str!("../worker.json")).unwrap();
+    let listed: Vec<(String, String)> = manifest["contenders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap().into(), c["protocol"].as_str().unwrap().into()))
+        .collect();
+    let registered: Vec<(String, String)> = rpcarena_worker::contenders::ALL.iter().map(|c| (c.id.into(), c.protocol.into())).collect();
+    assert_eq!(listed, registered);
+}
