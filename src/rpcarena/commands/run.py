@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rpcarena.arena import Arena, Plan
-from rpcarena.cli import command
+from rpcarena.cli import ADDERS, command
 from rpcarena.config import RunConfig, parse_duration, parse_ints, parse_names
 from rpcarena.errors import ArenaError
 from rpcarena.results import Cell, Results
@@ -64,9 +64,20 @@ def finish(results: Results, console: Console) -> int:
     return 0
 
 
+def _add_report_option(sub: argparse._SubParsersAction) -> None:
+    sub.choices["run"].add_argument("--report", metavar="PATH", help="also write the HTML report here")
+
+
+ADDERS.append(_add_report_option)
+
+
 @command("run")
 def run_command(args: argparse.Namespace, console: Console) -> int:
     config = config_from(args)
     results = run_arena(config, console)
     render(results, console)
+    if args.report:
+        from rpcarena import report
+
+        console.print(f"report: {report.write_html([report.Source('run', results)], args.report)}")
     return finish(results, console)

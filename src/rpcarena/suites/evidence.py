@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+
 from rpcarena import stats
 from rpcarena.groups import Group, group
 from rpcarena.results import Results
@@ -29,7 +31,7 @@ class Evidence:
         gone = [f"{c} ({self.missing.get(c, 'not measured in this run')})"
                 for c in contenders if not self.measured(c)]
         gone += [f"{w} ({self.missing.get(w, 'not measured in this run')})"
-                 for w in workloads if not any(k[1] == w for k in self.groups)]
+                 for w in workloads if not self.resolve([w])]
         return "missing here: " + "; ".join(gone) if gone else None
 
     def ratio(self, numerator: str, denominator: str, workload: str, statistic: str = "median",
@@ -40,8 +42,10 @@ class Evidence:
             return None
         return stats.ratio(a.bootstrap(), b.bootstrap(), statistic)
 
-    def workloads_matching(self, prefix: str) -> list[str]:
-        return sorted({k[1] for k in self.groups if k[1].startswith(prefix)})
+    def resolve(self, patterns: list[str] | tuple[str, ...]) -> list[str]:
+        """Measured workloads matching ids or patterns ('predictions.*'), in the order asked."""
+        seen = list(dict.fromkeys(k[1] for k in self.groups))
+        return list(dict.fromkeys(w for p in patterns for w in seen if fnmatch.fnmatchcase(w, p)))
 
     def levels(self, contender: str, workload: str) -> list[int]:
         return sorted(k[2] for k in self.groups if k[0] == contender and k[1] == workload)

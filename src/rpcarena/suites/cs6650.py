@@ -1,0 +1,56 @@
+"""cs6650: gRPC vs REST for real-time string inversion, one call per word (seed 003, English).
+
+The seed's language is not fixed here, so each claim is judged on every gRPC/REST pair of one
+language that is available (Python always; Go, Rust, Java when their workers are built).
+"""
+
+from __future__ import annotations
+
+from rpcarena.suites.evidence import Evidence
+from rpcarena.suites.judges import faster, not_comparable
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, Claim, Judgement, Part, Suite
+
+PAIRS = (("grpc-py", "rest-fastapi"), ("grpc-go", "rest-go"), ("grpc-tonic", "rest-warp"),
+         ("grpc-java", "rest-jackson"))
+WORD, TEXT = ("cs6650.word",), ("cs6650.text",)
+
+
+def per_pair(workloads: tuple[str, ...], statistic: str = "mean", seed_ratio: float | None = None):
+    """The claim judged for each language pair measured; holds when it holds for every one."""
+    def judge(ev: Evidence) -> Judgement:
+        found = [(g, faster(g, r, workloads, statistic, seed_ratio=seed_ratio)(ev)) for g, r in PAIRS
+                 if ev.measured(g) and ev.measured(r)]
+        if not found:
+            return faster(*PAIRS[0], workloads, statistic)(ev)
+        measured = " | ".join(j.measured for _, j in found)
+        why = " | ".join(f"{g}: {j.why}" for g, j in found)
+        verdicts = {j.verdict for _, j in found}
+        verdict = HOLDS if verdicts == {HOLDS} else (NOT_COMPARABLE if verdicts == {NOT_COMPARABLE} else FAILS)
+        return Judgement(measured, verdict, why)
+    return judge
+
+
+NETWORK = "the seed ran across a network; this suite runs on one host (local analogue shown)"
+_SYSTEMS = tuple(s for pair in PAIRS for s in pair)
+
+SUITE = Suite(
+    name="cs6650", seed="003 cs6650 (gRPC vs REST, string inversion)",
+    summary="Invert one word per call (the Macbeth passage) and the whole text in one call; gRPC vs REST pairs",
+    parts=(Part("Exp. 1/3: one call per word, no pause", _SYSTEMS, WORD, calls=300, quick_calls=135, repeat=3),
+           Part("Exp. 2: the whole text in one call", _SYSTEMS, TEXT, calls=300, quick_calls=100)),
+    claims=(
+        Claim("Exp. 1 (network): gRPC about 2x faster per word, with a lower p99 and CV",
+              "REST avg 187.2 ms, p99 497.2, CV 33%; gRPC avg 93.7 ms, p99 171.4, CV 24%",
+              not_comparable(NETWORK, per_pair(WORD))),
+        Claim("Exp. 2 (network): the whole text in one call, gRPC about 2x faster",
+              "REST 195.5 ms, gRPC 101.1 ms", not_comparable(NETWORK, per_pair(TEXT))),
+        Claim("Exp. 3 (local, no network): gRPC about 10x faster than REST per word",
+              "REST avg 4.04 ms, gRPC 0.41 ms", per_pair(WORD, seed_ratio=10.0)),
+        Claim("Open question: bidirectional streaming for this task", "not measured by the seed",
+              not_comparable("streaming workloads need a stream-mode client, which rpcarena's drivers do not "
+                             "have yet")),
+        Claim("Open question: resource cost of each (CPU per call)", "not measured by the seed",
+              not_comparable("the seed published no numbers to compare; CPU per call is in the tables below",
+                             per_pair(WORD, statistic="mean"))),
+    ),
+)

@@ -1,0 +1,46 @@
+"""hprpc2016: tagless schema-order serialization (HPRPC) vs gRPC/protobuf (seed 002, English).
+
+The seed reports total time of 1,000 calls, so the statistic here is the mean latency
+(total = 1,000 x mean). "X% better" is read as gRPC/HPRPC = 1 + X.
+"""
+
+from __future__ import annotations
+
+from rpcarena.suites.judges import bytes_growth, faster
+from rpcarena.suites.model import Claim, Part, Suite
+
+TAGLESS = "tagless"
+GRPC = ("grpc-py", "grpc-go", "grpc-tonic", "grpc-java")
+SIZES = ("128", "256", "512", "1024", "2048", "4096", "8192")
+WORKLOADS = (("hprpc.hello",) + tuple(f"hprpc.average{n}" for n in (10, 100, 1000, 10000))
+             + tuple(f"hprpc.randnums{n}" for n in (10, 100, 1000, 10000)) + tuple(f"hprpc.large{n}" for n in SIZES))
+
+
+def _vs_grpc(workloads: tuple[str, ...], seed_ratio: float):
+    # The seed's gRPC and HPRPC share a language; compare with gRPC in Python first (always present).
+    return faster(TAGLESS, "grpc-py", workloads, statistic="mean", seed_ratio=seed_ratio)
+
+
+SUITE = Suite(
+    name="hprpc2016", seed="002 hprpc2016 (tagless serialization vs gRPC)",
+    summary="SayHello, Average(N), GetRandNums(N), LargeData128..8192: tagless vs gRPC; 1,000 calls each",
+    parts=(Part("1,000 calls per message type and size", (TAGLESS,) + GRPC, WORKLOADS, calls=1000,
+                quick_calls=200),),
+    claims=(
+        Claim("SayHello: HPRPC 9.3% faster than gRPC", "gRPC 305 ms vs HPRPC 279 ms per 1,000 calls",
+              _vs_grpc(("hprpc.hello",), 1.093)),
+        Claim("Average(N int32): HPRPC 8.5% better at N=10", "8.5% at N=10", _vs_grpc(("hprpc.average10",), 1.085)),
+        Claim("Average(N int32): gRPC 21.6% slower at N=10,000", "21.6% at N=10,000",
+              _vs_grpc(("hprpc.average10000",), 1.216)),
+        Claim("GetRandNums(N): HPRPC 12.9% better at N=10", "12.9% at 10", _vs_grpc(("hprpc.randnums10",), 1.129)),
+        Claim("GetRandNums(N): HPRPC 39.2% better at N=10,000", "39.2% at 10,000",
+              _vs_grpc(("hprpc.randnums10000",), 1.392)),
+        Claim("SendRcvLargeData: HPRPC 2.7x better with 128 fields", "2.7x at 128",
+              _vs_grpc(("hprpc.large128",), 2.7)),
+        Claim("SendRcvLargeData: HPRPC 12.5x better with 8192 fields", "12.5x at 8192",
+              _vs_grpc(("hprpc.large8192",), 12.5)),
+        Claim("Bytes on the wire per message grow faster for gRPC than for HPRPC (per-field tags)",
+              "figure 9d", bytes_growth("grpc-py", TAGLESS, "hprpc.large128", "hprpc.large8192",
+                                        "protobuf tags each field")),
+    ),
+)

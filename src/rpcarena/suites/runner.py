@@ -1,0 +1,80 @@
+"""Running a suite: what is missing here, one arena per part, one merged results document."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rpcarena import contenders, workloads
+from rpcarena.config import RunConfig
+from rpcarena.errors import UsageError
+from rpcarena.results import Results
+from rpcarena.suites.model import Part, Suite
+
+RunArena = Callable[[RunConfig], Results]
+
+
+def missing_systems(suite: Suite) -> dict[str, str]:
+    """Every contender and workload of the suite that cannot run here, with why."""
+    missing: dict[str, str] = {}
+    for cid in suite.contenders:
+        try:
+            reason = contenders.get(cid).unavailable()
+        except UsageError:
+            reason = "not a contender in this rpcarena yet"
+        if reason:
+            missing[cid] = reason
+    for pattern in suite.workloads:
+        try:
+            workloads.select([pattern])
+        except UsageError:
+            missing[pattern] = "no such workload in this rpcarena yet"
+    return missing
+
+
+def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | None, out: Path) -> RunConfig | None:
+    """The run configuration of one part, with only what can run here; None when nothing can."""
+    chosen = [c for c in part.contenders if c not in missing]
+    loads = [w for w in part.workloads if w not in missing]
+    if not chosen or not loads:
+        return None
+    return RunConfig(contenders=chosen, workloads=loads,
+                     clients=list(part.quick_clients or part.clients) if quick else list(part.clients),
+                     calls=part.quick_calls if quick else part.calls,
+                     warmup_s=part.quick_warmup_s if quick else part.warmup_s,
+                     repeat=repeat or (1 if quick else part.repeat), out=out)
+
+
+def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: RunArena,
+        base: RunConfig | None = None) -> Results:
+    """Run every part that can run here; the merged document is saved after each part."""
+    missing = missing_systems(suite)
+    merged = Results(config={"suite": suite.name, "quick": quick, "parts": []})
+    merged.extra["suite"] = {"name": suite.name, "quick": quick, "missing": missing}
+    for i, part in enumerate(suite.parts):
+        config = part_config(part, missing, quick, repeat, out.with_name(f".{out.stem}.part{i}.json"))
+        if config is None:
+            merged.config["parts"].append({"title": part.title, "skipped": "nothing of this part can run here"})
+            continue
+        if base is not None:
+            config = replace(config, pin=base.pin, host=base.host, timeout_ms=base.timeout_ms)
+        part_results = run_arena(config)
+        _merge(merged, part_results, part.title)
+        merged.save(out)
+        config.out.unlink(missing_ok=True)
+    merged.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    merged.save(out)
+    return merged
+
+
+def _merge(merged: Results, part: Results, title: str) -> None:
+    merged.environment = merged.environment or part.environment
+    merged.config["parts"].append(dict(part.config, title=title))
+    merged.cells.extend(part.cells)
+    merged.extra.setdefault("failures", []).extend(part.extra.get("failures", []))
+    merged.extra.setdefault("placement", part.extra.get("placement"))
+    if "wire_unavailable" in part.extra:
+        merged.extra["wire_unavailable"] = part.extra["wire_unavailable"]
+
