@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/drive"
@@ -112,8 +113,11 @@ func listCmd(stdout io.Writer) error {
 }
 
 // handshake is the contract's sync: say "warm", then wait for one line on stdin
-// (or its end, which also lets the run go on: nobody is left to wait for).
+// (or its end, which also lets the run go on: nobody is left to wait for). Blank
+// lines are skipped: the spec's own line ending may still be unread.
 func handshake(stdout io.Writer, stdin io.Reader) {
 	fmt.Fprintln(stdout, `{"event": "warm"}`)
-	bufio.NewReader(stdin).ReadString('\n')
+	lines := bufio.NewScanner(stdin)
+	for lines.Scan() && strings.TrimSpace(lines.Text()) == "" {
+	}
 }

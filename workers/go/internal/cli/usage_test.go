@@ -56,12 +56,12 @@ func TestSyncHandshake(t *testing.T) {
 		exit <- cli.Main([]string{"drive"}, stdinR, stdoutW, io.Discard)
 		stdoutW.Close()
 	}()
-	stdinW.Write(append(in, '\n'))
+	go stdinW.Write(append(in, '\n')) // io.Pipe has no buffer, unlike the OS pipe
 	out := bufio.NewReader(stdoutR)
 	if line, _ := out.ReadString('\n'); strings.TrimSpace(line) != `{"event": "warm"}` {
 		t.Fatalf("first line %q", line)
 	}
-	stdinW.Write([]byte("go\n"))
+	go stdinW.Write([]byte("go\n"))
 	line, _ := out.ReadString('\n')
 	var res struct{ Calls int64 }
 	if json.Unmarshal([]byte(line), &res) != nil || res.Calls != 200 || <-exit != 0 {
