@@ -183,6 +183,8 @@ class Driver:
             "histogram": hist.encode(histogram), "samples": sorted(samples),
             "histogram_uncorrected": hist.encode(uncorrected) if uncorrected is not None else None,
             "late_calls": sum(t.late for t in self.tallies),
+            # calls a failing-over client (typed-json) resent to another server; 0 for the others
+            "retries": sum(getattr(client, "retries", 0) for client in self.clients),
             "tool": {"name": "rpcarena-py", "runtime": sys.version.split()[0]},
         }
 

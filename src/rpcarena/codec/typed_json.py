@@ -77,11 +77,24 @@ def from_typed(message: Descriptor, obj: Any) -> dict:
         raise DecodeError(f"{message.full_name} must be a JSON object, got {type(obj).__name__}")
     if obj.get(TYPE) != message.full_name:
         raise DecodeError(f"expected @type {message.full_name!r}, got {str(obj.get(TYPE))[:80]!r}")
-    fields = message.fields_by_name
-    for key in obj:
-        if key != TYPE and key not in fields:
-            raise DecodeError(f"{message.full_name} has no field {key[:80]!r}")
-    return {f.name: _field(f, obj.get(f.name)) for f in message.fields}
+    fields = _fields(message)
+    if len(obj) > len(fields) + 1 or any(key not in fields for key in obj if key != TYPE):
+        bad = next((k for k in obj if k != TYPE and k not in fields), "?")
+        raise DecodeError(f"{message.full_name} has no field {bad[:80]!r}")
+    out = {}
+    for name, (field, plain_int32) in fields.items():
+        value = obj.get(name)
+        if plain_int32 and type(value) is int and -(1 << 31) <= value < (1 << 31):
+            out[name] = value  # the LargeData case, checked without the general path
+        else:
+            out[name] = _field(field, value)
+    return out
+
+
+@cache
+def _fields(message: Descriptor) -> dict[str, tuple[FieldDescriptor, bool]]:
+    """(field, is a plain int32) by name in schema order: descriptor lookups are slow when hot."""
+    return {f.name: (f, f.type == _FD.TYPE_INT32 and not f.is_repeated) for f in message.fields}
 
 
 def _field(field: FieldDescriptor, value: Any) -> Any:

@@ -27,6 +27,8 @@ _PYTHON = {
     "rest-fastapi": "rpcarena.contenders.rest_fastapi:RestFastapi",
     "tagless": "rpcarena.contenders.tagless:Tagless",
     "typed-json": "rpcarena.contenders.typed_json:TypedJson",
+    "thrift-binary": "rpcarena.contenders.thrift_py:ThriftBinary",
+    "thrift-compact": "rpcarena.contenders.thrift_py:ThriftCompact",
 }
 
 # protocol -> client id -> "module:Class": the Python clients that can call any server of a protocol.
@@ -39,6 +41,8 @@ _PYTHON_CLIENTS = {
                   "py-requests": "rpcarena.contenders.rest_fastapi:RequestsClient"},
     "tagless": {"py": "rpcarena.contenders.tagless:TaglessClient"},
     "typed-json": {"py": "rpcarena.contenders.typed_json:TypedJsonClient"},
+    "thrift-binary": {"py": "rpcarena.contenders.thrift_py:ThriftBinaryClient"},
+    "thrift-compact": {"py": "rpcarena.contenders.thrift_py:ThriftCompactClient"},
 }
 
 
