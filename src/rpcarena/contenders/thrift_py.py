@@ -1,0 +1,185 @@
+"""thrift-binary and thrift-compact: thriftpy2 (Cython protocols where it has them).
+
+The IDL is generated from the canonical schema (`rpcarena.codec.thrift_idl`).
+The server is thriftpy2's TThreadedServer (a thread per connection) over a
+buffered transport; the client is thriftpy2's TClient with one connection.
+The two contenders differ only in the protocol: binary (fixed-width, field
+headers of 3 bytes) or compact (varints and delta-encoded field ids).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from rpcarena import compare, methods, schema
+from rpcarena.codec import thrift_idl
+from rpcarena.contenders.base import Client, PythonContender, announce_ready
+from rpcarena.errors import ServerError
+
+_FD = FieldDescriptor
+
+
+def protocol_factory(name: str) -> Any:
+    from thriftpy2 import protocol
+
+    if name == "binary":
+        return getattr(protocol, "TCyBinaryProtocolFactory", protocol.TBinaryProtocolFactory)()
+    return getattr(protocol, "TCyCompactProtocolFactory", protocol.TCompactProtocolFactory)()
+
+
+def transport_factory() -> Any:
+    from thriftpy2 import transport
+
+    return getattr(transport, "TCyBufferedTransportFactory", transport.TBufferedTransportFactory)()
+
+
+def to_struct(message: Descriptor, data: dict) -> Any:
+    """A canonical dict as an instance of the generated Thrift struct (defaults filled in)."""
+    cls = getattr(thrift_idl.module(), message.name)
+    return cls(**{f.name: _value(f, data.get(f.name)) for f in message.fields})
+
+
+def _value(field: FieldDescriptor, value: Any) -> Any:
+    if field.is_repeated:
+        return [_single(field, v) for v in (value or [])]
+    return _single(field, value)
+
+
+def _single(field: FieldDescriptor, value: Any) -> Any:
+    if field.type == _FD.TYPE_MESSAGE:
+        return to_struct(field.message_type, value or {})
+    if value is None:
+        return field.default_value
+    return float(value) if field.type in (_FD.TYPE_DOUBLE, _FD.TYPE_FLOAT) else value
+
+
+def to_dict(value: Any) -> Any:
+    """A Thrift struct (or list of them) as a plain dict, for comparisons with tolerance."""
+    if isinstance(value, list):
+        return [to_dict(v) for v in value]
+    if hasattr(value, "thrift_spec"):
+        return {k: to_dict(v) for k, v in vars(value).items()}
+    return value
+
+
+def handler() -> Any:
+    """An object with one method per service call: the reference semantics on Thrift structs."""
+    m = thrift_idl.module()
+
+    def vec(v: Any) -> tuple[float, float, float]:
+        return (v.x, v.y, v.z)
+
+    logic = {
+        "Void": lambda req: m.Empty(),
+        "Distance": lambda req: m.DoubleMsg(value=methods.distance(vec(req.a), vec(req.b))),
+        "SayHello": lambda req: m.HelloReply(message=methods.say_hello(req.name)),
+        "Average": lambda req: m.AverageReply(value=methods.average(req.values or [])),
+        "GetRandNums": lambda req: m.Numbers(values=methods.rand_nums(req.count, req.seed)),
+        "Invert": lambda req: m.Word(value=methods.invert(req.value)),
+    }
+    body = {name: staticmethod(logic.get(name, _echo)) for name in m.Arena.thrift_services}
+    return type("ArenaHandler", (), body)()
+
+
+def _echo(req: Any) -> Any:
+    return req
+
+
+class ThriftBinary(PythonContender):
+    id = "thrift-binary"
+    protocol = "thrift-binary"
+    wire = "binary"
+    description = "thriftpy2 TThreadedServer, binary protocol, buffered transport; IDL generated"
+    python_modules = ("thriftpy2",)
+
+    def unsupported(self, method: str) -> str | None:
+        if schema.methods()[method].streaming:
+            return "Thrift has no streaming calls"
+        return None
+
+    def serve(self, host: str, port: int) -> None:
+        from thriftpy2.server import TThreadedServer
+        from thriftpy2.thrift import TProcessor
+        from thriftpy2.transport import TServerSocket
+
+        processor = TProcessor(thrift_idl.module().Arena, handler())
+        server = TThreadedServer(processor, TServerSocket(host=host, port=port, client_timeout=0),
+                                 iprot_factory=protocol_factory(self.wire), itrans_factory=transport_factory())
+        try:
+            server.trans.listen()
+        except OSError as error:
+            raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
+        server.trans.listen = lambda: None  # already listening: serve() must not bind again
+        announce_ready(server.trans.sock.getsockname()[1])
+        threading.Thread(target=server.serve, daemon=True).start()
+        threading.Event().wait()
+
+
+class ThriftCompact(ThriftBinary):
+    id = "thrift-compact"
+    protocol = "thrift-compact"
+    wire = "compact"
+    description = "thriftpy2 TThreadedServer, compact protocol, buffered transport; IDL generated"
+
+
+class ThriftBinaryClient(Client):
+    """thriftpy2's TClient over one connection; reconnects before the next call after a failure."""
+
+    wire = "binary"
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        super().__init__(target, method, timeout_s)
+        info = schema.methods()[method]
+        self._request = schema.pb2().DESCRIPTOR.message_types_by_name[info.request]
+        self._response = schema.pb2().DESCRIPTOR.message_types_by_name[info.response]
+        self._client: Any = None
+        self._connect()
+
+    def _connect(self) -> None:
+        from thriftpy2.rpc import make_client
+
+        host, _, port = self.target.rpartition(":")
+        self._client = make_client(thrift_idl.module().Arena, host.strip("[]"), int(port),
+                                   proto_factory=protocol_factory(self.wire), trans_factory=transport_factory(),
+                                   timeout=int(self.timeout_s * 1000))
+        self._fn = getattr(self._client, self.method)
+
+    def prepare(self, request: dict) -> Any:
+        return to_struct(self._request, request)
+
+    def expect(self, response: dict) -> Any:
+        return to_struct(self._response, response)
+
+    def call(self, request: Any) -> Any:
+        if self._client is None:
+            self._connect()
+        try:
+            return self._fn(request)
+        except Exception:
+            self.close()  # the connection's state is unknown after any failure
+            raise
+
+    def same(self, got: Any, want: Any) -> bool:
+        return got == want or compare.equivalent(to_dict(got), to_dict(want))
+
+    def classify(self, error: BaseException) -> str:
+        from thriftpy2.thrift import TApplicationException
+        from thriftpy2.transport import TTransportException
+
+        if isinstance(error, TApplicationException):
+            return "status_application_error"
+        if isinstance(error, TTransportException):
+            return "timeout" if error.type == TTransportException.TIMED_OUT else "connection"
+        return super().classify(error)
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+class ThriftCompactClient(ThriftBinaryClient):
+    wire = "compact"
