@@ -55,7 +55,7 @@ public final class GrpcJava implements Contender {
     @Override
     public Workload workload(Spec spec) throws SpecError {
         ProtoPayloads payloads = ProtoPayloads.decode(spec);
-        boolean bidi = payloads.method.getType() == MethodType.BIDI_STREAMING;
+        boolean bidi = payloads.method.descriptor().getType() == MethodType.BIDI_STREAMING;
         if (bidi != spec.streaming()) {
             throw new SpecError("method " + spec.method() + " needs mode " + (bidi ? "stream" : "unary"));
         }

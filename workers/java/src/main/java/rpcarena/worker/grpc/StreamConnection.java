@@ -1,6 +1,5 @@
 package rpcarena.worker.grpc;
 
-import com.google.protobuf.Message;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -21,7 +20,7 @@ final class StreamConnection implements Connection {
     private final ManagedChannel channel;
     private final ProtoPayloads payloads;
     private final long timeoutNs;
-    private ClientCallStreamObserver<Message> requests;
+    private ClientCallStreamObserver<Object> requests;
     private BlockingQueue<Object> replies;
 
     /** Opens the stream now: before the warm-up, as the contract says. */
@@ -35,10 +34,10 @@ final class StreamConnection implements Connection {
     private void openStream() {
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();  // one per stream: no stale replies
         replies = queue;
-        requests = (ClientCallStreamObserver<Message>) ClientCalls.asyncBidiStreamingCall(
-                channel.newCall(payloads.method, CallOptions.DEFAULT), new StreamObserver<Message>() {
+        requests = (ClientCallStreamObserver<Object>) ClientCalls.asyncBidiStreamingCall(
+                channel.newCall(payloads.method.descriptor(), CallOptions.DEFAULT), new StreamObserver<Object>() {
                     @Override
-                    public void onNext(Message reply) {
+                    public void onNext(Object reply) {
                         queue.add(reply);
                     }
 

@@ -1,6 +1,5 @@
 package rpcarena.worker.grpc;
 
-import com.google.protobuf.Message;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -24,7 +23,7 @@ final class UnaryConnection implements Connection {
     @Override
     public Object exchange(int slot) throws Exception {
         try {
-            return ClientCalls.blockingUnaryCall(channel, payloads.method,
+            return ClientCalls.blockingUnaryCall(channel, payloads.method.descriptor(),
                     CallOptions.DEFAULT.withDeadlineAfter(timeoutNs, TimeUnit.NANOSECONDS), payloads.request(slot));
         } catch (StatusRuntimeException e) {
             throw GrpcFailures.of(e);

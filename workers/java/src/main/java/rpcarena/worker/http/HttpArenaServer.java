@@ -20,6 +20,13 @@ import rpcarena.worker.pojo.PojoSemantics;
 public final class HttpArenaServer implements RunningServer {
     private static final int BACKLOG = 1024;
 
+    static {
+        // read once, when the JDK's server classes load: set it here too, so no launcher can forget it
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final HttpServer server;
     private final ExecutorService executor;
     private final String prefix;

@@ -1,0 +1,71 @@
+package rpcarena.worker.grpc;
+
+import com.google.protobuf.Message;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServiceDescriptor;
+import java.util.ArrayList;
+import java.util.List;
+import rpcarena.arena.ArenaGrpc;
+import rpcarena.pojo.ProtoSplit;
+import rpcarena.worker.core.SpecError;
+
+/** One rpc of service arena.Arena as grpc-java carries it: its descriptor and its JSON mapping. */
+record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson request, MessageJson response,
+                  boolean int32Echo) {
+
+    static final List<GrpcMethod> ALL = all();
+    static final ServiceDescriptor SERVICE = service();
+
+    String name() {
+        return descriptor.getBareMethodName();
+    }
+
+    static GrpcMethod byName(String name) throws SpecError {
+        for (GrpcMethod m : ALL) {
+            if (m.name().equals(name)) {
+                return m;
+            }
+        }
+        throw new SpecError("unknown method '" + name + "' in service arena.Arena");
+    }
+
+    /** The protoc-generated methods, then the int32 echoes left out of the Java schema (ProtoSplit). */
+    private static List<GrpcMethod> all() {
+        List<GrpcMethod> all = new ArrayList<>();
+        for (MethodDescriptor<?, ?> d : ArenaGrpc.getServiceDescriptor().getMethods()) {
+            MethodDescriptor<Object, Object> m = cast(d);
+            all.add(new GrpcMethod(m, new ProtoJson(prototype(m.getRequestMarshaller())),
+                    new ProtoJson(prototype(m.getResponseMarshaller())), false));
+        }
+        ProtoSplit.INT32_ECHO_RPCS.forEach((name, count) -> all.add(int32Echo(name, count)));
+        return List.copyOf(all);
+    }
+
+    private static GrpcMethod int32Echo(String name, int count) {
+        IntFieldsMarshaller marshaller = new IntFieldsMarshaller(count);
+        MethodDescriptor<IntFields, IntFields> d = MethodDescriptor.<IntFields, IntFields>newBuilder()
+                .setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(ArenaGrpc.SERVICE_NAME, name))
+                .setRequestMarshaller(marshaller)
+                .setResponseMarshaller(marshaller)
+                .build();
+        IntFields.JsonMapping json = new IntFields.JsonMapping(count);
+        return new GrpcMethod(cast(d), json, json, true);
+    }
+
+    private static ServiceDescriptor service() {
+        ServiceDescriptor.Builder b = ServiceDescriptor.newBuilder(ArenaGrpc.SERVICE_NAME);
+        ALL.forEach(m -> b.addMethod(m.descriptor));
+        return b.build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static MethodDescriptor<Object, Object> cast(MethodDescriptor<?, ?> method) {
+        return (MethodDescriptor<Object, Object>) method;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Message prototype(MethodDescriptor.Marshaller<?> marshaller) {
+        return ((MethodDescriptor.PrototypeMarshaller<Message>) marshaller).getMessagePrototype();
+    }
+}
