@@ -45,7 +45,7 @@ def boxplot(groups: list[Group]) -> Figure | None:
     if not drawn:
         return None
     fig, ax = _figure(0.9 + 0.35 * len(drawn) + 1.5)
-    ax.boxplot([g.samples for g in drawn], vert=False, tick_labels=_names(drawn), showfliers=True,
+    ax.boxplot([g.samples for g in drawn], orientation="horizontal", tick_labels=_names(drawn), showfliers=True,
                flierprops={"markersize": 2, "alpha": 0.4})
     ax.set_xscale("log")
     ax.invert_yaxis()

@@ -25,7 +25,7 @@ th{background:#f4f4f4}td.l,th.l{text-align:left}
 def svg(fig: Figure) -> str:
     """The figure as an inline <svg> element (text drawn as paths, so no fonts are needed)."""
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg")
+    fig.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     text = buffer.getvalue()
     return text[text.index("<svg"):]
 

@@ -1,0 +1,81 @@
+"""Reports and exports from a real small run (tests/fixtures), and `rpcarena run --report`."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import rpcarena
+from rpcarena import report
+from tests.conftest import run_cli
+
+FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory) -> str:
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    report.write_html([report.Source("run", rpcarena.load(FIXTURE))], out)
+    return out.read_text()
+
+
+def test_page_is_self_contained(page):
+    assert "<script" not in page and "<link" not in page
+    assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing fetched: opens offline
+
+
+def test_page_has_every_chart_and_the_context(page):
+    assert page.count("<svg") == 7  # boxplot, intervals, histogram, scatter, clients, cpu, bytes
+    assert page.count('class="chart"') == 7
+    for text in ("usp.int32", "median µs [95% CI]", "× fastest", "environment", "cpu_model", "calls"):
+        assert text in page
+    assert "⚠" in page  # 300 calls per trial: the p99 warning is next to the numbers
+
+
+def test_trimmed_report_says_so(tmp_path):
+    out = report.write_html([report.Source("run", rpcarena.load(FIXTURE))], tmp_path / "t.html", trimmed=True)
+    assert "trimmed" in out.read_text() and "p2..p98" in out.read_text()
+
+
+@pytest.mark.parametrize("fmt, magic", [("png", b"\x89PNG"), ("svg", b"<?xml")])
+def test_figures_export(tmp_path, fmt, magic):
+    written = report.write_figures([report.Source("run", rpcarena.load(FIXTURE))], tmp_path, fmt)
+    assert len(written) == 7
+    assert all(p.read_bytes().startswith(magic) for p in written)
+
+
+def test_report_cli_with_two_documents(tmp_path):
+    done = run_cli("report", str(FIXTURE), str(FIXTURE), "--out", str(tmp_path / "two.html"))
+    assert done.returncode == 0, done.stderr
+    assert "results_usp_int32_small:grpc-py" in (tmp_path / "two.html").read_text()
+
+
+def test_report_cli_rejects_an_unknown_format(tmp_path):
+    done = run_cli("report", str(FIXTURE), "--format", "gif")
+    assert done.returncode == 2 and "--format" in done.stderr
+
+
+def test_export_csv_and_json(tmp_path):
+    done = run_cli("export", str(FIXTURE), "--csv", str(tmp_path / "o.csv"), "--json", str(tmp_path / "o.json"))
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader((tmp_path / "o.csv").open()))
+    assert len(rows) == 8 and {"contender", "p50_us", "payload_bytes_per_call"} <= set(rows[0])
+    assert len(json.loads((tmp_path / "o.json").read_text())) == 8
+
+
+def test_to_pandas():
+    frame = rpcarena.load(FIXTURE).to_pandas()
+    assert len(frame) == 8
+    assert set(frame["contender"]) == {"tcp-raw", "grpc-py"}
+    assert (frame["calls"] == 300).all() and frame["p50_us"].notna().all()
+
+
+def test_run_writes_the_report(tmp_path):
+    done = run_cli("run", "--contender", "tcp-raw", "--workload", "usp.int32", "--calls", "50", "--warmup", "0s",
+                   "--out", str(tmp_path / "r.json"), "--report", str(tmp_path / "r.html"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "r.html").read_text().count("<svg") >= 5

@@ -1,0 +1,81 @@
+"""Suites: every claim of every seed gets a verdict; missing systems are listed, never skipped."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+import rpcarena
+from rpcarena import report
+from rpcarena.suites import SUITES, findings, findings_of, runner
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE
+
+FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
+VERDICTS = {HOLDS, FAILS, NOT_COMPARABLE}
+CLAIMS = {"usp2018": 4, "predictions": 2, "hprpc2016": 8, "cs6650": 5, "infobip2016": 5}
+
+
+def test_the_five_seeds_are_suites():
+    assert set(SUITES) == set(CLAIMS)
+    for name, suite in SUITES.items():
+        assert len(suite.claims) == CLAIMS[name] and suite.parts and suite.summary
+
+
+@pytest.mark.parametrize("name", sorted(CLAIMS))
+def test_every_claim_gets_a_verdict_and_a_reason(name):
+    suite = SUITES[name]
+    found = findings(suite, rpcarena.load(FIXTURE), runner.missing_systems(suite))
+    assert len(found) == len(suite.claims)
+    assert all(f.verdict in VERDICTS and f.why and f.seed for f in found)
+
+
+def test_predictions_workloads_are_missing_until_they_exist():
+    missing = runner.missing_systems(SUITES["predictions"])
+    assert "predictions.*" in missing
+    found = findings(SUITES["predictions"], rpcarena.load(FIXTURE), missing)
+    assert all(f.verdict == NOT_COMPARABLE for f in found)
+    assert "missing here" in found[1].why
+
+
+def test_unknown_contenders_are_missing_with_a_reason():
+    missing = runner.missing_systems(SUITES["infobip2016"])
+    if "typed-json" in missing:
+        assert missing["typed-json"]
+
+
+def fake_arena(config):
+    """Stands in for the arena: the real measured cells of the fixture, relabelled for the part."""
+    doc = rpcarena.load(FIXTURE)
+    cells = []
+    for cell in doc.cells[:1]:  # one real cell per (contender, workload) keeps the test quick
+        for contender in config.contenders:
+            for workload in config.workloads:
+                copied = copy.deepcopy(cell)
+                copied.contender, copied.workload = contender, workload
+                cells.append(copied)
+    doc.cells, doc.config = cells, config.to_json()
+    return doc
+
+
+def test_a_suite_run_merges_parts_and_reports_findings(tmp_path):
+    suite = SUITES["usp2018"]
+    seen = []
+    out = tmp_path / "suite.json"
+    doc = runner.run(suite, quick=True, repeat=None, out=out, run_arena=lambda c: seen.append(c) or fake_arena(c))
+    assert seen[0].calls == 200 and seen[0].repeat == 1
+    assert [p["title"] for p in doc.config["parts"]] == [p.title for p in suite.parts]
+    again = rpcarena.load(out)
+    found, missing = findings_of(again)
+    assert len(found) == len(suite.claims) and missing == doc.extra["suite"]["missing"]
+    assert not list(tmp_path.glob(".suite.part*.json"))
+
+
+def test_the_report_shows_findings_and_missing_systems(tmp_path):
+    doc = rpcarena.load(FIXTURE)
+    found = findings(SUITES["usp2018"], doc, {"rpyc": "not installed"})
+    page = report.write_html([report.Source("usp2018", doc, found, {"rpyc": "not installed"})], tmp_path / "s.html")
+    text = page.read_text()
+    assert "findings" in text and all(f.claim in text for f in found)
+    assert "not installed" in text and "not comparable here" in text
