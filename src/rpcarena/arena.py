@@ -200,7 +200,7 @@ class Arena:
     @staticmethod
     def _record(cell: Cell, result: dict, used) -> None:
         cell.calls = result["calls"]
-        cell.errors = result["errors"]
+        cell.errors = {kind: n for kind, n in result["errors"].items() if n}
         cell.error_examples = result.get("error_examples", {})
         cell.wall_s = result["wall_s"]
         cell.latency_histogram = result["histogram"]
@@ -211,6 +211,7 @@ class Arena:
         cell.client_cpu_sys_s = result["cpu_sys_s"]
         cell.client_processes = result.get("processes", 1)
         cell.client_tool = result.get("tool", {})
+        cell.server_counters_include_warmup = result.get("server_counters_include_warmup", False)
         cell.server_cpu_user_s, cell.server_cpu_sys_s = used.cpu_user_s, used.cpu_sys_s
 
 

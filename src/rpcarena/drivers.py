@@ -70,22 +70,32 @@ class Drive:
         self.children: list[Child] = []
 
     def run(self, on_warm: Callable[[], None], timeout_s: float) -> dict:
+        """Measure; `on_warm` runs when every synced driver is warm (at once when none syncs:
+        then the server's counters include the warm-up, and the result says so)."""
         try:
             self._start()
             self._await_warm(max(d.spec.get("warmup_s", 0) for d in self.drivers) + CONNECT_GRACE_S)
             on_warm()
-            for child in self.children:
-                child.send("go")
-            return merge(self._results(timeout_s))
+            for child, driver in zip(self.children, self.drivers):
+                if driver.spec.get("sync"):
+                    child.send("go")
+            result = merge(self._results(timeout_s + self._warmup_s()))
+            result["server_counters_include_warmup"] = not all(d.spec.get("sync") for d in self.drivers)
+            return result
         finally:
             for child in self.children:
                 child.stop()
+
+    def _warmup_s(self) -> float:
+        return max(d.spec.get("warmup_s", 0) for d in self.drivers)
 
     def _start(self) -> None:
         for i, driver in enumerate(self.drivers):
             child = Child(driver.argv, self.cpus, self.logs / f"driver-{i}.log", stdin=True)
             self.children.append(child)
             child.send(json.dumps(driver.spec))
+            if not driver.spec.get("sync"):
+                child.close_stdin()  # the contract: a spec, then end of input
 
     def _await(self, child: Child, deadline: float, want: Callable[[dict], bool]) -> dict:
         while True:
@@ -101,8 +111,9 @@ class Drive:
 
     def _await_warm(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
-        for child in self.children:
-            self._await(child, deadline, lambda m: m.get("event") == "warm")
+        for child, driver in zip(self.children, self.drivers):
+            if driver.spec.get("sync"):
+                self._await(child, deadline, lambda m: m.get("event") == "warm")
 
     def _results(self, timeout_s: float) -> list[dict]:
         deadline = time.monotonic() + timeout_s

@@ -57,6 +57,7 @@ class Cell:
     wire_out_bytes: int | None = None
     wire_out_packets: int | None = None
     server_peak_rss_bytes: int | None = None
+    server_counters_include_warmup: bool = False
     placement: dict = field(default_factory=dict)
     protocol: str = ""
     language: str = ""

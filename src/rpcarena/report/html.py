@@ -9,7 +9,7 @@ from html import escape
 from matplotlib.figure import Figure
 
 STYLE = """
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:1100px;color:#222;
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:1300px;color:#222;
  padding:0 1rem;line-height:1.4}
 h1{font-size:1.6rem}h2{margin-top:2.5rem;border-bottom:1px solid #ccc}h3{margin-top:1.5rem}
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
@@ -17,7 +17,7 @@ th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:right;vertical-align
 th{background:#f4f4f4}td.l,th.l{text-align:left}
 .warn{color:#9a5b00;font-size:.8rem;text-align:left}.ok{color:#276b2e}.bad{color:#a61b1b}.na{color:#666}
 .note{color:#555;font-size:.9rem}figure{margin:1rem 0}figure svg{max-width:100%;height:auto}
-.numbers td:last-child{min-width:18rem;text-align:left;color:#9a5b00;font-size:.8rem}
+.numbers td:last-child{min-width:14rem;text-align:left;color:#9a5b00;font-size:.8rem}
 .verdict{font-weight:bold;white-space:nowrap}
 """
 

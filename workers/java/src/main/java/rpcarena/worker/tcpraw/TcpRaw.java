@@ -41,9 +41,7 @@ public final class TcpRaw implements Contender {
 
     @Override
     public Workload workload(Spec spec) throws SpecError {
-        if (spec.streaming()) {
-            throw new SpecError("tcp-raw has no stream mode");
-        }
+        // stream mode is the same ping-pong on the same persistent connection: nothing differs
         byte[][] payloads = decode(spec.payloadsB64());
         InetSocketAddress address = address(spec.target());
         int timeoutMs = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.ceil(spec.timeoutMs())));

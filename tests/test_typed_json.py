@@ -1,0 +1,74 @@
+"""typed-json: the typed codec, and failover when a server process dies mid-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rpcarena import workloads
+from rpcarena.codec import frames
+from rpcarena.codec import typed_json as tj
+from rpcarena.contenders import typed_json
+from test_tagless import start, stop
+
+
+def test_every_object_carries_its_type() -> None:
+    typed = tj.to_typed(tj.descriptor("VectorPair"), {"a": {"x": 1.0}, "b": {"y": 2.0}})
+    assert typed == {"@type": "arena.VectorPair", "a": {"@type": "arena.Vector3", "x": 1.0},
+                     "b": {"@type": "arena.Vector3", "y": 2.0}}
+    assert tj.decode(tj.descriptor("VectorPair"), tj.dumps(typed))["b"] == {"x": 0.0, "y": 2.0, "z": 0.0}
+
+
+@pytest.mark.parametrize("body", [
+    b'{"@type":"arena.Word","value":"x"}',              # the wrong type
+    b'{"@type":"arena.Int32Msg","value":2147483648}',   # out of range
+    b'{"@type":"arena.Int32Msg","value":true}',         # a bool is not a number
+    b'{"@type":"arena.Int32Msg","other":1}',            # no such field
+    b'[1,2]', b'{"@type":', b'\xff\xfe', b'[' * 100000,
+])
+def test_decoder_rejects(body: bytes) -> None:
+    with pytest.raises(tj.DecodeError):
+        tj.decode(tj.descriptor("Int32Msg"), body)
+
+
+def test_server_answers_a_bad_call_with_an_error_status() -> None:
+    assert typed_json.handle(0, b'{"@type":"arena.Call","method":"Nope"}')[0] == frames.UNKNOWN_METHOD
+    assert typed_json.handle(0, b'{"@type":"arena.Call","method":"SayHello","arg":{}}')[0] == frames.BAD_REQUEST
+
+
+def _drive(target: str, calls: int, clients: int) -> subprocess.Popen:
+    w = workloads.WORKLOADS["hprpc.hello"]
+    spec = {"contract": 1, "contender": "typed-json", "target": target, "method": w.method,
+            "requests": w.requests, "responses": w.responses, "clients": clients, "warmup_s": 0.0,
+            "calls": calls, "timeout_ms": 5000, "sample_limit": 100, "sync": True}
+    proc = subprocess.Popen([sys.executable, "-m", "rpcarena.drive"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    proc.stdin.write(json.dumps(spec) + "\n")
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline()) == {"event": "warm"}
+    return proc
+
+
+def test_killing_a_server_process_mid_run_loses_no_call() -> None:
+    server, ready = start("typed-json")
+    try:
+        assert len(ready["workers"]) == 2
+        driver = _drive(f"127.0.0.1:{ready['port']}", calls=6000, clients=4)
+        driver.stdin.write("go\n")
+        driver.stdin.flush()
+        time.sleep(0.5)
+        os.kill(ready["workers"][0], signal.SIGKILL)
+        result = json.loads(driver.communicate(timeout=120)[0].splitlines()[-1])
+        assert server.poll() is None  # the supervisor and the other worker go on
+    finally:
+        stop(server)
+    errors = sum(result["errors"].values())
+    assert result["calls"] + errors == 6000  # every call answered, or counted as failed
+    assert result["calls"] > 3000 and set(result["errors"]) <= {"connection"}
+    assert result["retries"] + errors >= 1  # the calls in flight on the dead process show up
