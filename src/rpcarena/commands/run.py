@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from rpcarena.arena import Arena, Plan
 from rpcarena.cli import ADDERS, command
+from rpcarena.contenders import all_contenders
 from rpcarena.config import RunConfig, parse_duration, parse_ints, parse_names
 from rpcarena.errors import ArenaError
 from rpcarena.results import Cell, Results
@@ -28,7 +29,7 @@ def config_from(args: argparse.Namespace) -> RunConfig:
     duration = parse_duration(args.duration, "--duration")
     calls = args.calls if args.calls is not None else (DEFAULT_CALLS if default and duration is None else None)
     return RunConfig(
-        contenders=parse_names(args.contender) or DEFAULT_CONTENDERS,
+        contenders=parse_names(args.contender) or [c for c in DEFAULT_CONTENDERS if c in all_contenders()],
         workloads=parse_names(args.workload) or DEFAULT_WORKLOADS,
         clients=parse_ints(args.clients, "--clients"), client_drivers=parse_names(args.client),
         calls=calls, duration_s=duration,
