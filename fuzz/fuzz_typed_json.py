@@ -39,5 +39,6 @@ def seeds() -> list[bytes]:
 if __name__ == "__main__":
     import atheris
 
+    atheris.instrument_all()
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()

@@ -120,63 +120,61 @@ class HttpStatusError(Exception):
         self.status = status
 
 
-class HttpxClient(Client):
+class _HttpClient(Client):
+    """What both Python HTTP clients share: a non-200 reply is an error; errors by kind."""
+
+    timeout_errors: tuple[type, ...] = ()
+    transport_errors: tuple[type, ...] = ()
+
+    @staticmethod
+    def decode(reply: Any) -> Any:
+        if reply.status_code != 200:
+            raise HttpStatusError(reply.status_code)
+        return reply.json()
+
+    def classify(self, error: BaseException) -> str:
+        if isinstance(error, HttpStatusError):
+            return f"status_{error.status}"
+        if isinstance(error, self.timeout_errors):
+            return "timeout"
+        if isinstance(error, self.transport_errors):
+            return "connection"
+        return super().classify(error)
+
+
+class HttpxClient(_HttpClient):
     """httpx.Client with one keep-alive connection."""
 
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         import httpx
 
         super().__init__(target, method, timeout_s)
-        self._httpx = httpx
+        self.timeout_errors, self.transport_errors = (httpx.TimeoutException,), (httpx.TransportError,)
         self._client = httpx.Client(base_url=f"http://{target}", timeout=timeout_s,
                                     limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
         self._path = f"/arena/{method}"
 
     def call(self, request: dict) -> Any:
-        reply = self._client.post(self._path, json=request)
-        if reply.status_code != 200:
-            raise HttpStatusError(reply.status_code)
-        return reply.json()
-
-    def classify(self, error: BaseException) -> str:
-        if isinstance(error, HttpStatusError):
-            return f"status_{error.status}"
-        if isinstance(error, self._httpx.TimeoutException):
-            return "timeout"
-        if isinstance(error, self._httpx.TransportError):
-            return "connection"
-        return super().classify(error)
+        return self.decode(self._client.post(self._path, json=request))
 
     def close(self) -> None:
         self._client.close()
 
 
-class RequestsClient(Client):
+class RequestsClient(_HttpClient):
     """requests.Session with a pool of one keep-alive connection."""
 
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         import requests
 
         super().__init__(target, method, timeout_s)
-        self._requests = requests
+        self.timeout_errors, self.transport_errors = (requests.Timeout,), (requests.ConnectionError,)
         self._session = requests.Session()
         self._session.mount("http://", requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=1))
         self._url = f"http://{target}/arena/{method}"
 
     def call(self, request: dict) -> Any:
-        reply = self._session.post(self._url, json=request, timeout=self.timeout_s)
-        if reply.status_code != 200:
-            raise HttpStatusError(reply.status_code)
-        return reply.json()
-
-    def classify(self, error: BaseException) -> str:
-        if isinstance(error, HttpStatusError):
-            return f"status_{error.status}"
-        if isinstance(error, self._requests.Timeout):
-            return "timeout"
-        if isinstance(error, self._requests.ConnectionError):
-            return "connection"
-        return super().classify(error)
+        return self.decode(self._session.post(self._url, json=request, timeout=self.timeout_s))
 
     def close(self) -> None:
         self._session.close()
