@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from rpcarena import contenders
@@ -40,3 +43,38 @@ def run_cli(*args: str, timeout: float = 300, **kwargs) -> subprocess.CompletedP
 def popen_cli(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "rpcarena", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def descendants(proc: psutil.Process) -> list[psutil.Process]:
+    try:
+        return proc.children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def wait_for(predicate, timeout_s: float = 60.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("condition not reached")
+
+
+def cells_in(path) -> int:
+    try:
+        return len(json.loads(path.read_text())["cells"])
+    except (OSError, ValueError):
+        return 0
+
+
+def server_of(cli: psutil.Process, contender: str):
+    for child in descendants(cli):
+        try:
+            if "rpcarena.serve" in " ".join(child.cmdline()) and contender in child.cmdline():
+                drivers = [c for c in descendants(cli) if "rpcarena.drive" in " ".join(c.cmdline())]
+                return child if drivers else None
+        except psutil.NoSuchProcess:
+            continue
+    return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -12,7 +11,7 @@ import psutil
 import pytest
 
 from rpcarena.results import load
-from tests.conftest import popen_cli, run_cli
+from tests.conftest import cells_in, descendants, popen_cli, run_cli, server_of, wait_for
 
 
 def _one_line_error(done, needle: str, code: int) -> None:
@@ -51,48 +50,13 @@ def test_port_in_use(tmp_path):
     assert cell.status == "failed"
 
 
-def _descendants(proc: psutil.Process) -> list[psutil.Process]:
-    try:
-        return proc.children(recursive=True)
-    except psutil.NoSuchProcess:
-        return []
-
-
-def _wait_for(predicate, timeout_s: float = 60.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("condition not reached")
-
-
-def _cells(path) -> int:
-    try:
-        return len(json.loads(path.read_text())["cells"])
-    except (OSError, ValueError):
-        return 0
-
-
-def _server_of(cli: psutil.Process, contender: str):
-    for child in _descendants(cli):
-        try:
-            if "rpcarena.serve" in " ".join(child.cmdline()) and contender in child.cmdline():
-                drivers = [c for c in _descendants(cli) if "rpcarena.drive" in " ".join(c.cmdline())]
-                return child if drivers else None
-        except psutil.NoSuchProcess:
-            continue
-    return None
-
-
 def _assert_nothing_left(pids: list[int]) -> None:
     def gone(pid: int) -> bool:
         try:
             return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
         except psutil.NoSuchProcess:
             return True
-    _wait_for(lambda: all(gone(pid) for pid in pids), 10)
+    wait_for(lambda: all(gone(pid) for pid in pids), 10)
 
 
 def test_server_dying_mid_run(tmp_path):
@@ -100,9 +64,9 @@ def test_server_dying_mid_run(tmp_path):
     cli = popen_cli("run", "--contender", "grpc-py", "--workload", "usp.void,usp.int32", "--duration", "3s",
                     "--warmup", "0", "--out", str(out))
     watched = psutil.Process(cli.pid)
-    _wait_for(lambda: _cells(out) == 1)
-    server = _wait_for(lambda: _server_of(watched, "grpc-py"))
-    pids = [p.pid for p in _descendants(watched)]
+    wait_for(lambda: cells_in(out) == 1)
+    server = wait_for(lambda: server_of(watched, "grpc-py"))
+    pids = [p.pid for p in descendants(watched)]
     time.sleep(0.5)
     server.kill()
     _, stderr = cli.communicate(timeout=120)
@@ -118,7 +82,7 @@ def test_hung_server_counts_timeouts(tmp_path):
     out = tmp_path / "r.json"
     cli = popen_cli("run", "--contender", "grpc-py", "--workload", "usp.int32", "--duration", "4s",
                     "--warmup", "0", "--timeout", "200ms", "--out", str(out))
-    server = _wait_for(lambda: _server_of(psutil.Process(cli.pid), "grpc-py"))
+    server = wait_for(lambda: server_of(psutil.Process(cli.pid), "grpc-py"))
     time.sleep(1.0)
     server.suspend()
     time.sleep(1.0)
@@ -136,9 +100,9 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
     cli = popen_cli("run", "--contender", "tcp-raw", "--workload", "usp.void,usp.int32", "--duration", "20s",
                     "--warmup", "0", "--out", str(out))
     watched = psutil.Process(cli.pid)
-    _wait_for(lambda: _cells(out) == 0 and _server_of(watched, "tcp-raw"))
+    wait_for(lambda: cells_in(out) == 0 and server_of(watched, "tcp-raw"))
     time.sleep(0.5)
-    pids = [p.pid for p in _descendants(watched)]
+    pids = [p.pid for p in descendants(watched)]
     os.kill(cli.pid, signal.SIGINT)
     _, stderr = cli.communicate(timeout=60)
     assert cli.returncode == 130, stderr

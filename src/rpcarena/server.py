@@ -6,6 +6,7 @@ threads), memory from its peak RSS. (Bytes on the wire: see `rpcarena.wire`.)
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,15 +46,23 @@ class Server:
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
     def start(self, port: int = 0) -> "Server":
-        self.child = Child(self.contender.server_argv(self.host, port), self.cpus, self.log)
+        # stdin stays open: by the worker contract a server also stops when its stdin closes
+        self.child = Child(self.contender.server_argv(self.host, port), self.cpus, self.log, stdin=True)
         ready = self.child.read_json(READY_TIMEOUT_S)
         if not ready or ready.get("event") != "ready":
-            reason = self.child.last_error_line() if not self.child.alive() else "no ready line"
+            reason = self._why_not_ready()
             self.stop()
             raise ServerError(f"{self.contender.id} server did not start ({reason}); full log: {self.log}")
         self.port = int(ready["port"])
         self._process = psutil.Process(self.child.pid)
         return self
+
+    def _why_not_ready(self) -> str:
+        try:
+            self.child.proc.wait(5)  # it closed its output: let it finish dying, then read why
+        except subprocess.TimeoutExpired:
+            return f"no ready line within {READY_TIMEOUT_S:.0f} s"
+        return self.child.last_error_line()
 
     def alive(self) -> bool:
         return self.child is not None and self.child.alive()

@@ -12,7 +12,9 @@ from rpcarena.arena import Arena, Plan
 from rpcarena.cli import ADDERS, command
 from rpcarena.contenders import all_contenders
 from rpcarena.config import RunConfig, parse_duration, parse_ints, parse_names
-from rpcarena.errors import ArenaError
+from rpcarena import slo
+from rpcarena.errors import ArenaError, UsageError
+from rpcarena.findmax import find_max
 from rpcarena.results import Cell, Results
 from rpcarena.table import render
 
@@ -72,11 +74,28 @@ def _add_report_option(sub: argparse._SubParsersAction) -> None:
 ADDERS.append(_add_report_option)
 
 
+def find_max_arena(config: RunConfig, slo_text: str | None, console: Console) -> Results:
+    if not slo_text:
+        raise UsageError("--find-max needs an objective: add --slo 'p99<5ms'")
+    objectives = slo.parse(slo_text)
+    with console.status("searching the highest rate that meets the objective"):
+        results = find_max(config, objectives)
+    render(results, console)
+    for answer in results.extra["find_max"]:
+        console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "
+                      f"max {answer['max_rate_per_s']:,.0f} calls/s meeting {', '.join(answer['slo'])} "
+                      f"(closed-loop capacity {answer['capacity_per_s']:,.0f} calls/s)")
+    return results
+
+
 @command("run")
 def run_command(args: argparse.Namespace, console: Console) -> int:
     config = config_from(args)
-    results = run_arena(config, console)
-    render(results, console)
+    if args.find_max:
+        results = find_max_arena(config, args.slo, console)
+    else:
+        results = run_arena(config, console)
+        render(results, console)
     if args.report:
         from rpcarena import report
 
