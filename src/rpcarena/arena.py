@@ -44,16 +44,20 @@ class Plan:
 
 
 def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
-    """The clients that drive a contender: the ones asked for, or its own."""
+    """The clients that drive a contender: those asked for that speak its protocol, or its own.
+
+    In a matrix (several contenders, several clients) a pair that cannot be made is
+    left out; a contender that no requested client can drive is an error.
+    """
     if not wanted:
         return [contender.default_client()]
     known = registry.python_client_ids(contender.protocol) + [
         w.language for w in native.workers().values() if w.client_contender(contender.protocol)]
-    bad = [c for c in wanted if c not in known]
-    if bad:
-        raise UsageError(f"no client {bad[0]!r} speaks {contender.protocol} (for {contender.id}); "
+    usable = [c for c in wanted if c in known]
+    if not usable:
+        raise UsageError(f"no client {wanted[0]!r} speaks {contender.protocol} (for {contender.id}); "
                          f"use one of: {', '.join(known)}")
-    return wanted
+    return usable
 
 
 def plans(config: RunConfig) -> list[Plan]:
