@@ -66,6 +66,9 @@ func assertClean(t *testing.T, res core.Result, calls int64) {
 	if n := histogramCount(t, res.Histogram); n != calls {
 		t.Errorf("histogram holds %d calls", n)
 	}
+	if res.EndMonoNs <= res.StartMonoNs || res.StartMonoNs <= 0 {
+		t.Errorf("monotonic start %d, end %d", res.StartMonoNs, res.EndMonoNs)
+	}
 	if len(res.Samples) != 50 || res.Tool.Name == "" || res.WallS <= 0 {
 		t.Errorf("samples %d, tool %+v, wall %v", len(res.Samples), res.Tool, res.WallS)
 	}

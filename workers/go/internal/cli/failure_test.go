@@ -59,6 +59,9 @@ func assertAllFailed(t *testing.T, res core.Result, kind string) {
 	if histogramCount(t, res.Histogram) != 0 || len(res.Samples) != 0 {
 		t.Errorf("failed calls were timed")
 	}
+	if res.ErrorExamples[kind] == "" {
+		t.Errorf("no example of %s in %v", kind, res.ErrorExamples)
+	}
 }
 
 // fakeTCP serves every connection with handle, until the test ends.

@@ -1,16 +1,21 @@
 package core
 
 // Result is the drive document of the contract, written once to stdout.
+// error_examples and the *_mono_ns times go beyond the contract, as the Python
+// drivers' results do: rpcarena merges several driver processes with them.
 type Result struct {
-	Contract             int              `json:"contract"`
-	Calls                int64            `json:"calls"`
-	Errors               map[string]int64 `json:"errors"`
-	WallS                float64          `json:"wall_s"`
-	CPUUserS             float64          `json:"cpu_user_s"`
-	CPUSysS              float64          `json:"cpu_sys_s"`
-	Histogram            string           `json:"histogram"`
-	Samples              [][2]int64       `json:"samples"`
-	HistogramUncorrected *string          `json:"histogram_uncorrected"`
-	LateCalls            int64            `json:"late_calls"`
-	Tool                 Tool             `json:"tool"`
+	Contract             int               `json:"contract"`
+	Calls                int64             `json:"calls"`
+	Errors               map[string]int64  `json:"errors"`
+	ErrorExamples        map[string]string `json:"error_examples"`
+	WallS                float64           `json:"wall_s"`
+	StartMonoNs          int64             `json:"start_mono_ns"` // CLOCK_MONOTONIC at the barrier
+	EndMonoNs            int64             `json:"end_mono_ns"`
+	CPUUserS             float64           `json:"cpu_user_s"`
+	CPUSysS              float64           `json:"cpu_sys_s"`
+	Histogram            string            `json:"histogram"`
+	Samples              [][2]int64        `json:"samples"`
+	HistogramUncorrected *string           `json:"histogram_uncorrected"`
+	LateCalls            int64             `json:"late_calls"`
+	Tool                 Tool              `json:"tool"`
 }

@@ -30,6 +30,7 @@ type run struct {
 	ready    sync.WaitGroup
 	done     sync.WaitGroup
 	began    time.Time
+	beganNs  int64      // CLOCK_MONOTONIC at began, comparable across processes
 	cpu      [2]float64 // user, sys during the measured phase
 }
 
@@ -56,7 +57,7 @@ func (r *run) start(atBarrier func()) {
 		atBarrier()
 	}
 	user0, sys0 := cpuTimes()
-	r.began = time.Now()
+	r.began, r.beganNs = time.Now(), monotonicNs()
 	r.pacing = r.newPlan(r.began)
 	close(r.release)
 	r.done.Wait()

@@ -17,7 +17,9 @@ func (r *run) result() (core.Result, error) {
 	}
 	res := core.Result{
 		Contract: core.ContractVersion, Calls: total.calls, Errors: total.errors,
-		WallS: r.wall().Seconds(), CPUUserS: r.cpu[0], CPUSysS: r.cpu[1],
+		ErrorExamples: total.examples, WallS: r.wall().Seconds(),
+		StartMonoNs: r.beganNs, EndMonoNs: r.beganNs + int64(r.wall()),
+		CPUUserS: r.cpu[0], CPUSysS: r.cpu[1],
 		Samples: r.samples.samples, LateCalls: total.late,
 	}
 	var err error

@@ -2,6 +2,7 @@ package drive
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"rpcarena/workers/go/internal/core"
@@ -20,6 +21,7 @@ type session struct {
 type outcome struct {
 	start, end time.Time
 	kind       string // "" for a verified reply
+	err        error  // why it failed, for the result's error_examples
 }
 
 // call sends request (id + k) mod len, times it, and checks the reply.
@@ -28,28 +30,43 @@ func (s *session) call() outcome {
 	s.k++
 	if err := s.connect(); err != nil {
 		now := time.Now()
-		return outcome{start: now, end: now, kind: core.Classify(err)}
+		return outcome{start: now, end: now, kind: core.Classify(err), err: err}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	start := time.Now()
 	reply, err := s.conn.Call(ctx, idx)
 	end := time.Now()
 	cancel()
-	return outcome{start: start, end: end, kind: s.judge(idx, reply, err)}
+	o := outcome{start: start, end: end, err: err}
+	o.kind = s.judge(idx, reply, &o.err)
+	return o
 }
 
-func (s *session) judge(idx int, reply any, err error) string {
-	if err != nil {
-		kind := core.Classify(err)
+// judge names the kind of a call's failure ("" for none), setting *err for a
+// wrong answer.
+func (s *session) judge(idx int, reply any, err *error) string {
+	if *err != nil {
+		kind := core.Classify(*err)
 		if kind == core.KindConnection || kind == core.KindTimeout {
 			s.close() // a failed or desynchronized connection: reconnect before the next call
 		}
 		return kind
 	}
 	if !s.client.Matches(idx, reply) {
+		*err = wrongAnswer{idx: idx, reply: reply}
 		return core.KindWrongAnswer
 	}
 	return ""
+}
+
+// wrongAnswer formats only when it becomes an example.
+type wrongAnswer struct {
+	idx   int
+	reply any
+}
+
+func (w wrongAnswer) Error() string {
+	return fmt.Sprintf("reply to request %d differs from the expected response: %v", w.idx, w.reply)
 }
 
 // connect dials unless the session holds a connection already.

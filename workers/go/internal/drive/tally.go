@@ -22,11 +22,14 @@ type tally struct {
 	hist        *hdrhistogram.Histogram
 	uncorrected *hdrhistogram.Histogram // open loop only
 	errors      map[string]int64
+	examples    map[string]string // the first error of each kind, shortened
 	calls, late int64
 }
 
+const exampleLen = 200
+
 func newTally(openLoop bool) *tally {
-	t := &tally{hist: newHistogram(), errors: map[string]int64{}}
+	t := &tally{hist: newHistogram(), errors: map[string]int64{}, examples: map[string]string{}}
 	if openLoop {
 		t.uncorrected = newHistogram()
 	}
@@ -42,6 +45,9 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 	}
 	if o.kind != "" {
 		t.errors[o.kind]++
+		if _, ok := t.examples[o.kind]; !ok && o.err != nil {
+			t.examples[o.kind] = shorten(o.err.Error())
+		}
 		return
 	}
 	t.calls++
@@ -63,8 +69,20 @@ func (t *tally) merge(o *tally) {
 	for kind, n := range o.errors {
 		t.errors[kind] += n
 	}
+	for kind, text := range o.examples {
+		if _, ok := t.examples[kind]; !ok {
+			t.examples[kind] = text
+		}
+	}
 	t.calls += o.calls
 	t.late += o.late
+}
+
+func shorten(s string) string {
+	if r := []rune(s); len(r) > exampleLen {
+		return string(r[:exampleLen])
+	}
+	return s
 }
 
 func encode(h *hdrhistogram.Histogram) (string, error) {
