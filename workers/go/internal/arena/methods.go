@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"encoding/json"
 	"fmt"
 
 	pb "rpcarena/workers/go/arenapb"
@@ -45,4 +46,18 @@ func LookupMethod(name string) (Method, error) {
 		input:     in,
 		output:    out,
 	}, nil
+}
+
+// DecodeAll decodes a spec's canonical JSON messages (requests or responses)
+// with a contender's own decoder, once, before any call.
+func DecodeAll(raw []json.RawMessage, newMessage func() proto.Message,
+	decode func([]byte, proto.Message) error) ([]proto.Message, error) {
+	messages := make([]proto.Message, len(raw))
+	for i, r := range raw {
+		messages[i] = newMessage()
+		if err := decode(r, messages[i]); err != nil {
+			return nil, fmt.Errorf("item %d: %v", i, err)
+		}
+	}
+	return messages, nil
 }

@@ -2,7 +2,6 @@ package grpcgo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -38,10 +37,10 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 		return nil, err
 	}
 	c := &client{target: spec.Target, method: method, stream: stream}
-	if c.requests, err = decodeAll(spec.Requests, method.NewRequest); err != nil {
+	if c.requests, err = arena.DecodeAll(spec.Requests, method.NewRequest, protoUnmarshal); err != nil {
 		return nil, fmt.Errorf("spec requests: %v", err)
 	}
-	if c.responses, err = decodeAll(spec.Responses, method.NewResponse); err != nil {
+	if c.responses, err = arena.DecodeAll(spec.Responses, method.NewResponse, protoUnmarshal); err != nil {
 		return nil, fmt.Errorf("spec responses: %v", err)
 	}
 	return c, nil
@@ -54,16 +53,8 @@ func modeOf(streaming bool) string {
 	return core.ModeUnary
 }
 
-func decodeAll(raw []json.RawMessage, newMessage func() proto.Message) ([]proto.Message, error) {
-	messages := make([]proto.Message, len(raw))
-	for i, r := range raw {
-		messages[i] = newMessage()
-		if err := protojson.Unmarshal(r, messages[i]); err != nil {
-			return nil, fmt.Errorf("item %d: %v", i, err)
-		}
-	}
-	return messages, nil
-}
+// protoUnmarshal reads canonical JSON (int64 as numbers or strings).
+func protoUnmarshal(data []byte, m proto.Message) error { return protojson.Unmarshal(data, m) }
 
 func (c *client) Len() int { return len(c.requests) }
 

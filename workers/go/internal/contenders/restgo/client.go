@@ -36,24 +36,13 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 		return nil, err
 	}
 	c := &client{url: "http://" + spec.Target + "/arena/" + method.Name, method: method}
-	if c.requests, err = decodeAll(spec.Requests, method.NewRequest); err != nil {
+	if c.requests, err = arena.DecodeAll(spec.Requests, method.NewRequest, decode); err != nil {
 		return nil, fmt.Errorf("spec requests: %v", err)
 	}
-	if c.responses, err = decodeAll(spec.Responses, method.NewResponse); err != nil {
+	if c.responses, err = arena.DecodeAll(spec.Responses, method.NewResponse, decode); err != nil {
 		return nil, fmt.Errorf("spec responses: %v", err)
 	}
 	return c, nil
-}
-
-func decodeAll(raw []json.RawMessage, newMessage func() proto.Message) ([]proto.Message, error) {
-	messages := make([]proto.Message, len(raw))
-	for i, r := range raw {
-		messages[i] = newMessage()
-		if err := decode(r, messages[i]); err != nil {
-			return nil, fmt.Errorf("item %d: %v", i, err)
-		}
-	}
-	return messages, nil
 }
 
 func (c *client) Len() int { return len(c.requests) }
