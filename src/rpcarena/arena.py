@@ -96,6 +96,8 @@ def driver_specs(p: Plan, config: RunConfig, target: str) -> list[drivers.Driver
         return drivers.python_drivers(dict(spec, client=p.client))
     worker = native.workers()[p.client]
     spec["contender"] = worker.client_contender(p.contender.protocol)
+    # A JIT (the JVM) is not warm after a short warm-up: its manifest sets the least that is honest.
+    spec["warmup_s"] = max(config.warmup_s, float(worker.manifest.get("min_warmup_s", 0)))
     if p.contender.protocol == "tcp-raw":
         spec["payloads_b64"] = _payloads(p.workload)
     sync = bool(worker.manifest.get("drive_sync"))
@@ -173,8 +175,9 @@ class Arena:
         drift0 = environment.load_now()
         with Server(p.contender, self.config.host, self.placement.server, logs / "server.log") as server:
             server.start(self.config.port)
-            drive = drivers.Drive(driver_specs(p, self.config, server.target), self.placement.clients, logs,
-                                  server.alive, server.died_message)
+            specs = driver_specs(p, self.config, server.target)
+            cell.warmup_s = specs[0].spec["warmup_s"]
+            drive = drivers.Drive(specs, self.placement.clients, logs, server.alive, server.died_message)
             with self._wire(server.port) as counter:
                 def on_warm() -> None:
                     before["usage"] = server.usage()

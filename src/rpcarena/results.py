@@ -47,6 +47,7 @@ class Cell:
     samples_ns: list[list[int]] = field(default_factory=list)
     late_calls: int = 0
     rate_per_s: float | None = None
+    warmup_s: float | None = None
     client_cpu_user_s: float = 0.0
     client_cpu_sys_s: float = 0.0
     client_processes: int = 0
