@@ -79,9 +79,19 @@ def skipped(p: Plan) -> tuple[str, str] | None:
     reason = p.contender.unsupported(p.workload.method)
     if reason:
         return "unsupported", reason
-    if p.workload.method == "InvertStream":
-        return "unsupported", "streaming workloads need a stream-mode client"
-    return None
+    return _client_cannot(p)
+
+
+def _client_cannot(p: Plan) -> tuple[str, str] | None:
+    """Why the plan's client cannot make this call (a stream its protocol's client lacks)."""
+    streaming = p.workload.mode == "stream"
+    if p.client.startswith("py"):
+        if streaming and p.client not in registry.python_client_ids(p.contender.protocol, streaming=True):
+            return "unsupported", f"no Python stream client for {p.contender.protocol}"
+        return None
+    client = registry.get(native.workers()[p.client].client_contender(p.contender.protocol))
+    reason = client.unsupported(p.workload.method)
+    return ("unsupported", f"the {p.client} client: {reason}") if reason else None
 
 
 def driver_specs(p: Plan, config: RunConfig, target: str) -> list[drivers.DriverSpec]:
@@ -90,7 +100,7 @@ def driver_specs(p: Plan, config: RunConfig, target: str) -> list[drivers.Driver
         "requests": p.workload.requests, "responses": p.workload.responses, "clients": p.clients,
         "warmup_s": config.warmup_s, "calls": config.calls, "duration_s": config.duration_s,
         "timeout_ms": config.timeout_ms, "sample_limit": config.sample_limit,
-        "rate_per_s": config.rate_per_s, "arrival": config.arrival, "mode": "unary",
+        "rate_per_s": config.rate_per_s, "arrival": config.arrival, "mode": p.workload.mode,
     }
     if p.client.startswith("py"):
         return drivers.python_drivers(dict(spec, client=p.client))

@@ -60,7 +60,8 @@ class Driver:
         self.n = int(spec["clients"])
         self.sync = bool(spec.get("sync"))
         contender = get(spec["contender"])
-        client_cls = python_client(contender.protocol, spec.get("client") or contender.default_client())
+        client_cls = python_client(contender.protocol, spec.get("client") or contender.default_client(),
+                                   streaming=spec.get("mode") == "stream")
         timeout_s = spec.get("timeout_ms", 5000) / 1000
         self.clients = [client_cls(spec["target"], spec["method"], timeout_s) for _ in range(self.n)]
         requests, responses = spec["requests"], spec["responses"]

@@ -60,6 +60,8 @@ _LOGIC = {
     "Average": lambda req: {"value": average(req.get("values", []))},
     "GetRandNums": lambda req: {"values": rand_nums(req.get("count", 0), req.get("seed", 0))},
     "Invert": lambda req: {"value": invert(req.get("value", ""))},
+    # per message on the stream: each Word is answered by its inversion, in order
+    "InvertStream": lambda req: {"value": invert(req.get("value", ""))},
 }
 
 

@@ -70,17 +70,25 @@ def get(contender_id: str) -> Contender:
             f"unknown contender {contender_id!r}: run 'rpcarena list' to see the contenders") from None
 
 
-def python_client(protocol: str, client_id: str = "py") -> type:
+# protocol -> client id -> "module:Class": Python clients of streaming methods (mode "stream").
+_PYTHON_STREAM_CLIENTS = {
+    "tcp-raw": {"py": "rpcarena.contenders.tcp_raw:TcpRawClient"},
+    "grpc": {"py": "rpcarena.contenders.grpc_py:GrpcStreamClient"},
+    "http-json": {"py": "rpcarena.contenders.rest_fastapi:WebSocketClient"},
+}
+
+
+def python_client(protocol: str, client_id: str = "py", streaming: bool = False) -> type:
     """The Python client class `client_id` for servers speaking `protocol`."""
-    by_id = _PYTHON_CLIENTS.get(protocol, {})
+    by_id = (_PYTHON_STREAM_CLIENTS if streaming else _PYTHON_CLIENTS).get(protocol, {})
     if client_id not in by_id:
         known = ", ".join(by_id) or "none"
         raise UsageError(f"no Python client {client_id!r} for protocol {protocol!r} (have: {known})")
     return _load(by_id[client_id])
 
 
-def python_client_ids(protocol: str) -> list[str]:
-    return list(_PYTHON_CLIENTS.get(protocol, {}))
+def python_client_ids(protocol: str, streaming: bool = False) -> list[str]:
+    return list((_PYTHON_STREAM_CLIENTS if streaming else _PYTHON_CLIENTS).get(protocol, {}))
 
 
 if sys.version_info < (3, 10):  # pragma: no cover

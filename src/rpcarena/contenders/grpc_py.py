@@ -130,3 +130,26 @@ class GrpcClient(Client):
 
     def close(self) -> None:
         self._channel.close()
+
+
+class GrpcStreamClient(GrpcClient):
+    """One bidirectional stream kept open; a call is one message out and its reply back."""
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        import queue
+
+        super().__init__(target, method, timeout_s)
+        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
+        stream = self._channel.stream_stream(
+            f"/{schema.SERVICE}/{method}", request_serializer=self._request_type.SerializeToString,
+            response_deserializer=self._response_type.FromString)
+        self._replies = stream(iter(self._outbox.get, None))
+
+    def call(self, request: Any) -> Any:
+        self._outbox.put(request)
+        return next(self._replies)
+
+    def close(self) -> None:
+        self._outbox.put(None)
+        self._replies.cancel()
+        super().close()

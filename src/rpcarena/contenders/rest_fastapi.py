@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import json
 import socket
 from functools import cache
 from typing import Any
@@ -60,6 +61,28 @@ def _logic() -> dict:
     }
 
 
+def _invert_socket() -> Any:
+    """InvertStream over a WebSocket: a Word in, its inversion out, until the client leaves."""
+    from starlette.websockets import WebSocket
+
+    endpoint = _invert_words
+    endpoint.__signature__ = inspect.Signature([inspect.Parameter(
+        "websocket", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=WebSocket)])
+    return endpoint
+
+
+async def _invert_words(websocket: Any) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    await websocket.accept()
+    try:
+        while True:
+            word = json.loads(await websocket.receive_text())
+            await websocket.send_text(json.dumps({"value": methods.invert(word.get("value", ""))}))
+    except WebSocketDisconnect:
+        return
+
+
 def _endpoint(request_model: type, fn: Any) -> Any:
     async def endpoint(body: Any) -> Any:
         return fn(body)
@@ -77,6 +100,7 @@ def app() -> Any:
     logic = _logic()
     for method in schema.methods().values():
         if method.streaming:
+            application.add_api_websocket_route(f"/arena/ws/{method.name}", _invert_socket())
             continue
         fn = logic.get(method.name, lambda body: body)
         application.add_api_route(f"/arena/{method.name}", _endpoint(model(method.request), fn),
@@ -178,3 +202,23 @@ class RequestsClient(_HttpClient):
 
     def close(self) -> None:
         self._session.close()
+
+
+class WebSocketClient(_HttpClient):
+    """The REST side's stream: one WebSocket (ws://HOST/arena/ws/{Method}), one JSON message each way."""
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        from websockets.exceptions import ConnectionClosed
+        from websockets.sync.client import connect
+
+        super().__init__(target, method, timeout_s)
+        self.timeout_errors, self.transport_errors = (TimeoutError,), (ConnectionClosed, OSError)
+        self._socket = connect(f"ws://{target}/arena/ws/{method}", open_timeout=timeout_s,
+                               compression=None)
+
+    def call(self, request: dict) -> Any:
+        self._socket.send(json.dumps(request))
+        return json.loads(self._socket.recv(timeout=self.timeout_s))
+
+    def close(self) -> None:
+        self._socket.close()

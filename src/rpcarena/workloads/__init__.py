@@ -25,6 +25,7 @@ class Workload:
     method: str
     description: str
     make_requests: Callable[[], list[dict]] = field(repr=False, compare=False)
+    mode: str = "unary"  # or "stream": one message each way per call on a long-lived stream
 
     @property
     def suite(self) -> str:
@@ -42,10 +43,11 @@ class Workload:
 WORKLOADS: dict[str, Workload] = {}
 
 
-def register(id: str, method: str, description: str, make_requests: Callable[[], list[dict]]) -> None:
+def register(id: str, method: str, description: str, make_requests: Callable[[], list[dict]],
+             mode: str = "unary") -> None:
     if id in WORKLOADS:
         raise ValueError(f"workload {id!r} registered twice")
-    WORKLOADS[id] = Workload(id, method, description, make_requests)
+    WORKLOADS[id] = Workload(id, method, description, make_requests, mode)
 
 
 def select(patterns: str | list[str]) -> list[Workload]:

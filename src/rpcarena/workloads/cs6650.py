@@ -18,3 +18,6 @@ register(f"{SUITE}.word", "Invert", "Exp. 1/3: one call per word of the passage"
          lambda: [{"value": word} for word in passage().split()])
 register(f"{SUITE}.text", "Invert", "Exp. 2: the whole passage in one call",
          lambda: [{"value": passage()}])
+register(f"{SUITE}.stream", "InvertStream",
+         "the open question: each word on one bidirectional stream (gRPC) or WebSocket (REST)",
+         lambda: [{"value": word} for word in passage().split()], mode="stream")
