@@ -224,6 +224,7 @@ class Arena:
         cell.latency_uncorrected_histogram = result.get("histogram_uncorrected")
         cell.samples_ns = result["samples"]
         cell.late_calls = result.get("late_calls", 0)
+        cell.retries = result.get("retries", 0)
         cell.client_cpu_user_s = result["cpu_user_s"]
         cell.client_cpu_sys_s = result["cpu_sys_s"]
         cell.client_processes = result.get("processes", 1)

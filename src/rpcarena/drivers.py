@@ -143,6 +143,7 @@ def merge(results: list[dict]) -> dict:
         "wall_s": wall_s, "histogram": hist.encode(histogram),
         "histogram_uncorrected": hist.encode(uncorrected) if uncorrected is not None else None,
         "samples": sorted(samples), "late_calls": sum(r.get("late_calls", 0) for r in results),
+        "retries": sum(r.get("retries", 0) for r in results),
         "cpu_user_s": sum(r.get("cpu_user_s", 0.0) for r in results),
         "cpu_sys_s": sum(r.get("cpu_sys_s", 0.0) for r in results),
         "processes": len(results), "tool": results[0].get("tool", {}),

@@ -46,6 +46,7 @@ class Cell:
     latency_uncorrected_histogram: str | None = None
     samples_ns: list[list[int]] = field(default_factory=list)
     late_calls: int = 0
+    retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None
     warmup_s: float | None = None
     client_cpu_user_s: float = 0.0
@@ -120,7 +121,7 @@ class Cell:
         """A flat record of this cell: identity, counts and every derived statistic."""
         out = {k: getattr(self, k) for k in ("contender", "client", "workload", "method", "clients",
                                               "trial", "status", "reason", "protocol", "language",
-                                              "calls", "wall_s", "late_calls", "rate_per_s")}
+                                              "calls", "wall_s", "late_calls", "retries", "rate_per_s")}
         out["errors"] = self.error_count
         out["throughput_per_s"] = self.throughput_per_s
         out.update({k: v for k, v in self.latency.items() if k != "count"})

@@ -1,7 +1,7 @@
 """A contender's server as a fresh, pinned process, and what the OS says it cost.
 
 CPU time comes from the kernel's accounting of the server process (all its
-threads), memory from its peak RSS. (Bytes on the wire: see `rpcarena.wire`.)
+threads, and its child processes when it has workers), memory from its peak RSS. (Bytes on the wire: see `rpcarena.wire`.)
 """
 
 from __future__ import annotations
@@ -76,9 +76,17 @@ class Server:
     def usage(self) -> Usage:
         try:
             cpu = self._process.cpu_times()
+            children = self._process.children(recursive=True)
         except psutil.Error:
             raise ServerError(self.died_message()) from None
-        return Usage(cpu.user, cpu.system)
+        user, system = cpu.user + cpu.children_user, cpu.system + cpu.children_system
+        for child in children:  # a server made of several processes (typed-json's workers)
+            try:
+                times = child.cpu_times()
+            except psutil.Error:
+                continue
+            user, system = user + times.user, system + times.system
+        return Usage(user, system)
 
     def peak_rss_bytes(self) -> int | None:
         try:

@@ -1,0 +1,68 @@
+"""Go, Rust and Java contenders through the worker contract, with native and Python clients.
+
+Each worker's own tests check every shared vector against its servers; here the
+orchestrator drives them end to end: builds them (cached), starts their servers
+fresh per cell, and verifies every answer from both kinds of client.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from rpcarena import contenders, native
+from rpcarena.arena import Arena
+from rpcarena.config import RunConfig
+
+WORKLOADS = ["usp.int64", "usp.floats200", "usp.distance", "hprpc.randnums1000", "hprpc.large8192",
+             "cs6650.stream", "infobip.items10"]
+JVM_WORKLOADS = ["usp.int64", "hprpc.large8192", "cs6650.stream"]
+NATIVE = [c.id for c in contenders.all_contenders().values() if isinstance(c, native.NativeContender)]
+
+
+def _available(contender_id: str) -> None:
+    reason = contenders.get(contender_id).unavailable()
+    if reason and os.environ.get("CI") != "true":
+        pytest.skip(reason)
+
+
+@pytest.mark.parametrize("contender_id", NATIVE)
+def test_native_contender_verified_by_its_own_and_python_clients(contender_id, tmp_path):
+    _available(contender_id)
+    contender = contenders.get(contender_id)
+    clients = [contender.language] + contenders.python_client_ids(contender.protocol)[:1]
+    loads = JVM_WORKLOADS if contender.language == "java" else WORKLOADS
+    config = RunConfig(contenders=[contender_id], workloads=loads, client_drivers=clients, calls=20,
+                       warmup_s=0, out=tmp_path / "r.json")
+    results = Arena(config).run()
+    measured = [c for c in results.cells if c.status == "ok"]
+    for cell in results.cells:
+        assert cell.status in ("ok", "unsupported"), (cell.client, cell.workload, cell.reason)
+        if cell.status == "ok":
+            assert cell.calls == 20 and cell.errors == {}, (cell.client, cell.workload, cell.errors)
+    assert len({c.client for c in measured}) == len(clients)
+
+
+def test_matrix_python_client_to_every_grpc_server(tmp_path):
+    servers = [c for c in ("grpc-go", "grpc-tonic", "grpc-java") if c in NATIVE]
+    for server in servers:
+        _available(server)
+    config = RunConfig(contenders=servers + ["grpc-py"], workloads=["usp.person"], client_drivers=["py"],
+                       calls=20, warmup_s=0, out=tmp_path / "r.json")
+    for cell in Arena(config).run().cells:
+        assert cell.status == "ok" and cell.calls == 20, (cell.contender, cell.reason)
+
+
+def test_native_driver_reports_synced_server_counters(tmp_path):
+    synced = [w.language for w in native.workers().values() if w.manifest.get("drive_sync")]
+    if not synced:
+        pytest.skip("no native worker syncs")
+    ids = [next(c.id for c in contenders.all_contenders().values()
+                if c.language == lang and c.protocol == "tcp-raw") for lang in synced]
+    config = RunConfig(contenders=ids, workloads=["usp.int32"], calls=50, warmup_s=0.2, out=tmp_path / "r.json")
+    for cell in Arena(config).run().cells:
+        assert cell.status == "ok", cell.reason
+        assert not cell.server_counters_include_warmup
+        if cell.wire_in_bytes is not None:  # exactly the measured calls: 2 x (4 + 5) payload bytes each
+            assert cell.payload_bytes_per_call == pytest.approx(18, abs=1)
