@@ -3,10 +3,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SYSTEM_PYTHON ?= python3
 
-.PHONY: arena setup system natives test bench clean
+.PHONY: arena setup system natives test test-python test-native bench clean
 
 arena: setup system natives
-	$(VENV)/bin/rpcarena run --out results/arena.json
+	$(VENV)/bin/rpcarena run --out results/arena.json --report results/arena.html
 
 setup: $(VENV)/.installed
 
@@ -22,11 +22,20 @@ system:
 natives: setup system
 	$(VENV)/bin/rpcarena build
 
-test: setup system
+test: test-native test-python
+
+test-python: setup system natives
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# Each worker's own tests: every shared vector through its servers, its drive loop, its errors.
+test-native: system
+	cd workers/go && sh test.sh
+	cd workers/rust && cargo test --release --locked -q
+	cd workers/java && mvn -q -B test
 
 bench: setup system natives
 	$(PY) benchmarks/harness_overhead.py
+	$(PY) benchmarks/wire_bytes.py
 
 clean:
 	rm -rf $(VENV) results
