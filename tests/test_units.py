@@ -114,3 +114,21 @@ def test_cs6650_ships_the_seed_passage():
     words = workloads.WORKLOADS["cs6650.word"].requests
     assert words[0] == {"value": "A"} and len(words) > 100
     assert workloads.WORKLOADS["cs6650.text"].responses[0]["value"].startswith("\necap")
+
+
+def test_fast_summary_equals_hdrhistogram():
+    import random
+
+    h = hist.new()
+    rng = random.Random(5)
+    for _ in range(20_000):
+        h.record_value(int(rng.lognormvariate(11, 1.2)))
+    fast = hist.summary_us(h)
+    assert fast["count"] == 20_000
+    for p in hist.PERCENTILES:
+        assert fast[f"p{p:g}_us"] == h.get_value_at_percentile(p) / 1e3
+    assert fast["mean_us"] == pytest.approx(h.get_mean_value() / 1e3, rel=1e-12)
+    assert fast["sd_us"] == pytest.approx(h.get_stddev() / 1e3, rel=1e-9)
+    assert hist.percentiles(h, (0.5, 100.0)) == {0.5: h.get_value_at_percentile(0.5),
+                                                100.0: h.get_value_at_percentile(100.0)}
+    assert hist.summary_us(hist.new()) == {"count": 0}
