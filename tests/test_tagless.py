@@ -91,11 +91,11 @@ def test_pipelined_calls_come_back_with_their_ids(server) -> None:
 def test_bad_requests_get_error_replies_and_the_connection_survives(server) -> None:
     hello = tagless.method_index("SayHello")
     sock, reader = _raw(server)
-    sock.sendall(frames.pack(1, hello, b"\x09\x00\x00\x00abc"))  # a string longer than the body
+    sock.sendall(frames.pack(1, hello, b"\x09abc"))  # a string longer than the body (varint length 9)
     assert frames.read_frame(reader)[:2] == (1, frames.BAD_REQUEST)
     sock.sendall(frames.pack(2, 999, b""))
     assert frames.read_frame(reader)[:2] == (2, frames.UNKNOWN_METHOD)
-    sock.sendall(frames.pack(3, hello, b"\x02\x00\x00\x00ok"))
+    sock.sendall(frames.pack(3, hello, b"\x02ok"))
     assert frames.read_frame(reader)[:2] == (3, frames.OK)
     sock.close()
 

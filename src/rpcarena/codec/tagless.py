@@ -5,8 +5,9 @@ nothing but the values goes on the wire. A message value is a tuple of its field
 values in declaration order; a nested message is a tuple, a repeated field a
 tuple of values. Fixed-size scalars are little-endian; consecutive ones are
 packed by one precompiled `struct.Struct` (LargeData8192 is a single
-`Struct('<8192i')`); strings and bytes carry a uint32 length, repeated fields a
-uint32 count.
+`Struct('<8192i')`); strings and bytes carry a varint length, repeated fields a
+varint count, and 64-bit integers outside flat messages are zigzag varints (an id
+of 10000 takes 2 bytes, not 8): values only, and as few bytes as the value needs.
 
 A message whose fields are all of one fixed-size scalar type (LargeData*,
 Vector3, Int32Msg) is held in its wire form, as FlatBuffers and Cap'n Proto
@@ -30,8 +31,9 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from rpcarena import schema
 
-LENGTH = struct.Struct("<I")
+MAX_VARINT = 10  # bytes of the longest 64-bit varint
 _FD = FieldDescriptor
+VARINTS = {_FD.TYPE_INT64, _FD.TYPE_SINT64}  # zigzag varints, outside flat messages
 FIXED = {_FD.TYPE_INT32: "i", _FD.TYPE_SINT32: "i", _FD.TYPE_SFIXED32: "i", _FD.TYPE_ENUM: "i",
          _FD.TYPE_UINT32: "I", _FD.TYPE_FIXED32: "I", _FD.TYPE_INT64: "q", _FD.TYPE_SINT64: "q",
          _FD.TYPE_SFIXED64: "q", _FD.TYPE_UINT64: "Q", _FD.TYPE_FIXED64: "Q",
@@ -60,9 +62,48 @@ def _remaining(buf: bytes, off: int, need: int, what: str) -> None:
         raise DecodeError(f"{what} needs {need} bytes at offset {off}, only {len(buf) - off} left")
 
 
-def _read_length(buf: bytes, off: int) -> int:
-    _remaining(buf, off, 4, "a length")
-    return LENGTH.unpack_from(buf, off)[0]
+def varint(value: int) -> bytes:
+    """LEB128 of an unsigned integer."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def read_varint(buf: bytes, off: int) -> tuple[int, int]:
+    """(value, next offset); a varint longer than 10 bytes or cut short is a DecodeError."""
+    value = shift = 0
+    for i in range(off, min(off + MAX_VARINT, len(buf))):
+        byte = buf[i]
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, i + 1
+        shift += 7
+    raise DecodeError(f"a varint at offset {off} is cut short or longer than {MAX_VARINT} bytes")
+
+
+def _read_length(buf: bytes, off: int) -> tuple[int, int]:
+    size, off = read_varint(buf, off)
+    if size > len(buf):  # no length can exceed the frame it came in
+        raise DecodeError(f"a length of {size} exceeds the {len(buf)}-byte buffer")
+    return size, off
+
+
+def _zigzag_step(index: int) -> tuple[Encoder, Decoder]:
+    def encode(value: tuple, parts: list) -> None:
+        n = value[index]
+        if not -(1 << 63) <= n < 1 << 63:
+            raise EncodeError(f"{n} does not fit a 64-bit integer")
+        parts.append(varint((n << 1) ^ (n >> 63)))
+
+    def decode(buf: bytes, off: int, out: list) -> int:
+        raw, off = read_varint(buf, off)
+        out.append((raw >> 1) ^ -(raw & 1))
+        return off
+
+    return encode, decode
 
 
 def _fixed_run(codes: str, start: int, stop: int) -> tuple[Encoder, Decoder]:
@@ -82,12 +123,11 @@ def _fixed_run(codes: str, start: int, stop: int) -> tuple[Encoder, Decoder]:
 def _text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
     def encode(value: tuple, parts: list) -> None:
         data = value[index].encode() if is_string else bytes(value[index])
-        parts.append(LENGTH.pack(len(data)))
+        parts.append(varint(len(data)))
         parts.append(data)
 
     def decode(buf: bytes, off: int, out: list) -> int:
-        size = _read_length(buf, off)
-        off += 4
+        size, off = _read_length(buf, off)
         _remaining(buf, off, size, "a string")
         out.append(_read_text(buf[off:off + size], is_string))
         return off + size
@@ -106,20 +146,29 @@ def _read_text(data: bytes, is_string: bool) -> str | bytes:
 
 def _repeated_fixed(index: int, code: str) -> tuple[Encoder, Decoder]:
     width = struct.calcsize("<" + code)
+    view = _native(code)  # held as a zero-copy view of the wire, like flat messages
 
     def encode(value: tuple, parts: list) -> None:
         values = value[index]
-        parts.append(LENGTH.pack(len(values)))
-        parts.append(_array(code, len(values)).pack(*values))
+        parts.append(varint(len(values)))
+        if isinstance(values, memoryview) and values.format == view:
+            parts.append(values.tobytes())
+        else:
+            parts.append(_array(code, len(values)).pack(*values))
 
     def decode(buf: bytes, off: int, out: list) -> int:
-        count = _read_length(buf, off)
-        off += 4
+        count, off = _read_length(buf, off)
+        end = off + count * width
         _remaining(buf, off, count * width, f"{count} repeated values")
-        out.append(struct.unpack_from(f"<{count}{code}", buf, off))
-        return off + count * width
+        out.append(memoryview(buf)[off:end].cast(view) if view else struct.unpack_from(f"<{count}{code}", buf, off))
+        return end
 
     return encode, decode
+
+
+def _native(code: str) -> str | None:
+    """`code` when native values have the wire's (little-endian, standard-size) layout."""
+    return code if sys.byteorder == "little" and struct.calcsize(code) == struct.calcsize("<" + code) else None
 
 
 def _repeated_text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
@@ -127,14 +176,13 @@ def _repeated_text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
 
     def encode(value: tuple, parts: list) -> None:
         values = value[index]
-        parts.append(LENGTH.pack(len(values)))
+        parts.append(varint(len(values)))
         for item in values:
             item_encode((item,), parts)
 
     def decode(buf: bytes, off: int, out: list) -> int:
-        count = _read_length(buf, off)
-        off += 4
-        _remaining(buf, off, count * 4, f"{count} repeated strings")
+        count, off = _read_length(buf, off)
+        _remaining(buf, off, count, f"{count} repeated strings")
         items: list = []
         for _ in range(count):
             off = item_decode(buf, off, items)
@@ -151,7 +199,7 @@ def _nested(index: int, codec: "MessageCodec", repeated: bool) -> tuple[Encoder,
         if not repeated:
             codec.encode_into(value[index], parts)
             return
-        parts.append(LENGTH.pack(len(value[index])))
+        parts.append(varint(len(value[index])))
         for item in value[index]:
             codec.encode_into(item, parts)
 
@@ -160,8 +208,7 @@ def _nested(index: int, codec: "MessageCodec", repeated: bool) -> tuple[Encoder,
             item, off = codec.decode_from(buf, off)
             out.append(item)
             return off
-        count = _read_length(buf, off)
-        off += 4
+        count, off = _read_length(buf, off)
         _remaining(buf, off, count * least, f"{count} repeated {codec.name}")
         items = []
         for _ in range(count):
@@ -245,7 +292,7 @@ class MessageCodec:
 def _steps(fields: tuple) -> list[tuple[Encoder, Decoder]]:
     steps, run, start = [], "", 0
     for i, field in enumerate(fields):
-        code = FIXED.get(field.type)
+        code = FIXED.get(field.type) if field.type not in VARINTS else None
         if code and not field.is_repeated:
             run, start = (run + code, start) if run else (code, i)
             continue
@@ -266,6 +313,8 @@ def _step(i: int, field: FieldDescriptor) -> tuple[Encoder, Decoder]:
     if field.type in (_FD.TYPE_STRING, _FD.TYPE_BYTES):
         is_string = field.type == _FD.TYPE_STRING
         return _repeated_text(i, is_string) if field.is_repeated else _text(i, is_string)
+    if field.type in VARINTS and not field.is_repeated:
+        return _zigzag_step(i)
     if field.type in FIXED:
         return _repeated_fixed(i, FIXED[field.type])
     raise EncodeError(f"field {field.full_name} has a type tagless does not encode (groups)")
@@ -274,8 +323,8 @@ def _step(i: int, field: FieldDescriptor) -> tuple[Encoder, Decoder]:
 def _min_size(fields: tuple) -> int:
     size = 0
     for field in fields:
-        if field.is_repeated or field.type in (_FD.TYPE_STRING, _FD.TYPE_BYTES):
-            size += 4
+        if field.is_repeated or field.type in (_FD.TYPE_STRING, _FD.TYPE_BYTES) or field.type in VARINTS:
+            size += 1
         elif field.type == _FD.TYPE_MESSAGE:
             size += codec(field.message_type.full_name).min_size
         else:
@@ -294,10 +343,9 @@ def _whole_struct(fields: tuple) -> struct.Struct | None:
 def _view_code(fields: tuple) -> str | None:
     """The one native format of a flat message, when native and wire layouts agree."""
     codes = {FIXED.get(f.type) if not f.is_repeated else None for f in fields}
-    if len(codes) != 1 or None in codes or sys.byteorder != "little":
+    if len(codes) != 1 or None in codes:
         return None
-    code = codes.pop()
-    return code if struct.calcsize(code) == struct.calcsize("<" + code) else None
+    return _native(codes.pop())
 
 
 def plain(value: Any) -> Any:
