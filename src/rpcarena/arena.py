@@ -22,6 +22,7 @@ from rpcarena import drivers, environment, native, procs, wire, workloads
 from rpcarena.config import RunConfig
 from rpcarena.contenders.base import Contender
 from rpcarena.errors import ArenaError, Interrupted, UnavailableError, UsageError
+from rpcarena.external.target import Target
 from rpcarena.placement import Placement, plan, where
 from rpcarena.results import Cell, Results
 from rpcarena.server import Server
@@ -30,9 +31,9 @@ from rpcarena.workloads import Workload
 
 @dataclass(frozen=True)
 class Plan:
-    """One cell to measure."""
+    """One cell to measure: against a contender's fresh server, or an external target."""
 
-    contender: Contender
+    contender: Contender | Target
     client: str
     workload: Workload
     clients: int
@@ -102,6 +103,8 @@ def driver_specs(p: Plan, config: RunConfig, target: str) -> list[drivers.Driver
         "timeout_ms": config.timeout_ms, "sample_limit": config.sample_limit,
         "rate_per_s": config.rate_per_s, "arrival": config.arrival, "mode": p.workload.mode,
     }
+    if isinstance(p.contender, Target):
+        return drivers.python_drivers(dict(spec, client="py", external=p.contender.description))
     if p.client.startswith("py"):
         return drivers.python_drivers(dict(spec, client=p.client))
     worker = native.workers()[p.client]
@@ -127,8 +130,10 @@ def _payloads(workload: Workload) -> list[str]:
 class Arena:
     """Runs the plans of a configuration and keeps the results document current."""
 
-    def __init__(self, config: RunConfig, on_cell: Callable[[int, int, Plan, Cell | None], None] | None = None):
+    def __init__(self, config: RunConfig, on_cell: Callable[[int, int, Plan, Cell | None], None] | None = None,
+                 todo: list[Plan] | None = None):
         self.config = config
+        self.todo = todo  # the cells to measure, when not the configuration's contenders x workloads
         self.placement: Placement = plan(config.pin)
         self.on_cell = on_cell or (lambda *args: None)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
@@ -138,7 +143,7 @@ class Arena:
         self.failures: list[str] = []
 
     def run(self) -> Results:
-        todo = plans(self.config)
+        todo = self.todo if self.todo is not None else plans(self.config)
         try:
             for i, p in enumerate(todo):
                 self.on_cell(i, len(todo), p, None)
@@ -183,7 +188,7 @@ class Arena:
         logs = self.logs / f"cell-{i:04d}"
         before: dict = {}
         drift0 = environment.load_now()
-        with Server(p.contender, self.config.host, self.placement.server, logs / "server.log") as server:
+        with self._server(p, logs) as server:
             server.start(self.config.port)
             specs = driver_specs(p, self.config, server.target)
             cell.warmup_s = specs[0].spec["warmup_s"]
@@ -197,12 +202,20 @@ class Arena:
                 if counter:
                     self._record_wire(cell, counter.read() - before["wire"])
             cell.server_peak_rss_bytes = server.peak_rss_bytes()
-            cell.placement = dict(self.placement.as_dict(), server_ran_on=where(server.child.pid))
+            cell.placement = dict(self.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None)
         self._record(cell, result, used)
         cell.drift = {"before": drift0, "after": environment.load_now()}
 
-    def _wire(self, port: int) -> Any:
+    def _server(self, p: Plan, logs: Path) -> Any:
+        """A fresh contender server, or an external target's stand-in (nothing to start)."""
+        if isinstance(p.contender, Target):
+            return p.contender.server()
+        return Server(p.contender, self.config.host, self.placement.server, logs / "server.log")
+
+    def _wire(self, port: int | None) -> Any:
         """Kernel byte counters on the server port, or a null context where they cannot be had."""
+        if port is None:  # an external server on another host
+            return contextlib.nullcontext(None)
         reason = wire.unavailable()
         if reason:
             self.results.extra["wire_unavailable"] = reason

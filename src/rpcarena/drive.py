@@ -59,9 +59,7 @@ class Driver:
         self.spec = spec
         self.n = int(spec["clients"])
         self.sync = bool(spec.get("sync"))
-        contender = get(spec["contender"])
-        client_cls = python_client(contender.protocol, spec.get("client") or contender.default_client(),
-                                   streaming=spec.get("mode") == "stream")
+        client_cls = client_factory(spec)
         timeout_s = spec.get("timeout_ms", 5000) / 1000
         self.clients = [client_cls(spec["target"], spec["method"], timeout_s) for _ in range(self.n)]
         requests, responses = spec["requests"], spec["responses"]
@@ -188,6 +186,17 @@ class Driver:
             "retries": sum(getattr(client, "retries", 0) for client in self.clients),
             "tool": {"name": "rpcarena-py", "runtime": sys.version.split()[0]},
         }
+
+
+def client_factory(spec: dict) -> Any:
+    """(target, method, timeout_s) -> a client: the contender protocol's, or an external target's."""
+    if "external" in spec:
+        from rpcarena import external
+
+        return external.client_factory(spec["external"])
+    contender = get(spec["contender"])
+    return python_client(contender.protocol, spec.get("client") or contender.default_client(),
+                         streaming=spec.get("mode") == "stream")
 
 
 def _reconnect(client: Any) -> None:

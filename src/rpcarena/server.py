@@ -73,29 +73,18 @@ class Server:
         return (f"{self.contender.id} server died (exit code {code}: {self.child.last_error_line()}); "
                 f"full log: {self.log}")
 
+    @property
+    def pid(self) -> int | None:
+        return self.child.pid if self.child is not None else None
+
     def usage(self) -> Usage:
         try:
-            cpu = self._process.cpu_times()
-            children = self._process.children(recursive=True)
+            return process_usage(self._process)
         except psutil.Error:
             raise ServerError(self.died_message()) from None
-        user, system = cpu.user + cpu.children_user, cpu.system + cpu.children_system
-        for child in children:  # a server made of several processes (typed-json's workers)
-            try:
-                times = child.cpu_times()
-            except psutil.Error:
-                continue
-            user, system = user + times.user, system + times.system
-        return Usage(user, system)
 
     def peak_rss_bytes(self) -> int | None:
-        try:
-            for line in Path(f"/proc/{self.child.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-        except OSError:
-            return None
-        return None
+        return peak_rss_bytes(self.child.pid)
 
     def stop(self) -> None:
         if self.child is not None:
@@ -107,3 +96,27 @@ class Server:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+
+def process_usage(process: psutil.Process) -> Usage:
+    """CPU time of a process, its reaped children and its live descendants (psutil.Error when gone)."""
+    cpu = process.cpu_times()
+    children = process.children(recursive=True)
+    user, system = cpu.user + cpu.children_user, cpu.system + cpu.children_system
+    for child in children:  # a server made of several processes (typed-json's workers)
+        try:
+            times = child.cpu_times()
+        except psutil.Error:
+            continue
+        user, system = user + times.user, system + times.system
+    return Usage(user, system)
+
+
+def peak_rss_bytes(pid: int) -> int | None:
+    """The process's peak resident set size over its whole life (VmHWM), when readable."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None

@@ -1,0 +1,168 @@
+"""From one target's options (as the command line or a targets file gives them) to a Target.
+
+Everything that can be checked before measuring is checked here: the options fit
+the kind of target, variables parse, every template renders, gRPC request data
+fits the method's message type. Each failure is a one-line UsageError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from rpcarena.errors import UsageError
+from rpcarena.external import checks, protos, template
+from rpcarena.external.target import Target, reachable, server_pid
+
+KINDS = ("grpc", "http", "rpyc")
+# options that only one kind of target takes
+ONLY = {"method": "grpc", "proto": "grpc", "import_path": "grpc", "data": "grpc",
+        "http_method": "http", "header": "http", "body": "http", "rpyc_method": "rpyc", "args": "rpyc"}
+
+
+def option(key: str) -> str:
+    return "--" + key.replace("_", "-")
+
+
+def build(group: dict, name: str, vars_limit: int, timeout_s: float) -> Target:
+    """A Target from one group of options ({"kind", "address", "var": [...], ...})."""
+    kind = group.get("kind")
+    if kind not in KINDS:
+        given = " ".join(option(k) for k in group) or "nothing"
+        raise UsageError(f"target options without an address ({given}): start each target with "
+                         "--grpc HOST:PORT, --http URL or --rpyc HOST:PORT")
+    for key, only in ONLY.items():
+        if key in group and only != kind:
+            raise UsageError(f"{option(key)} is for --{only} targets, not --{kind} ({name}): move it to its target")
+    binds = template.bindings([template.parse_var(v) for v in group.get("var", [])], vars_limit)
+    wanted = [checks.parse(text) for text in group.get("expect_json", [])]
+    rendered = tuple(checks.render(wanted, b) for b in binds)
+    return BUILDERS[kind](group, name, binds, rendered, timeout_s)
+
+
+def host_port(text: str, opt: str) -> str:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"bad {opt} {text!r}: write HOST:PORT, e.g. 127.0.0.1:50051")
+    return text
+
+
+def _grpc(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s: float) -> Target:
+    address = host_port(group["address"], "--grpc")
+    if not group.get("method"):
+        raise UsageError(f"the --grpc target {name} needs --method package.Service/Method")
+    ref = protos.parse_method(group["method"])
+    status = _grpc_status(group.get("expect_status"))
+    target = Target(name, "grpc", address, f"{ref.service}/{ref.name}", f"{ref.service}/{ref.name}",
+                    {"kind": "grpc", "expect_status": status}, (), rendered, server_pid(group.get("server_pid")))
+    if group.get("proto"):
+        schema = protos.from_proto(Path(group["proto"]), [Path(p) for p in group.get("import_path", [])])
+    else:
+        reachable(target)
+        schema = protos.from_reflection(address, ref.service, timeout_s)
+    request_type, _ = protos.message_classes(protos.find_method(protos.pool_of(schema), ref))
+    requests = tuple(_proto_json(template.render_json(group.get("data") or "{}", b, "--data"), request_type, name)
+                     for b in binds)
+    return _with(target, requests, dict(target.description, descriptor_set_b64=protos.encode(schema)))
+
+
+def _with(target: Target, requests: tuple, description: dict) -> Target:
+    return Target(target.id, target.protocol, target.address, target.method, target.label, description,
+                  requests, target.checks, target.server_pid)
+
+
+def _grpc_status(text: str | None) -> str | None:
+    if text is None:
+        return None
+    import grpc
+
+    names = [code.name for code in grpc.StatusCode]
+    if text.upper() not in names:
+        raise UsageError(f"bad --expect-status {text!r} for a gRPC target: give a status name such as OK or NOT_FOUND")
+    return text.upper()
+
+
+def _proto_json(data: object, request_type: type, name: str) -> dict:
+    """The rendered --data, checked against the request message type."""
+    from google.protobuf import json_format
+
+    if not isinstance(data, dict):
+        raise UsageError(f"--data of {name} must be a JSON object (the request message)")
+    try:
+        json_format.ParseDict(data, request_type())
+    except json_format.ParseError as error:
+        message = str(error).splitlines()[0]
+        raise UsageError(f"--data of {name} does not fit {request_type.DESCRIPTOR.full_name} ({message}): "
+                         "fix --data") from None
+    return data
+
+
+def _http(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s: float) -> Target:
+    url_template = group["address"]
+    body = group.get("body")
+    method = (group.get("http_method") or ("POST" if body is not None else "GET")).upper()
+    headers = [_header(text) for text in group.get("header", [])]
+    if body is not None and body.lstrip()[:1] in ("{", "[") and not any(k.lower() == "content-type" for k, _ in headers):
+        headers.append(("Content-Type", "application/json"))
+    requests = tuple(_http_request(method, url_template, headers, body, b) for b in binds)
+    address = _url_address(requests[0]["url"])
+    label = f"{method} {urlsplit(url_template).path or '/'}"
+    status = _http_status(group.get("expect_status"))
+    return Target(name, "http", address, method, label, {"kind": "http", "expect_status": status},
+                  requests, rendered, server_pid(group.get("server_pid")))
+
+
+def _header(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition(":")
+    if not sep or not key.strip():
+        raise UsageError(f"bad --header {text!r}: write 'Name: value'")
+    return key.strip(), value.strip()
+
+
+def _http_request(method: str, url: str, headers: list, body: str | None, binding: dict) -> dict:
+    escape = "json" if body is not None and body.lstrip()[:1] in ("{", "[") else "text"
+    return {"method": method, "url": template.render(url, binding, "--http", escape="url"),
+            "headers": {k: template.render(v, binding, f"--header {k}") for k, v in headers},
+            "body": template.render(body, binding, "--body", escape=escape) if body is not None else None}
+
+
+def _url_address(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"bad --http {url!r}: write a URL such as http://127.0.0.1:8000/path/{{{{id}}}}")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise UsageError(f"bad --http {url!r}: its port is not a number below 65536") from None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{host}:{port}"
+
+
+def _http_status(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit() or not 100 <= int(text) < 600:
+        raise UsageError(f"bad --expect-status {text!r} for an HTTP target: give a status code such as 200")
+    return int(text)
+
+
+def _rpyc(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s: float) -> Target:
+    address = host_port(group["address"], "--rpyc")
+    method = group.get("rpyc_method")
+    if not method:
+        raise UsageError(f"the --rpyc target {name} needs --rpyc-method NAME (an exposed method)")
+    if group.get("expect_status") is not None:
+        raise UsageError("--expect-status is for --grpc and --http targets; check an RPyC reply with --expect-json")
+    requests = tuple({"args": _args(template.render_json(group.get("args") or "[]", b, "--args"))} for b in binds)
+    return Target(name, "rpyc", address, method, method, {"kind": "rpyc"}, requests, rendered,
+                  server_pid(group.get("server_pid")))
+
+
+def _args(value: object) -> list:
+    if not isinstance(value, list):
+        raise UsageError("--args must be a JSON list of the method's arguments, e.g. '[\"x\", 3]'")
+    return value
+
+
+BUILDERS: dict[str, Callable[..., Target]] = {"grpc": _grpc, "http": _http, "rpyc": _rpyc}

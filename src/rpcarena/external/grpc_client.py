@@ -1,0 +1,71 @@
+"""A gRPC client of any unary method, its messages built from a shipped descriptor set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rpcarena.contenders.base import Client
+from rpcarena.external import checks, protos
+
+
+class GrpcTargetClient(Client):
+    """One channel of its own calling `package.Service/Method`; requests are proto-JSON dicts.
+
+    `description` carries `descriptor_set_b64` and, optionally, `expect_status`: a
+    gRPC status name (default OK) that counts as an answer rather than an error.
+    """
+
+    def __init__(self, target: str, method: str, timeout_s: float, description: dict) -> None:
+        import grpc
+
+        super().__init__(target, method, timeout_s)
+        self._grpc = grpc
+        ref = protos.parse_method(method)
+        found = protos.find_method(protos.pool_of(protos.decode(description["descriptor_set_b64"])), ref)
+        self._request_type, self._response_type = protos.message_classes(found)
+        self._status = (description.get("expect_status") or "OK").upper()
+        self._channel = grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
+        self._call = self._channel.unary_unary(ref.path, request_serializer=self._request_type.SerializeToString,
+                                               response_deserializer=self._response_type.FromString)
+
+    def prepare(self, request: dict) -> Any:
+        from google.protobuf import json_format
+
+        return json_format.ParseDict(request, self._request_type())
+
+    def call(self, request: Any) -> Any:
+        try:
+            return self._call(request, timeout=self.timeout_s)
+        except self._grpc.RpcError as error:
+            if self._status != "OK" and hasattr(error, "code") and error.code().name == self._status:
+                return None  # the status asked for with --expect-status: an answer
+            raise
+
+    def same(self, got: Any, want: list) -> bool:
+        if self._status != "OK":
+            return got is None and not want
+        return not want or checks.holds(self.canonical(got), want)
+
+    def canonical(self, value: Any) -> Any:
+        from google.protobuf import json_format
+
+        return json_format.MessageToDict(value, preserving_proto_field_name=True)
+
+    def classify(self, error: BaseException) -> str:
+        if isinstance(error, self._grpc.RpcError) and hasattr(error, "code"):
+            code = error.code()
+            if code == self._grpc.StatusCode.DEADLINE_EXCEEDED:
+                return "timeout"
+            if code == self._grpc.StatusCode.UNAVAILABLE:
+                return "connection"
+            return f"status_{code.name.lower()}"
+        return super().classify(error)
+
+    def describe(self, error: BaseException) -> str:
+        """One line about a failed call."""
+        if isinstance(error, self._grpc.RpcError) and hasattr(error, "details"):
+            return f"{error.code().name}: {error.details()}"
+        return str(error)
+
+    def close(self) -> None:
+        self._channel.close()

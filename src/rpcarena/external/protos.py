@@ -1,0 +1,151 @@
+"""The schema of an external gRPC service, from its .proto or from server reflection.
+
+Either way the result is a serialized FileDescriptorSet (the method's file and
+everything it imports): the command resolves it once and ships it to the driver
+processes, which load it into a fresh descriptor pool and build message classes
+with no generated code.
+"""
+
+from __future__ import annotations
+
+import base64
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from rpcarena.errors import ServerError, UsageError
+
+METHOD_HELP = "write --method package.Service/Method"
+
+
+@dataclass(frozen=True)
+class MethodRef:
+    service: str
+    name: str
+
+    @property
+    def path(self) -> str:
+        """The HTTP/2 path gRPC calls."""
+        return f"/{self.service}/{self.name}"
+
+
+def parse_method(text: str) -> MethodRef:
+    service, sep, name = text.rpartition("/") if "/" in text else text.rpartition(".")
+    if not sep or not service or not name:
+        raise UsageError(f"bad --method {text!r}: {METHOD_HELP}")
+    return MethodRef(service.lstrip("/"), name)
+
+
+def from_proto(proto: Path, import_paths: list[Path]) -> bytes:
+    """Compile `proto` with grpc_tools.protoc into a descriptor set (a one-line error when it fails)."""
+    if not proto.is_file():
+        raise UsageError(f"no .proto file {proto}: give the path of the service's .proto with --proto")
+    includes = [p.resolve() for p in import_paths]
+    if not any(proto.resolve().is_relative_to(p) for p in includes):
+        includes.insert(0, proto.resolve().parent)
+    well_known = Path(str(resources.files("grpc_tools") / "_proto"))
+    with tempfile.TemporaryDirectory(prefix="rpcarena-proto-") as tmp:
+        out = Path(tmp) / "set.pb"
+        argv = [sys.executable, "-m", "grpc_tools.protoc", *(f"-I{p}" for p in includes), f"-I{well_known}",
+                "--include_imports", f"--descriptor_set_out={out}", str(proto.resolve())]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+        if done.returncode != 0 or not out.exists():
+            first = next((line for line in done.stderr.splitlines() if line.strip()), "protoc failed")
+            raise UsageError(f"cannot compile {proto}: {first.strip().rstrip('.')}; fix the .proto or add --import-path DIR")
+        return out.read_bytes()
+
+
+def from_reflection(address: str, service: str, timeout_s: float) -> bytes:
+    """Ask the server for the file that defines `service` and every file it imports."""
+    import grpc
+    from google.protobuf import descriptor_pb2, descriptor_pool
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+    with grpc.insecure_channel(address) as channel:
+        try:
+            grpc.channel_ready_future(channel).result(timeout=timeout_s)
+        except grpc.FutureTimeoutError:
+            raise ServerError(f"no gRPC server answers at {address}: start it or fix --grpc") from None
+        database = ProtoReflectionDescriptorDatabase(channel)
+        pool = descriptor_pool.DescriptorPool(database)
+        try:
+            found = pool.FindServiceByName(service)
+        except KeyError:
+            raise UsageError(f"{address} has no service {service!r} (it has: {_services(database)}): "
+                             f"fix --method") from None
+        except grpc.RpcError as error:
+            raise _reflection_error(address, error) from None
+        files = descriptor_pb2.FileDescriptorSet()
+        _add_with_imports(found.file, files, set())
+        return files.SerializeToString()
+
+
+def _services(database: Any) -> str:
+    import grpc
+
+    try:
+        return ", ".join(s for s in database.get_services() if not s.startswith("grpc.reflection")) or "none"
+    except grpc.RpcError:  # only the hint of an error that is raised anyway
+        return "unknown"
+
+
+def _reflection_error(address: str, error: Any) -> Exception:
+    import grpc
+
+    if error.code() == grpc.StatusCode.UNIMPLEMENTED:
+        return UsageError(f"{address} does not offer server reflection: give the schema with --proto FILE")
+    return ServerError(f"server reflection at {address} failed ({error.code().name}: {error.details()}); "
+                       "give the schema with --proto FILE")
+
+
+def _add_with_imports(file: Any, out: Any, seen: set[str]) -> None:
+    """Dependencies first, as a descriptor pool needs them."""
+    if file.name in seen:
+        return
+    seen.add(file.name)
+    for dependency in file.dependencies:
+        _add_with_imports(dependency, out, seen)
+    file.CopyToProto(out.file.add())
+
+
+def pool_of(descriptor_set: bytes) -> Any:
+    """A fresh descriptor pool holding every file of a serialized FileDescriptorSet."""
+    from google.protobuf import descriptor_pb2, descriptor_pool
+
+    pool = descriptor_pool.DescriptorPool()
+    for file in descriptor_pb2.FileDescriptorSet.FromString(descriptor_set).file:
+        pool.Add(file)
+    return pool
+
+
+def find_method(pool: Any, ref: MethodRef) -> Any:
+    """The method's descriptor; a one-line error naming what exists when it does not."""
+    try:
+        service = pool.FindServiceByName(ref.service)
+    except KeyError:
+        raise UsageError(f"unknown service {ref.service!r} in the schema: {METHOD_HELP}") from None
+    method = service.methods_by_name.get(ref.name)
+    if method is None:
+        names = ", ".join(service.methods_by_name) or "none"
+        raise UsageError(f"service {ref.service} has no method {ref.name!r} (it has: {names}): fix --method")
+    if method.client_streaming or method.server_streaming:
+        raise UsageError(f"{ref.service}/{ref.name} is a streaming method; rpcarena target calls unary methods")
+    return method
+
+
+def message_classes(method: Any) -> tuple[type, type]:
+    from google.protobuf import message_factory
+
+    return message_factory.GetMessageClass(method.input_type), message_factory.GetMessageClass(method.output_type)
+
+
+def encode(descriptor_set: bytes) -> str:
+    return base64.b64encode(descriptor_set).decode()
+
+
+def decode(text: str) -> bytes:
+    return base64.b64decode(text)

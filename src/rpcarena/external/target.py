@@ -1,0 +1,201 @@
+"""A target: an external server in the contender's place of an arena plan.
+
+There is no process to start: the address is known, the server's pid is known
+only when the user gives it (then its CPU time and peak RSS are measured as for
+a contender's server). The requests are rendered before measuring and carried,
+with the checks of each one, into the driver spec.
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import psutil
+
+from rpcarena import external
+from rpcarena.errors import ServerError, UsageError
+from rpcarena.server import Usage, peak_rss_bytes, process_usage
+from rpcarena.workloads import Workload
+
+CONNECT_TIMEOUT_S = 3.0
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0", "::")
+
+
+@dataclass(frozen=True)
+class Target:
+    """An external server and what to call on it (plays `Contender` in an arena `Plan`)."""
+
+    id: str  # the name in the results and the table
+    protocol: str  # grpc | http | rpyc
+    address: str  # host:port the clients connect to
+    method: str  # what the client calls: package.Service/Method, an HTTP method, an RPyC method name
+    label: str  # the workload column: what is called, as the user wrote it
+    description: dict  # what the Python client needs besides (address, method, timeout)
+    requests: tuple  # rendered before measuring; the clients cycle through them
+    checks: tuple  # for each request, its [path, value] JSON checks
+    server_pid: int | None = None
+    language: str = field(default="external", init=False)
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def unsupported(self, method: str) -> str | None:
+        return None
+
+    @cached_property
+    def workload(self) -> Workload:
+        return TargetWorkload(self.label, self.method, f"{self.protocol} target {self.address}",
+                              lambda: list(self.requests), checks=self.checks)
+
+    @property
+    def host(self) -> str:
+        return self.address.rpartition(":")[0].strip("[]")
+
+    @property
+    def port(self) -> int:
+        return int(self.address.rpartition(":")[2])
+
+    def client(self, timeout_s: float) -> Any:
+        return external.client_factory(self.description)(self.address, self.method, timeout_s)
+
+    def server(self) -> "ExternalServer":
+        return ExternalServer(self)
+
+
+@dataclass(frozen=True)
+class TargetWorkload(Workload):
+    """A target's rendered requests; what a reply must satisfy comes from its checks."""
+
+    checks: tuple = ()
+
+    @property
+    def responses(self) -> list:  # type: ignore[override]
+        return list(self.checks)
+
+
+class NoUsage:
+    """The server's CPU when its pid is not known: not measured (None), not zero."""
+
+    cpu_user_s = None
+    cpu_sys_s = None
+
+    def __sub__(self, other: object) -> "NoUsage":
+        return self
+
+
+class ExternalServer:
+    """The `Server` side of a target's cell: nothing to start or stop, counters when the pid is known."""
+
+    def __init__(self, target: Target) -> None:
+        self.spec = target
+        self._process = psutil.Process(target.server_pid) if target.server_pid else None
+
+    @property
+    def target(self) -> str:
+        return self.spec.address
+
+    @property
+    def port(self) -> int | None:
+        """The port whose packets are counted, when the server is on this host."""
+        return self.spec.port if self.spec.host in LOCAL_HOSTS else None
+
+    @property
+    def pid(self) -> int | None:
+        return self.spec.server_pid
+
+    def start(self, port: int = 0) -> "ExternalServer":
+        reachable(self.spec)
+        return self
+
+    def alive(self) -> bool:
+        return self._process is None or (self._process.is_running()
+                                         and self._process.status() != psutil.STATUS_ZOMBIE)
+
+    def died_message(self) -> str:
+        return f"target {self.spec.id}: its server (pid {self.spec.server_pid}) exited during the measurement"
+
+    def usage(self) -> Usage | NoUsage:
+        if self._process is None:
+            return NoUsage()
+        try:
+            return process_usage(self._process)
+        except psutil.Error:
+            raise ServerError(self.died_message()) from None
+
+    def peak_rss_bytes(self) -> int | None:
+        return peak_rss_bytes(self.spec.server_pid) if self.spec.server_pid else None
+
+    def __enter__(self) -> "ExternalServer":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def reachable(target: Target) -> None:
+    """A TCP connection to the target, or a one-line error saying it is down."""
+    try:
+        with socket.create_connection((target.host, target.port), timeout=CONNECT_TIMEOUT_S):
+            return
+    except OSError as error:
+        reason = error.strerror or str(error) or type(error).__name__
+        raise ServerError(f"target {target.id} at {target.address} is down ({reason}): "
+                          f"start its server or fix --{target.protocol}") from None
+
+
+def server_pid(text: str | None) -> int | None:
+    """`--server-pid`: a live process to measure, or None."""
+    if text is None:
+        return None
+    if not text.isdigit() or not psutil.pid_exists(int(text)):
+        raise UsageError(f"bad --server-pid {text!r}: give the pid of the running server process")
+    return int(text)
+
+
+def probe(target: Target, timeout_s: float) -> None:
+    """Before measuring: every request prepares, and one real call answers and passes its checks."""
+    reachable(target)
+    try:
+        client = target.client(timeout_s)
+    except LookupError as error:  # the server is up but has no such method
+        raise UsageError(f"target {target.id} at {target.address}: {_line(error)}: fix the method") from None
+    except (OSError, EOFError) as error:
+        raise ServerError(f"target {target.id} at {target.address}: cannot connect ({_line(error)}): "
+                          f"start its server or fix --{target.protocol}") from None
+    try:
+        prepared = [client.prepare(r) for r in target.requests]
+        _first_call(target, client, prepared[0])
+    finally:
+        client.close()
+
+
+def _first_call(target: Target, client: Any, request: Any) -> None:
+    try:
+        reply = client.call(request)
+    except Exception as error:  # a foreign client error: translated into one line below
+        kind = client.classify(error)
+        raise UsageError(f"target {target.id}: the first call failed ({kind}: {_line(client.describe(error))}); "
+                         f"{_fix(target, kind)}") from None
+    if not client.same(reply, client.expect(target.checks[0])):
+        raise UsageError(f"target {target.id}: the first reply fails --expect-json "
+                         f"(got {_line(repr(_shown(client, reply)))[:160]}): fix the check or the request")
+
+
+def _shown(client: Any, reply: Any) -> Any:
+    return reply.decode(errors="replace") if isinstance(reply, bytes) else client.canonical(reply)
+
+
+def _fix(target: Target, kind: str) -> str:
+    if kind in ("connection", "timeout"):
+        return f"start its server or fix --{target.protocol}"
+    if kind in ("status_unimplemented", "status_404", "status_405"):
+        return "check the method or URL"
+    return "fix the request (--data, --body, --args) or the expected status"
+
+
+def _line(value: object) -> str:
+    lines = str(value).strip().splitlines()
+    return lines[0] if lines else type(value).__name__

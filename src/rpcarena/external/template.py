@@ -1,0 +1,121 @@
+"""Per-call request data: variables (`--var`) and `{{name}}` templates rendered before measuring.
+
+A variable draws its values from a list (`id=a,b,c`), an inclusive integer range
+(`id=range:1:1000`, optionally `:STEP`) or a CSV column (`id=csv:FILE:COLUMN`).
+Binding k takes the k-th value of every variable (each cycling), so there are as
+many distinct bindings as the longest variable has values, at most `limit`.
+Rendering happens once, before the measured phase; the clients cycle through it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from rpcarena.errors import UsageError
+
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+VAR_HELP = "write NAME=a,b,c, NAME=range:1:1000 or NAME=csv:FILE:COLUMN"
+
+
+@dataclass(frozen=True)
+class Var:
+    """One templating variable and the values it takes."""
+
+    name: str
+    values: tuple
+
+
+def parse_var(text: str) -> Var:
+    """A `--var` option as a Var (a one-line UsageError when malformed)."""
+    name, sep, source = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier() or not source:
+        raise UsageError(f"bad --var {text!r}: {VAR_HELP}")
+    if source.startswith("range:"):
+        values: tuple = _range(text, source[len("range:"):])
+    elif source.startswith("csv:"):
+        values = _csv_column(text, source[len("csv:"):])
+    else:
+        values = tuple(v.strip() for v in source.split(","))
+    if not values:
+        raise UsageError(f"bad --var {text!r}: it has no values; {VAR_HELP}")
+    return Var(name, values)
+
+
+def _range(text: str, spec: str) -> tuple:
+    try:
+        bounds = [int(part) for part in spec.split(":")]
+    except ValueError:
+        bounds = []
+    if len(bounds) not in (2, 3) or (len(bounds) == 3 and bounds[2] <= 0):
+        raise UsageError(f"bad --var {text!r}: write NAME=range:FIRST:LAST or NAME=range:FIRST:LAST:STEP "
+                         "with whole numbers (LAST included, STEP positive)")
+    step = bounds[2] if len(bounds) == 3 else 1
+    return tuple(range(bounds[0], bounds[1] + 1, step))
+
+
+def _csv_column(text: str, spec: str) -> tuple:
+    path, sep, column = spec.rpartition(":")
+    if not sep or not path or not column:
+        raise UsageError(f"bad --var {text!r}: write NAME=csv:FILE:COLUMN")
+    try:
+        with open(Path(path), newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except OSError as error:
+        raise UsageError(f"bad --var {text!r}: cannot read {path} ({error.strerror}): give an existing CSV file") from None
+    if rows and column not in rows[0]:
+        raise UsageError(f"bad --var {text!r}: {path} has no column {column!r} (it has: {', '.join(rows[0])})")
+    return tuple(row[column] for row in rows if row.get(column) is not None)
+
+
+def bindings(variables: list[Var], limit: int) -> list[dict]:
+    """The distinct value sets the templates are rendered with (one, empty, without variables)."""
+    names = [v.name for v in variables]
+    if len(set(names)) != len(names):
+        repeated = next(n for n in names if names.count(n) > 1)
+        raise UsageError(f"--var {repeated} is given twice for one target: keep one")
+    count = min(limit, max((len(v.values) for v in variables), default=1))
+    return [{v.name: v.values[k % len(v.values)] for v in variables} for k in range(count)]
+
+
+def _text(value: object) -> str:
+    return str(value)
+
+
+def _json_text(value: object) -> str:
+    # inside a JSON string or as a bare number: escape what would break the document
+    return json.dumps(str(value))[1:-1]
+
+
+def _url_text(value: object) -> str:
+    return quote(str(value), safe="")
+
+
+ESCAPES: dict[str, Callable[[object], str]] = {"text": _text, "json": _json_text, "url": _url_text}
+
+
+def render(template: str, binding: dict, where: str, escape: str = "text") -> str:
+    """`template` with every {{name}} replaced by its value in `binding`."""
+    def value(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in binding:
+            raise UsageError(f"{where} uses {{{{{name}}}}} but no --var {name}=... is given: add one "
+                             "or remove the placeholder")
+        return ESCAPES[escape](binding[name])
+    return PLACEHOLDER.sub(value, template)
+
+
+def render_json(template: str, binding: dict, where: str) -> object:
+    """A JSON template rendered and parsed."""
+    text = render(template, binding, where, escape="json")
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise UsageError(f"{where} is not JSON once rendered ({error.msg} at column {error.colno}): "
+                         f"fix it, e.g. quote string placeholders as \"{{{{name}}}}\"") from None
