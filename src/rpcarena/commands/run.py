@@ -42,15 +42,15 @@ def config_from(args: argparse.Namespace) -> RunConfig:
         rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out))
 
 
-def run_arena(config: RunConfig, console: Console) -> Results:
-    """Run with a progress bar; return the results (failures listed on the arena)."""
+def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None) -> Results:
+    """Run with a progress bar (the configuration's cells, or `todo`); return the results."""
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True) as progress:
         task = progress.add_task("starting", total=None)
 
         def on_cell(i: int, total: int, plan: Plan, cell: Cell | None) -> None:
             progress.update(task, total=total, completed=i + (cell is not None), description=plan.label)
-        arena = Arena(config, on_cell)
+        arena = Arena(config, on_cell, todo)
         results = arena.run()
     results.extra["failures"] = arena.failures
     return results

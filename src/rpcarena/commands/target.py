@@ -1,0 +1,193 @@
+"""`rpcarena target`: benchmark servers rpcarena did not start, side by side, with the arena's method.
+
+Grammar: each target is a run of target options. `--grpc`, `--http` or `--rpyc`
+gives its address; the next target begins where an address comes again or where
+a single-valued target option (such as --name) is given a second time.
+Repeatable options (--var, --header, --import-path, --expect-json) add to the
+current target. The measurement options (--calls, --clients, --rate, ...) apply
+to every target.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from rpcarena.arena import Plan
+from rpcarena.cli import ADDERS, command
+from rpcarena.commands.run import finish, run_arena
+from rpcarena.config import RunConfig, parse_duration, parse_ints
+from rpcarena.errors import UsageError
+from rpcarena.external.build import build
+from rpcarena.external.target import Target, probe
+from rpcarena.table import render
+
+EPILOG = """\
+Each --grpc/--http/--rpyc starts a target; the options after it (and a --name just before it)
+describe that target. Templates use {{name}} with --var name=a,b,c | name=range:1:1000 |
+name=csv:FILE:COLUMN; all distinct requests (at most --vars-limit) are rendered before measuring.
+
+example (a gRPC and a REST implementation of one service, measured alike):
+  rpcarena target --calls 2000 --clients 1,8 \\
+    --name grpc --grpc 127.0.0.1:50051 --method arena.Arena/SayHello --proto proto/arena.proto \\
+        --data '{"name": "{{who}}"}' --var who=ann,bob --expect-json 'message=Hello {{who}}' \\
+    --name rest --http http://127.0.0.1:8000/arena/SayHello --body '{"name": "{{who}}"}' \\
+        --var who=ann,bob --expect-json 'message=Hello {{who}}'
+"""
+
+ADDRESSES = {"--grpc": "HOST:PORT (a gRPC server)", "--http": "URL template, e.g. http://h:8000/items/{{id}}",
+             "--rpyc": "HOST:PORT (an RPyC server)"}
+SINGLE = {
+    "--name": "the target's name in the table (default: its kind)",
+    "--method": "gRPC method, package.Service/Method",
+    "--proto": "gRPC: the service's .proto (default: ask the server by reflection)",
+    "--data": "gRPC: the request as a JSON template (default {})",
+    "--http-method": "HTTP method (default GET, or POST with --body)",
+    "--body": "HTTP: the body template (JSON gets Content-Type: application/json)",
+    "--rpyc-method": "RPyC: the exposed method's name",
+    "--args": "RPyC: the arguments as a JSON list template",
+    "--expect-status": "HTTP status code (default any 2xx) or gRPC status name (default OK)",
+    "--server-pid": "pid of the target's server: measure its CPU per call and peak RSS",
+}
+REPEATED = {
+    "--import-path": "gRPC: a directory .proto imports are found in (repeatable)",
+    "--var": "a template variable: NAME=a,b,c | NAME=range:1:1000 | NAME=csv:FILE:COLUMN (repeatable)",
+    "--header": "HTTP header 'Name: value' (repeatable, templated)",
+    "--expect-json": "check PATH=VALUE on each reply, dotted path, $ = whole reply (repeatable, templated)",
+}
+
+
+def _key(option: str) -> str:
+    return option[2:].replace("-", "_")
+
+
+class TargetOption(argparse.Action):
+    """Adds one option to the current target, or starts the next target (see the module's grammar)."""
+
+    def __call__(self, parser: Any, namespace: Any, value: Any, option: Any = None) -> None:
+        groups = list(getattr(namespace, "targets", None) or [])
+        key, address = _key(option), option in ADDRESSES
+        current = groups[-1] if groups else None
+        starts = (current is None or (address and "kind" in current)
+                  or (not address and option in SINGLE and key in current))
+        if starts:
+            current = {}
+            groups.append(current)
+        if address:
+            current["kind"], current["address"] = key, value
+        elif option in REPEATED:
+            current.setdefault(key, []).append(value)
+        else:
+            current[key] = value
+        namespace.targets = groups
+
+
+def _add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("target", help="benchmark your own gRPC, HTTP or RPyC servers, side by side",
+                       description=__doc__.split("\n\n", 1)[1], epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    group = p.add_argument_group("targets")
+    for table in (ADDRESSES, SINGLE, REPEATED):
+        for option, text in table.items():
+            group.add_argument(option, action=TargetOption, dest="_" + _key(option), metavar=_metavar(option),
+                               help=text, default=argparse.SUPPRESS)
+    _add_measure_options(p.add_argument_group("measurement (every target alike)"))
+
+
+def _metavar(option: str) -> str:
+    return {"--grpc": "ADDR", "--http": "URL", "--rpyc": "ADDR", "--var": "NAME=VALUES",
+            "--header": "'K: V'", "--expect-json": "PATH=VALUE"}.get(option, _key(option).upper())
+
+
+def _add_measure_options(p: Any) -> None:
+    p.add_argument("--clients", default="1", help="concurrency levels, e.g. 1,8,32 (default 1)")
+    p.add_argument("--calls", type=int, help="measured calls per cell (default 1000 unless --duration)")
+    p.add_argument("--duration", help="measure for a time instead of a count, e.g. 10s")
+    p.add_argument("--warmup", default="1s", help="warm-up per cell, discarded (default 1s)")
+    p.add_argument("--repeat", type=int, default=1, help="independent trials per cell")
+    p.add_argument("--pin", default="split", help="client CPUs: split (default: the upper half), same or none")
+    p.add_argument("--timeout", default="5s", help="per-call timeout; slower calls count as errors")
+    p.add_argument("--cell-timeout", default="600s", help="give up on a cell after this long")
+    p.add_argument("--samples", type=int, default=10_000, help="raw latencies kept per cell for plots")
+    p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")
+    p.add_argument("--arrival", default="constant", help="open-loop arrivals: constant or poisson")
+    p.add_argument("--vars-limit", type=int, default=10_000, help="most distinct rendered requests per target")
+    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
+    p.add_argument("--out", default="results/target.json", help="results file (default results/target.json)")
+    p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
+
+
+ADDERS.append(_add)
+
+
+def targets_from(args: argparse.Namespace) -> list[Target]:
+    """Every target of the command line, built and checked (no call made yet)."""
+    groups = getattr(args, "targets", None) or []
+    if not groups:
+        raise UsageError("no target: give at least one --grpc HOST:PORT, --http URL or --rpyc HOST:PORT "
+                         "(see rpcarena target --help)")
+    if args.vars_limit < 1:
+        raise UsageError("bad --vars-limit: give at least 1")
+    timeout_s = _timeout_s(args)
+    names = _names(groups)
+    return [build(group, name, args.vars_limit, timeout_s) for group, name in zip(groups, names)]
+
+
+def _names(groups: list[dict]) -> list[str]:
+    """Each target's name: its --name, else its kind (numbered when several share it)."""
+    names = [g.get("name") or g.get("kind") or "target" for g in groups]
+    for name in set(names):
+        same = [i for i, n in enumerate(names) if n == name]
+        if len(same) > 1 and any(groups[i].get("name") == name for i in same):
+            raise UsageError(f"two targets are named {name!r}: give each its own --name")
+        if len(same) > 1:
+            for k, i in enumerate(same, 1):
+                names[i] = f"{name}-{k}"
+    return names
+
+
+def _timeout_s(args: argparse.Namespace) -> float:
+    return parse_duration(args.timeout, "--timeout")
+
+
+def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
+    return RunConfig(
+        contenders=[t.id for t in targets], workloads=[t.label for t in targets],
+        clients=parse_ints(args.clients, "--clients"), client_drivers=["py"], calls=args.calls,
+        duration_s=parse_duration(args.duration, "--duration"), warmup_s=parse_duration(args.warmup, "--warmup"),
+        repeat=args.repeat, pin=args.pin, timeout_ms=int(_timeout_s(args) * 1000),
+        cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
+        rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out))
+
+
+def plans_for(targets: list[Target], config: RunConfig) -> list[Plan]:
+    """Trials outermost so that targets alternate (a drifting machine affects all alike)."""
+    return [Plan(t, "py", t.workload, clients, trial)
+            for trial in range(config.repeat) for clients in config.clients for t in targets]
+
+
+def describe(target: Target) -> dict:
+    """The target as the results document records it (the schema itself left out)."""
+    return {"name": target.id, "kind": target.protocol, "address": target.address, "method": target.method,
+            "call": target.label, "distinct_requests": len(target.requests), "server_pid": target.server_pid,
+            "expect_status": target.description.get("expect_status")}
+
+
+@command("target")
+def target_command(args: argparse.Namespace, console: Console) -> int:
+    targets = targets_from(args)
+    config = config_from(args, targets)
+    for target in targets:
+        probe(target, config.timeout_ms / 1000)
+    results = run_arena(config, console, plans_for(targets, config))
+    results.extra["targets"] = [describe(t) for t in targets]
+    results.save(config.out)
+    render(results, console)
+    if args.report:
+        from rpcarena import report
+
+        console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
+    return finish(results, console)
