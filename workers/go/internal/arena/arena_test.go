@@ -20,6 +20,10 @@ func TestLookupMethodReadsTheSchema(t *testing.T) {
 	if s, _ := arena.LookupMethod("InvertStream"); !s.Streaming {
 		t.Fatal("InvertStream is streaming")
 	}
+	if p, _ := arena.LookupMethod("GetPredictions"); p.FullName != "/predictions.Predictions/GetPredictions" ||
+		p.Service != "predictions.Predictions" {
+		t.Fatalf("GetPredictions: %+v", p)
+	}
 	if _, err := arena.LookupMethod("Nope"); err == nil {
 		t.Fatal("unknown method accepted")
 	}

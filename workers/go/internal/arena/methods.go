@@ -5,16 +5,19 @@ import (
 	"fmt"
 
 	pb "rpcarena/workers/go/arenapb"
+	predictionspb "rpcarena/workers/go/predictionspb"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
-// Method describes one rpc of arena.Arena, read from the generated descriptor so
-// no hand-written table of the 23 operations can drift from proto/arena.proto.
+// Method describes one rpc of arena.Arena or predictions.Predictions, read from
+// the generated descriptors so no hand-written table of the operations can drift
+// from proto/.
 type Method struct {
 	Name      string
+	Service   string // "arena.Arena"
 	FullName  string // "/arena.Arena/Name", the gRPC path
 	Streaming bool
 	input     protoreflect.MessageType
@@ -27,25 +30,39 @@ func (m Method) NewRequest() proto.Message { return m.input.New().Interface() }
 // NewResponse returns an empty response message of the generated Go type.
 func (m Method) NewResponse() proto.Message { return m.output.New().Interface() }
 
-// LookupMethod finds an rpc of arena.Arena by its name ("Invert").
+// LookupMethod finds an rpc by its name ("Invert", "GetPredictions").
 func LookupMethod(name string) (Method, error) {
-	svc := pb.File_arena_proto.Services().ByName("Arena")
-	md := svc.Methods().ByName(protoreflect.Name(name))
+	md := findMethod(protoreflect.Name(name))
 	if md == nil {
-		return Method{}, fmt.Errorf("unknown method %q: not an rpc of arena.Arena in proto/arena.proto", name)
+		return Method{}, fmt.Errorf("unknown method %q: not an rpc of arena.Arena or predictions.Predictions in proto/", name)
 	}
 	in, errIn := protoregistry.GlobalTypes.FindMessageByName(md.Input().FullName())
 	out, errOut := protoregistry.GlobalTypes.FindMessageByName(md.Output().FullName())
 	if errIn != nil || errOut != nil {
 		return Method{}, fmt.Errorf("method %q: generated types missing; rerun gen.sh", name)
 	}
+	service := md.Parent().FullName()
 	return Method{
 		Name:      name,
-		FullName:  fmt.Sprintf("/%s/%s", svc.FullName(), name),
+		Service:   string(service),
+		FullName:  fmt.Sprintf("/%s/%s", service, name),
 		Streaming: md.IsStreamingClient() || md.IsStreamingServer(),
 		input:     in,
 		output:    out,
 	}, nil
+}
+
+// findMethod looks through the services the worker serves; their rpc names differ.
+func findMethod(name protoreflect.Name) protoreflect.MethodDescriptor {
+	for _, svc := range []protoreflect.ServiceDescriptor{
+		pb.File_arena_proto.Services().ByName("Arena"),
+		predictionspb.File_predictions_proto.Services().ByName("Predictions"),
+	} {
+		if md := svc.Methods().ByName(name); md != nil {
+			return md
+		}
+	}
+	return nil
 }
 
 // DecodeAll decodes a spec's canonical JSON messages (requests or responses)

@@ -63,7 +63,7 @@ func serveCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	id := flags.String("contender", "", "contender id")
 	host := flags.String("host", "127.0.0.1", "address to bind, and nothing else")
 	port := flags.Int("port", 0, "port; 0 picks a free one")
-	flags.String("redis", "", "accepted for the contract; unused by Go contenders")
+	redis := flags.String("redis", "", "Redis URL of the predictions seed (redis://127.0.0.1:6379/0)")
 	if err := flags.Parse(args); err != nil {
 		return usageError{fmt.Errorf("serve: %v; %s", err, usage)}
 	}
@@ -71,7 +71,7 @@ func serveCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	return serve.Run(c, *host, *port, stdin, stdout)
+	return serve.Run(c, *host, *port, core.ServerOptions{Redis: *redis}, stdin, stdout)
 }
 
 func driveCmd(stdin io.Reader, stdout io.Writer) error {

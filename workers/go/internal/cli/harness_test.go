@@ -13,6 +13,7 @@ import (
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/cli"
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/predictions/redistest"
 	"rpcarena/workers/go/internal/vectors"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -22,15 +23,15 @@ import (
 
 // serve runs `worker serve` in-process, as the orchestrator would run the
 // binary, and returns the target from its ready line. Cleanup closes its stdin
-// and checks it exits 0.
-func serve(t *testing.T, contender string) string {
+// and checks it exits 0. Extra arguments follow the address (--redis URL).
+func serve(t *testing.T, contender string, extra ...string) string {
 	t.Helper()
+	args := append([]string{"serve", "--contender", contender, "--host", "127.0.0.1", "--port", "0"}, extra...)
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
 	exit := make(chan int, 1)
 	go func() {
-		exit <- cli.Main([]string{"serve", "--contender", contender, "--host", "127.0.0.1", "--port", "0"},
-			stdinR, stdoutW, io.Discard)
+		exit <- cli.Main(args, stdinR, stdoutW, io.Discard)
 	}()
 	line, err := bufio.NewReader(stdoutR).ReadString('\n')
 	if err != nil {
@@ -81,7 +82,9 @@ func driveRaw(t *testing.T, spec map[string]any) (core.Result, int, string) {
 func spec(contender, target, method string, extra map[string]any) map[string]any {
 	s := map[string]any{"contract": 1, "contender": contender, "target": target, "method": method,
 		"clients": 2, "warmup_s": 0.1, "calls": 200, "timeout_ms": 5000, "sample_limit": 50}
-	if contender != "tcp-raw-go" {
+	if method == "GetPredictions" {
+		s["requests"], s["responses"] = redistest.Requests, redistest.Responses
+	} else if contender != "tcp-raw-go" {
 		s["requests"], s["responses"] = pairs(method)
 	} else {
 		s["payloads_b64"] = payloads(method)

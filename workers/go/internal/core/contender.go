@@ -10,13 +10,22 @@ import (
 
 // Contender is one RPC mechanism of this worker: a server and a client driver.
 type Contender struct {
-	ID        string // what users type, e.g. "grpc-go"
-	Protocol  string // wire mapping of the contract: "grpc", "http-json", "tcp-raw"
-	Tool      Tool
-	NewServer func() Server
+	ID       string // what users type, e.g. "grpc-go"
+	Protocol string // wire mapping of the contract: "grpc", "http-json", "tcp-raw"
+	Tool     Tool
+	// NewServer prepares a server; an error means the options cannot work
+	// (a Redis URL that does not parse or answer).
+	NewServer func(opts ServerOptions) (Server, error)
 	// NewClient prepares a client for a spec: requests and expected responses are
 	// decoded here, once, before any call. An error means the spec cannot run.
 	NewClient func(spec *Spec) (Client, error)
+}
+
+// ServerOptions are what `serve` passes on beyond the address.
+type ServerOptions struct {
+	// Redis is the URL of the predictions seed's Redis ("" when not given):
+	// servers that know predictions.Predictions serve it only then.
+	Redis string
 }
 
 // Server serves one contender on a listener until Stop.

@@ -24,13 +24,17 @@ type ready struct {
 }
 
 // Run serves c on host:port. It returns when asked to stop (nil), or with the
-// bind or serve error.
-func Run(c core.Contender, host string, port int, stdin io.Reader, stdout io.Writer) error {
+// server's setup, bind or serve error.
+func Run(c core.Contender, host string, port int, opts core.ServerOptions, stdin io.Reader, stdout io.Writer) error {
+	srv, err := c.NewServer(opts)
+	if err != nil {
+		return fmt.Errorf("%s: %v", c.ID, err)
+	}
 	lis, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
+		srv.Stop()
 		return fmt.Errorf("cannot bind %s:%d: %v", host, port, err)
 	}
-	srv := c.NewServer()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
 	line, _ := json.Marshal(ready{"ready", lis.Addr().(*net.TCPAddr).Port, os.Getpid(), core.ContractVersion})

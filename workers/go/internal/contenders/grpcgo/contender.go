@@ -1,5 +1,6 @@
-// Package grpcgo is the grpc-go contender: the arena.Arena gRPC server and a
-// client driver with one grpc.ClientConn per client.
+// Package grpcgo is the grpc-go contender: the arena.Arena gRPC server (and,
+// given a Redis, predictions.Predictions) and a client driver with one
+// grpc.ClientConn per client.
 package grpcgo
 
 import (

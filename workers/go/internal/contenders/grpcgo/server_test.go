@@ -8,6 +8,7 @@ import (
 	pb "rpcarena/workers/go/arenapb"
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/contenders/grpcgo"
+	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/vectors"
 
 	"google.golang.org/grpc"
@@ -16,13 +17,16 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func startServer(t *testing.T) *grpc.ClientConn {
+func startServer(t *testing.T, opts core.ServerOptions) *grpc.ClientConn {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := grpcgo.NewServer()
+	srv, err := grpcgo.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	go srv.Serve(lis)
 	t.Cleanup(srv.Stop)
 	cc, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -46,7 +50,7 @@ func TestServerAnswersEveryVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := startServer(t)
+	cc := startServer(t, core.ServerOptions{})
 	for i, v := range vs {
 		m, err := arena.LookupMethod(v.Method)
 		if err != nil {
@@ -68,7 +72,7 @@ func TestInvertStreamAnswersInvertVectorsInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stream, err := pb.NewArenaClient(startServer(t)).InvertStream(context.Background())
+	stream, err := pb.NewArenaClient(startServer(t, core.ServerOptions{})).InvertStream(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package restgo
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,8 +14,8 @@ import (
 )
 
 type client struct {
-	url       string
-	method    arena.Method
+	base      string // "http://host:port"
+	route     route
 	requests  []proto.Message
 	responses []proto.Message
 }
@@ -35,7 +33,7 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 	if err := spec.RequestPairs(); err != nil {
 		return nil, err
 	}
-	c := &client{url: "http://" + spec.Target + "/arena/" + method.Name, method: method}
+	c := &client{base: "http://" + spec.Target, route: routeOf(method)}
 	if c.requests, err = arena.DecodeAll(spec.Requests, method.NewRequest, decode); err != nil {
 		return nil, fmt.Errorf("spec requests: %v", err)
 	}
@@ -64,15 +62,10 @@ type conn struct {
 }
 
 func (c *conn) Call(ctx context.Context, idx int) (any, error) {
-	body, err := json.Marshal(c.client.requests[idx])
+	req, err := c.client.route.request(ctx, c.client.base, c.client.requests[idx])
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.client.url, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, err
@@ -89,8 +82,8 @@ func (c *conn) readReply(resp *http.Response) (any, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, &core.KindError{Kind: "status_" + strconv.Itoa(resp.StatusCode), Err: fmt.Errorf("%s", resp.Status)}
 	}
-	reply := c.client.method.NewResponse()
-	if err := decode(data, reply); err != nil { // a reply that does not decode is not the answer
+	reply, err := c.client.route.reply(data)
+	if err != nil { // a reply that does not decode is not the answer
 		return nil, &core.KindError{Kind: core.KindWrongAnswer, Err: err}
 	}
 	return reply, nil

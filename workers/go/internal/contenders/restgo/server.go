@@ -10,18 +10,33 @@ import (
 	pb "rpcarena/workers/go/arenapb"
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/predictions"
 
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 )
 
-type server struct{ http *http.Server }
+type server struct {
+	http  *http.Server
+	store *predictions.Store // nil without --redis
+}
 
-// NewServer is a net/http server of the HTTP/JSON mapping.
-func NewServer() core.Server { return &server{http: &http.Server{Handler: NewHandler()}} }
+// NewServer is a net/http server of the HTTP/JSON mapping, and of the
+// predictions seed's GET /predictions/{id_client} when opts name a Redis.
+func NewServer(opts core.ServerOptions) (core.Server, error) {
+	store, err := predictions.Open(opts.Redis)
+	if err != nil {
+		return nil, err
+	}
+	return &server{http: &http.Server{Handler: NewHandler(store)}, store: store}, nil
+}
 
 func (s *server) Serve(lis net.Listener) error { return s.http.Serve(lis) }
-func (s *server) Stop()                        { s.http.Close() }
+
+func (s *server) Stop() {
+	s.http.Close()
+	s.store.Close()
+}
 
 // handler routes POST /arena/{Method} to arena.Service. The unary methods come
 // from the generated service description, which pairs each name with a function
@@ -31,14 +46,18 @@ type handler struct {
 	methods map[string]grpc.MethodDesc
 }
 
-// NewHandler is the HTTP/JSON handler, for a server or an httptest server.
-func NewHandler() http.Handler {
+// NewHandler is the HTTP/JSON handler, for a server or an httptest server; a
+// nil store leaves GET /predictions/{id_client} out (404).
+func NewHandler(store *predictions.Store) http.Handler {
 	h := &handler{methods: map[string]grpc.MethodDesc{}}
 	for _, m := range pb.Arena_ServiceDesc.Methods {
 		h.methods[m.MethodName] = m
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /arena/{method}", h.serve)
+	if store != nil {
+		mux.Handle("GET /predictions/{id_client}", predictionsHandler{store})
+	}
 	return mux
 }
 

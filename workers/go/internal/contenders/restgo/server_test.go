@@ -34,7 +34,7 @@ func TestHandlerAnswersEveryUnaryVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(restgo.NewHandler())
+	srv := httptest.NewServer(restgo.NewHandler(nil))
 	defer srv.Close()
 	for i, v := range vs {
 		m, _ := arena.LookupMethod(v.Method)
@@ -50,7 +50,7 @@ func TestHandlerAnswersEveryUnaryVector(t *testing.T) {
 }
 
 func TestHandlerWritesInt64AsNumberAndReadsStrings(t *testing.T) {
-	srv := httptest.NewServer(restgo.NewHandler())
+	srv := httptest.NewServer(restgo.NewHandler(nil))
 	defer srv.Close()
 	for _, body := range []string{`{"value": -9223372036854775808}`, `{"value": "-9223372036854775808"}`} {
 		code, reply := post(t, srv.URL+"/arena/EchoInt64", []byte(body))
@@ -61,7 +61,7 @@ func TestHandlerWritesInt64AsNumberAndReadsStrings(t *testing.T) {
 }
 
 func TestHandlerRefusesUnknownMethodsAndBadBodies(t *testing.T) {
-	srv := httptest.NewServer(restgo.NewHandler())
+	srv := httptest.NewServer(restgo.NewHandler(nil))
 	defer srv.Close()
 	cases := []struct {
 		path, body string

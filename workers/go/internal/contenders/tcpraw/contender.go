@@ -13,6 +13,9 @@ var Contender = core.Contender{
 	ID:        "tcp-raw-go",
 	Protocol:  "tcp-raw",
 	Tool:      core.Tool{Name: "net", Version: runtime.Version(), Runtime: runtime.Version()},
-	NewServer: NewServer,
+	NewServer: newServer,
 	NewClient: NewClient,
 }
+
+// newServer ignores the options: an echo of bytes has no Redis to read.
+func newServer(core.ServerOptions) (core.Server, error) { return NewServer(), nil }
