@@ -17,7 +17,7 @@ from rpcarena.codec import frames
 from rpcarena.codec.tagless import codec, from_dict, plain, to_dict
 from rpcarena.contenders import tagless
 
-UNARY = [w for w in workloads.WORKLOADS.values() if w.method != "InvertStream"]
+UNARY = [w for w in workloads.WORKLOADS.values() if w.mode == "unary" and not w.needs]  # no backing Redis here
 
 
 def start(contender: str) -> tuple[subprocess.Popen, dict]:

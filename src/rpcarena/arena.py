@@ -19,6 +19,7 @@ from typing import Any
 
 from rpcarena import contenders as registry
 from rpcarena import drivers, environment, native, procs, wire, workloads
+from rpcarena.backing import Backing
 from rpcarena.config import RunConfig
 from rpcarena.contenders.base import Contender
 from rpcarena.errors import ArenaError, Interrupted, UnavailableError, UsageError
@@ -141,20 +142,14 @@ class Arena:
         self.results = Results(environment=environment.snapshot(), config=config.to_json())
         self.results.extra["placement"] = self.placement.as_dict()
         self.failures: list[str] = []
+        self.backing: Backing | None = None
 
     def run(self) -> Results:
         todo = self.todo if self.todo is not None else plans(self.config)
         try:
-            for i, p in enumerate(todo):
-                self.on_cell(i, len(todo), p, None)
-                cell = self.measure(i, p)
-                self.results.cells.append(cell)
-                self.results.save(self.config.out)
-                self.on_cell(i, len(todo), p, cell)
-                if cell.status == "failed":
-                    self.failures.append(f"{p.label}: {cell.reason}")
-                    if self.config.fail_fast:
-                        break
+            with Backing([p.workload for p in todo], self.config.redis_url, self.config.host) as backing:
+                self.backing = backing
+                self._run_all(todo)
         except KeyboardInterrupt:
             procs.kill_all()
             self.results.interrupted = "Ctrl-C"
@@ -167,12 +162,24 @@ class Arena:
         self.results.save(self.config.out)
         return self.results
 
+    def _run_all(self, todo: list[Plan]) -> None:
+        for i, p in enumerate(todo):
+            self.on_cell(i, len(todo), p, None)
+            cell = self.measure(i, p)
+            self.results.cells.append(cell)
+            self.results.save(self.config.out)
+            self.on_cell(i, len(todo), p, cell)
+            if cell.status == "failed":
+                self.failures.append(f"{p.label}: {cell.reason}")
+                if self.config.fail_fast:
+                    return
+
     def measure(self, i: int, p: Plan) -> Cell:
         cell = Cell(contender=p.contender.id, client=p.client, workload=p.workload.id,
                     method=p.workload.method, clients=p.clients, trial=p.trial, protocol=p.contender.protocol,
                     language=p.contender.language, rate_per_s=self.config.rate_per_s,
                     started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-        skip = skipped(p)
+        skip = skipped(p) or self._backing_missing(p)
         if skip:
             cell.status, cell.reason = skip
             return cell
@@ -183,6 +190,10 @@ class Arena:
         except ArenaError as error:
             cell.status, cell.reason = "failed", str(error)
         return cell
+
+    def _backing_missing(self, p: Plan) -> tuple[str, str] | None:
+        reason = self.backing.why_not(p.workload) if self.backing else None
+        return ("unavailable", reason) if reason else None
 
     def _measure(self, i: int, p: Plan, cell: Cell) -> None:
         logs = self.logs / f"cell-{i:04d}"

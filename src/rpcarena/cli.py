@@ -45,6 +45,7 @@ def add_run_options(p: argparse.ArgumentParser, default_out: str = "results/aren
     p.add_argument("--arrival", default="constant", help="open-loop arrivals: constant or poisson")
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
+    p.add_argument("--redis", help="a Redis for predictions.* to seed and use (default: start one)")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
     p.add_argument("--out", default=default_out, help=f"results file (default {default_out})")
 

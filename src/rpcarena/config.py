@@ -63,6 +63,7 @@ class RunConfig:
     rate_per_s: float | None = None
     arrival: str = "constant"
     fail_fast: bool = False
+    redis_url: str | None = None
     out: Path = Path("results/arena.json")
 
     def __post_init__(self) -> None:

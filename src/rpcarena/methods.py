@@ -65,6 +65,15 @@ _LOGIC = {
 }
 
 
+def _predictions(request: dict) -> dict:
+    from rpcarena.workloads import predictions
+
+    return predictions.response(request.get("id_client", ""))
+
+
+_LOGIC["GetPredictions"] = _predictions  # what the seeded Redis holds for that client
+
+
 def respond(method: str, request: dict) -> dict:
     """The canonical (proto-JSON, proto field names) response to a canonical request."""
     if method in _LOGIC:

@@ -13,15 +13,17 @@ import fcntl
 import glob
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
+from rpcarena import redis_store
 from rpcarena.contenders.base import Contender
 from rpcarena.errors import UnavailableError
-from rpcarena.schema import cache_dir, proto_dir
+from rpcarena.schema import PROTOS, cache_dir, proto_dir
 
 BUILD_TIMEOUT_S = 1800
 
@@ -46,7 +48,7 @@ class Worker:
 
     @cached_property
     def source_hash(self) -> str:
-        digest = hashlib.sha256((proto_dir() / "arena.proto").read_bytes())
+        digest = hashlib.sha256(b"".join((proto_dir() / name).read_bytes() for name in PROTOS))
         digest.update(json.dumps(self.manifest, sort_keys=True).encode())
         files: set[str] = set()
         for pattern in self.manifest.get("sources", ["**/*"]):
@@ -135,17 +137,21 @@ class NativeContender(Contender):
         self.has_server = bool(entry.get("server", True))
         self.native_clients = (worker.language,) if entry.get("client") else ()
         self._unsupported = {m: entry.get("why", "not implemented") for m in entry.get("unsupported_methods", [])}
+        services = entry.get("services", ["arena.Arena"])
+        self.services = None if entry["protocol"] == "tcp-raw" else tuple(services)
 
     def unavailable(self) -> str | None:
         return self.worker.unavailable()
 
     def unsupported(self, method: str) -> str | None:
-        return self._unsupported.get(method)
+        return self._unsupported.get(method) or super().unsupported(method)
 
     def server_argv(self, host: str, port: int) -> list[str]:
         if not self.has_server:
             raise UnavailableError(f"{self.id} has no server; use it as a client only")
-        return self.worker.argv("serve", "--contender", self.id, "--host", host, "--port", str(port))
+        redis = os.environ.get(redis_store.ENV)
+        extra = ["--redis", redis] if redis else []
+        return self.worker.argv("serve", "--contender", self.id, "--host", host, "--port", str(port), *extra)
 
     def default_client(self) -> str:
         return self.language if self.native_clients else "py"

@@ -34,35 +34,45 @@ def cache_dir() -> Path:
     return Path(base)
 
 
-def _compile(proto: Path, out: Path) -> None:
+PROTOS = ("arena.proto", "predictions.proto")
+
+
+def _compile(folder: Path, out: Path) -> None:
     from grpc_tools import protoc
 
     out.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     tmp.mkdir(parents=True, exist_ok=True)
-    args = ["protoc", f"-I{proto.parent}", f"--python_out={tmp}", f"--grpc_python_out={tmp}", str(proto)]
-    if protoc.main(args) != 0:
-        raise ArenaError(f"could not compile {proto}: run 'python -m grpc_tools.protoc' on it to see why")
+    for name in PROTOS:
+        args = ["protoc", f"-I{folder}", f"--python_out={tmp}", f"--grpc_python_out={tmp}", str(folder / name)]
+        if protoc.main(args) != 0:
+            raise ArenaError(f"could not compile {folder / name}: run 'python -m grpc_tools.protoc' on it to see why")
     for produced in tmp.iterdir():
         os.replace(produced, out / produced.name)
     tmp.rmdir()
 
 
 @cache
-def modules() -> tuple[ModuleType, ModuleType]:
-    """(arena_pb2, arena_pb2_grpc), compiling them if this schema was never compiled here."""
-    proto = proto_dir() / "arena.proto"
-    digest = hashlib.sha256(proto.read_bytes()).hexdigest()[:16]
+def _compiled() -> dict[str, ModuleType]:
+    """The pb2 module of every schema file, compiling them if these files were never compiled here."""
+    folder = proto_dir()
+    digest = hashlib.sha256(b"".join((folder / name).read_bytes() for name in PROTOS)).hexdigest()[:16]
     out = cache_dir() / "python" / digest
-    if not (out / "arena_pb2_grpc.py").exists():
-        _compile(proto, out)
+    if not (out / "predictions_pb2_grpc.py").exists():
+        _compile(folder, out)
     if str(out) not in sys.path:
         sys.path.insert(0, str(out))
+    return {name: importlib.import_module(name.replace(".proto", "_pb2")) for name in PROTOS}
+
+
+def modules() -> tuple[ModuleType, ModuleType]:
+    """(arena_pb2, arena_pb2_grpc)."""
+    _compiled()
     return importlib.import_module("arena_pb2"), importlib.import_module("arena_pb2_grpc")
 
 
 def pb2() -> ModuleType:
-    return modules()[0]
+    return _compiled()["arena.proto"]
 
 
 def pb2_grpc() -> ModuleType:
@@ -75,18 +85,34 @@ class Method:
     request: str
     response: str
     streaming: bool
+    service: str = SERVICE
+
+    @property
+    def path(self) -> str:
+        """The gRPC path, e.g. /arena.Arena/Invert."""
+        return f"/{self.service}/{self.name}"
 
 
 @cache
 def methods() -> dict[str, Method]:
-    """Every RPC of arena.Arena by name, with its message type names."""
-    service = pb2().DESCRIPTOR.services_by_name["Arena"]
-    return {
-        m.name: Method(m.name, m.input_type.name, m.output_type.name,
-                       m.client_streaming or m.server_streaming)
-        for m in service.methods
-    }
+    """Every RPC of every service of the schema by name, with its message type names."""
+    found = {}
+    for module in _compiled().values():
+        for service in module.DESCRIPTOR.services_by_name.values():
+            for m in service.methods:
+                found[m.name] = Method(m.name, m.input_type.name, m.output_type.name,
+                                       m.client_streaming or m.server_streaming, service.full_name)
+    return found
 
 
+@cache
 def message_class(name: str) -> type:
-    return getattr(pb2(), name)
+    for module in _compiled().values():
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise KeyError(f"no message {name!r} in the schema")
+
+
+def descriptor(name: str):
+    """The message descriptor of a message type of the schema."""
+    return message_class(name).DESCRIPTOR

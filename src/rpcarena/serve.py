@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 
+from rpcarena import redis_store
 from rpcarena.contenders import get
 from rpcarena.contenders.base import PythonContender
 from rpcarena.errors import ArenaError
@@ -17,7 +18,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("contender")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--redis", help="the Redis of the predictions service (else $RPCARENA_REDIS_URL)")
     args = parser.parse_args(argv)
+    if args.redis:
+        os.environ[redis_store.ENV] = args.redis
     # A measured server has nothing to flush: leave at once, whatever loop it runs.
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     try:

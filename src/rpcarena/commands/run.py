@@ -39,7 +39,8 @@ def config_from(args: argparse.Namespace) -> RunConfig:
         repeat=args.repeat, pin=args.pin, host=args.host, port=args.port,
         timeout_ms=int(parse_duration(args.timeout, "--timeout") * 1000),
         cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
-        rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out))
+        rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out),
+        redis_url=args.redis)
 
 
 def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None) -> Results:

@@ -19,6 +19,8 @@ class Contender(ABC):
     description: str = ""
     # client ids that can drive this contender besides the Python clients of its protocol
     native_clients: tuple[str, ...] = ()
+    # the services of the schema its server implements (None: any, as an echo does)
+    services: tuple[str, ...] | None = ("arena.Arena",)
 
     def unavailable(self) -> str | None:
         """Why this contender cannot run here, or None when it can."""
@@ -26,6 +28,11 @@ class Contender(ABC):
 
     def unsupported(self, method: str) -> str | None:
         """Why this contender does not implement `method`, or None when it does."""
+        from rpcarena import schema
+
+        service = schema.methods()[method].service
+        if self.services is not None and service not in self.services:
+            return f"{self.id} does not implement {service}"
         return None
 
     @abstractmethod

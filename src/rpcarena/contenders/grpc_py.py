@@ -7,6 +7,7 @@ from concurrent import futures
 from typing import Any
 
 from rpcarena import methods, schema
+from rpcarena.contenders import predictions_py
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 
@@ -43,6 +44,8 @@ def handlers(grpc: Any, pb: Any, unary: dict, stream: Any) -> Any:
     """A generic handler serving every method of arena.Arena."""
     table = {}
     for method in schema.methods().values():
+        if method.service != schema.SERVICE:
+            continue
         req = schema.message_class(method.request)
         resp = schema.message_class(method.response)
         if method.streaming:
@@ -70,6 +73,7 @@ class GrpcPy(PythonContender):
     protocol = "grpc"
     description = "grpcio sync server (thread pool of 10) and sync client"
     python_modules = ("grpc",)
+    services = ("arena.Arena", "predictions.Predictions")
 
     def serve(self, host: str, port: int) -> None:
         import grpc
@@ -78,6 +82,9 @@ class GrpcPy(PythonContender):
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=SERVER_THREADS),
                              options=[("grpc.so_reuseport", 0)])
         server.add_generic_rpc_handlers((handlers(grpc, pb, logic(pb), invert_stream(pb)),))
+        store = predictions_py.redis_client()
+        if store is not None:
+            server.add_generic_rpc_handlers((predictions_py.grpc_handler(grpc, store),))
         bound = bind(server, host, port)
         server.start()
         announce_ready(bound)
@@ -97,7 +104,7 @@ class GrpcClient(Client):
         self._response_type = schema.message_class(info.response)
         self._channel = grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
         self._call = self._channel.unary_unary(
-            f"/{schema.SERVICE}/{method}",
+            info.path,
             request_serializer=self._request_type.SerializeToString,
             response_deserializer=self._response_type.FromString,
         )
@@ -141,7 +148,7 @@ class GrpcStreamClient(GrpcClient):
         super().__init__(target, method, timeout_s)
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         stream = self._channel.stream_stream(
-            f"/{schema.SERVICE}/{method}", request_serializer=self._request_type.SerializeToString,
+            schema.methods()[method].path, request_serializer=self._request_type.SerializeToString,
             response_deserializer=self._response_type.FromString)
         self._replies = stream(iter(self._outbox.get, None))
 

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from rpcarena import methods, schema
+from rpcarena.contenders import http_mapping, predictions_py
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 
@@ -99,13 +100,25 @@ def app() -> Any:
     application = fastapi.FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
     logic = _logic()
     for method in schema.methods().values():
+        if method.service != schema.SERVICE:
+            continue
         if method.streaming:
             application.add_api_websocket_route(f"/arena/ws/{method.name}", _invert_socket())
             continue
         fn = logic.get(method.name, lambda body: body)
         application.add_api_route(f"/arena/{method.name}", _endpoint(model(method.request), fn),
                                   methods=["POST"], response_model=model(method.response))
+    store = predictions_py.redis_client()
+    if store is not None:
+        application.add_api_route("/predictions/{id_client}", _predictions_endpoint(store), methods=["GET"])
     return application
+
+
+def _predictions_endpoint(store: Any) -> Any:
+    # As the seed wrote it: a synchronous Redis call inside an async endpoint, the hash as is.
+    async def get_predictions(id_client: str) -> Any:
+        return store.hgetall(f"predictions:{id_client}")
+    return get_predictions
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -125,6 +138,7 @@ class RestFastapi(PythonContender):
     protocol = "http-json"
     description = "FastAPI on uvicorn (uvloop/httptools), pydantic bodies; httpx or requests client"
     python_modules = ("fastapi", "uvicorn", "httpx")
+    services = ("arena.Arena", "predictions.Predictions")
 
     def serve(self, host: str, port: int) -> None:
         import uvicorn
@@ -150,11 +164,10 @@ class _HttpClient(Client):
     timeout_errors: tuple[type, ...] = ()
     transport_errors: tuple[type, ...] = ()
 
-    @staticmethod
-    def decode(reply: Any) -> Any:
+    def decode(self, reply: Any) -> Any:
         if reply.status_code != 200:
             raise HttpStatusError(reply.status_code)
-        return reply.json()
+        return http_mapping.reply_of(self.method, reply.json())
 
     def classify(self, error: BaseException) -> str:
         if isinstance(error, HttpStatusError):
@@ -176,10 +189,10 @@ class HttpxClient(_HttpClient):
         self.timeout_errors, self.transport_errors = (httpx.TimeoutException,), (httpx.TransportError,)
         self._client = httpx.Client(base_url=f"http://{target}", timeout=timeout_s,
                                     limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
-        self._path = f"/arena/{method}"
 
     def call(self, request: dict) -> Any:
-        return self.decode(self._client.post(self._path, json=request))
+        verb, path, body = http_mapping.request_of(self.method, request)
+        return self.decode(self._client.request(verb, path, json=body))
 
     def close(self) -> None:
         self._client.close()
@@ -195,10 +208,11 @@ class RequestsClient(_HttpClient):
         self.timeout_errors, self.transport_errors = (requests.Timeout,), (requests.ConnectionError,)
         self._session = requests.Session()
         self._session.mount("http://", requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=1))
-        self._url = f"http://{target}/arena/{method}"
+        self._base = f"http://{target}"
 
     def call(self, request: dict) -> Any:
-        return self.decode(self._session.post(self._url, json=request, timeout=self.timeout_s))
+        verb, path, body = http_mapping.request_of(self.method, request)
+        return self.decode(self._session.request(verb, self._base + path, json=body, timeout=self.timeout_s))
 
     def close(self) -> None:
         self._session.close()

@@ -86,7 +86,7 @@ class Tagless(PythonContender):
     def unsupported(self, method: str) -> str | None:
         if schema.methods()[method].streaming:
             return "tagless frames are unary calls; streaming is not implemented"
-        return None
+        return super().unsupported(method)
 
     def serve(self, host: str, port: int) -> None:
         try:

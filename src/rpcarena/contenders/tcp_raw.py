@@ -59,6 +59,7 @@ class TcpRaw(PythonContender):
     id = "tcp-raw"
     protocol = "tcp-raw"
     description = "length-prefixed bytes echoed over one TCP connection (the floor)"
+    services = None  # it echoes any request's bytes
 
     def serve(self, host: str, port: int) -> None:
         try:

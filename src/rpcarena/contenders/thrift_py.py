@@ -98,7 +98,7 @@ class ThriftBinary(PythonContender):
     def unsupported(self, method: str) -> str | None:
         if schema.methods()[method].streaming:
             return "Thrift has no streaming calls"
-        return None
+        return super().unsupported(method)
 
     def serve(self, host: str, port: int) -> None:
         from thriftpy2.server import TThreadedServer

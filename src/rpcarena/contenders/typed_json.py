@@ -78,7 +78,7 @@ class TypedJson(PythonContender):
     def unsupported(self, method: str) -> str | None:
         if schema.methods()[method].streaming:
             return "typed-json calls are unary; streaming is not implemented"
-        return None
+        return super().unsupported(method)
 
     def serve(self, host: str, port: int) -> None:
         try:

@@ -26,6 +26,7 @@ class Workload:
     description: str
     make_requests: Callable[[], list[dict]] = field(repr=False, compare=False)
     mode: str = "unary"  # or "stream": one message each way per call on a long-lived stream
+    needs: tuple[str, ...] = ()  # backing services the arena must provide, e.g. ("redis",)
 
     @property
     def suite(self) -> str:
@@ -44,10 +45,10 @@ WORKLOADS: dict[str, Workload] = {}
 
 
 def register(id: str, method: str, description: str, make_requests: Callable[[], list[dict]],
-             mode: str = "unary") -> None:
+             mode: str = "unary", needs: tuple[str, ...] = ()) -> None:
     if id in WORKLOADS:
         raise ValueError(f"workload {id!r} registered twice")
-    WORKLOADS[id] = Workload(id, method, description, make_requests, mode)
+    WORKLOADS[id] = Workload(id, method, description, make_requests, mode, needs)
 
 
 def select(patterns: str | list[str]) -> list[Workload]:
@@ -69,6 +70,7 @@ def _load_suites() -> None:
     import rpcarena.workloads.hprpc2016  # noqa: F401
     import rpcarena.workloads.cs6650  # noqa: F401
     import rpcarena.workloads.infobip2016  # noqa: F401
+    import rpcarena.workloads.predictions  # noqa: F401
 
 
 _load_suites()
