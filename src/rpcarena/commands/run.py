@@ -8,11 +8,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from rpcarena import slo, workloads
 from rpcarena.arena import Arena, Plan
 from rpcarena.cli import ADDERS, command
-from rpcarena.contenders import all_contenders
 from rpcarena.config import RunConfig, parse_duration, parse_ints, parse_names
-from rpcarena import slo
+from rpcarena.contenders import all_contenders
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.findmax import find_max
 from rpcarena.results import Cell, Results
@@ -26,13 +26,23 @@ DEFAULT_CALLS = 500
 DEFAULT_WARMUP = "0.5s"
 
 
+def default_contenders(workload_patterns: list[str]) -> list[str]:
+    """Without --contender: every known contender that implements one of the workloads
+    (so --workload 'predictions.*' measures the predictions contenders), the floor first."""
+    loads = workloads.select(workload_patterns)
+    wanted = DEFAULT_CONTENDERS if workload_patterns == DEFAULT_WORKLOADS else list(all_contenders())
+    return [c for c in wanted if c in all_contenders()
+            and any(all_contenders()[c].unsupported(w.method) is None for w in loads)]
+
+
 def config_from(args: argparse.Namespace) -> RunConfig:
     default = args.contender is None and args.workload is None
     duration = parse_duration(args.duration, "--duration")
     calls = args.calls if args.calls is not None else (DEFAULT_CALLS if default and duration is None else None)
+    loads = parse_names(args.workload) or DEFAULT_WORKLOADS
     return RunConfig(
-        contenders=parse_names(args.contender) or [c for c in DEFAULT_CONTENDERS if c in all_contenders()],
-        workloads=parse_names(args.workload) or DEFAULT_WORKLOADS,
+        contenders=parse_names(args.contender) or default_contenders(loads),
+        workloads=loads,
         clients=parse_ints(args.clients, "--clients"), client_drivers=parse_names(args.client),
         calls=calls, duration_s=duration,
         warmup_s=parse_duration(DEFAULT_WARMUP if default and args.warmup == "1s" else args.warmup, "--warmup"),
