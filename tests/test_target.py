@@ -240,3 +240,17 @@ def test_bindings_cycle_to_the_longest_variable():
     assert len(template.bindings([ids], limit=2)) == 2
     assert template.render_json('{"q": "{{tag}}", "n": {{id}}}', {"tag": 'say "hi"', "id": 3}, "--data") == {
         "q": 'say "hi"', "n": 3}
+
+
+def test_find_max_against_a_target(items, tmp_path):
+    """The same bisection as for built-in contenders, on a server rpcarena did not start."""
+    out = tmp_path / "fm.json"
+    done = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=1,2,3", "--find-max",
+                   "--slo", "p99<2s", "--duration", "0.4s", "--warmup", "0", "--out", str(out), timeout=300)
+    _ok(done)
+    results = load(out)
+    (answer,) = results.extra["find_max"]
+    assert len(answer["probes"]) == 6 and answer["max_rate_per_s"] > 0
+    probes = [c for c in results.cells if c.rate_per_s]
+    assert len(probes) == 6 and all(c.language == "external" for c in probes)
+    assert "max" in done.stdout and "calls/s meeting" in done.stdout

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from rpcarena.arena import Arena
+from rpcarena.arena import Arena, Plan, plans
 from rpcarena.config import RunConfig
 from rpcarena.results import Cell, Results
 from rpcarena.slo import Objective, verdict
@@ -21,25 +21,27 @@ PROBE_S = 2.0
 
 
 def find_max(config: RunConfig, objectives: list[Objective], steps: int = 6,
-             on_cell: Callable | None = None) -> Results:
-    """Bisect the rate for each (contender, workload, clients) of the configuration."""
+             on_cell: Callable | None = None, todo: list[Plan] | None = None) -> Results:
+    """Bisect the rate for each plan (the configuration's, or `todo`: external targets too)."""
+    todo = todo if todo is not None else plans(config)
     base = dataclasses.replace(config, rate_per_s=None, calls=None, duration_s=config.duration_s or PROBE_S)
-    capacity_run = Arena(base, on_cell).run()
+    capacity_run = Arena(base, on_cell, todo=todo).run()
     found = []
-    for cell in capacity_run.ok_cells():
-        found.append(_bisect(config, cell, objectives, steps, capacity_run, on_cell))
+    for plan, cell in zip(todo, list(capacity_run.cells)):  # the arena keeps one cell per plan, in order
+        if cell.status == "ok":
+            found.append(_bisect(config, plan, cell, objectives, steps, capacity_run, on_cell))
     capacity_run.extra["find_max"] = found
     capacity_run.save(config.out)
     return capacity_run
 
 
-def _bisect(config: RunConfig, capacity: Cell, objectives: list[Objective], steps: int,
+def _bisect(config: RunConfig, plan: Plan, capacity: Cell, objectives: list[Objective], steps: int,
             results: Results, on_cell: Callable | None) -> dict:
     good, bad = 0.0, max(1.0, capacity.throughput_per_s * 1.2)
     probes = []
     rate = capacity.throughput_per_s * 0.5
     for _ in range(steps):
-        cell = _probe(config, capacity, rate, on_cell)
+        cell = _probe(config, plan, rate, on_cell)
         results.cells.append(cell)
         results.save(config.out)
         ok = verdict(cell, objectives)
@@ -51,10 +53,8 @@ def _bisect(config: RunConfig, capacity: Cell, objectives: list[Objective], step
             "max_rate_per_s": good, "slo": [str(o) for o in objectives], "probes": probes}
 
 
-def _probe(config: RunConfig, capacity: Cell, rate: float, on_cell: Callable | None) -> Cell:
-    probe = dataclasses.replace(
-        config, contenders=[capacity.contender], workloads=[capacity.workload], clients=[capacity.clients],
-        client_drivers=[capacity.client], calls=None, duration_s=config.duration_s or PROBE_S,
-        rate_per_s=rate, repeat=1, out=config.out.parent / ".probes" / "probe.json")
-    (cell,) = Arena(probe, on_cell).run().cells
+def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: Callable | None) -> Cell:
+    probe = dataclasses.replace(config, calls=None, duration_s=config.duration_s or PROBE_S, rate_per_s=rate,
+                                repeat=1, out=config.out.parent / ".probes" / "probe.json")
+    (cell,) = Arena(probe, on_cell, todo=[dataclasses.replace(plan, trial=0)]).run().cells
     return cell

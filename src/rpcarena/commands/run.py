@@ -50,7 +50,7 @@ def config_from(args: argparse.Namespace) -> RunConfig:
         timeout_ms=int(parse_duration(args.timeout, "--timeout") * 1000),
         cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
         rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out),
-        redis_url=args.redis)
+        redis_url=args.redis, via=args.via, link=args.link)
 
 
 def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None) -> Results:
@@ -85,12 +85,13 @@ def _add_report_option(sub: argparse._SubParsersAction) -> None:
 ADDERS.append(_add_report_option)
 
 
-def find_max_arena(config: RunConfig, slo_text: str | None, console: Console) -> Results:
+def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
+                   todo: list[Plan] | None = None) -> Results:
     if not slo_text:
         raise UsageError("--find-max needs an objective: add --slo 'p99<5ms'")
     objectives = slo.parse(slo_text)
     with console.status("searching the highest rate that meets the objective"):
-        results = find_max(config, objectives)
+        results = find_max(config, objectives, todo=todo)
     render(results, console)
     for answer in results.extra["find_max"]:
         console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from rpcarena.arena import Plan
 from rpcarena.cli import ADDERS, command
-from rpcarena.commands.run import finish, run_arena
+from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.config import RunConfig, parse_duration, parse_ints
 from rpcarena.errors import UsageError
 from rpcarena.external.build import build
@@ -114,6 +114,8 @@ def _add_measure_options(p: Any) -> None:
     p.add_argument("--samples", type=int, default=10_000, help="raw latencies kept per cell for plots")
     p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")
     p.add_argument("--arrival", default="constant", help="open-loop arrivals: constant or poisson")
+    p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
+    p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms'")
     p.add_argument("--vars-limit", type=int, default=10_000, help="most distinct rendered requests per target")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
     p.add_argument("--out", default="results/target.json", help="results file (default results/target.json)")
@@ -182,10 +184,13 @@ def target_command(args: argparse.Namespace, console: Console) -> int:
     config = config_from(args, targets)
     for target in targets:
         probe(target, config.timeout_ms / 1000)
-    results = run_arena(config, console, plans_for(targets, config))
+    if args.find_max:
+        results = find_max_arena(config, args.slo, console, plans_for(targets, config))
+    else:
+        results = run_arena(config, console, plans_for(targets, config))
+        render(results, console)
     results.extra["targets"] = [describe(t) for t in targets]
     results.save(config.out)
-    render(results, console)
     if args.report:
         from rpcarena import report
 
