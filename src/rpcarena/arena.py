@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena import contenders as registry
-from rpcarena import drivers, environment, native, procs, wire, workloads
+from rpcarena import drivers, environment, native, netlink, procs, proxy, wire, workloads
 from rpcarena.backing import Backing
 from rpcarena.config import RunConfig
 from rpcarena.contenders.base import Contender
@@ -143,12 +143,14 @@ class Arena:
         self.results.extra["placement"] = self.placement.as_dict()
         self.failures: list[str] = []
         self.backing: Backing | None = None
+        self.link: netlink.Link | None = None
 
     def run(self) -> Results:
         todo = self.todo if self.todo is not None else plans(self.config)
         try:
-            with Backing([p.workload for p in todo], self.config.redis_url, self.config.host) as backing:
-                self.backing = backing
+            with Backing([p.workload for p in todo], self.config.redis_url, self.config.host) as backing, \
+                    self._link() as link:
+                self.backing, self.link = backing, link
                 self._run_all(todo)
         except KeyboardInterrupt:
             procs.kill_all()
@@ -161,6 +163,14 @@ class Arena:
         self.results.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.results.save(self.config.out)
         return self.results
+
+    def _link(self) -> Any:
+        """The run's emulated link (one namespace for all its cells), or a null context."""
+        if self.config.link is None:
+            return contextlib.nullcontext(None)
+        link = netlink.Link(self.config.link)
+        self.results.extra["link"] = link.describe()
+        return link
 
     def _run_all(self, todo: list[Plan]) -> None:
         for i, p in enumerate(todo):
@@ -177,9 +187,9 @@ class Arena:
     def measure(self, i: int, p: Plan) -> Cell:
         cell = Cell(contender=p.contender.id, client=p.client, workload=p.workload.id,
                     method=p.workload.method, clients=p.clients, trial=p.trial, protocol=p.contender.protocol,
-                    language=p.contender.language, rate_per_s=self.config.rate_per_s,
-                    started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-        skip = skipped(p) or self._backing_missing(p)
+                    language=p.contender.language, rate_per_s=self.config.rate_per_s, link=self.config.link,
+                    via=self.config.via, started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        skip = skipped(p) or self._backing_missing(p) or self._network_missing(p)
         if skip:
             cell.status, cell.reason = skip
             return cell
@@ -191,6 +201,17 @@ class Arena:
             cell.status, cell.reason = "failed", str(error)
         return cell
 
+    def _network_missing(self, p: Plan) -> tuple[str, str] | None:
+        """Why the cell cannot go through --via or --link; notes a contender the proxy leaves direct."""
+        if isinstance(p.contender, Target) and (self.config.via or self.config.link):
+            return "unsupported", "an external target is measured where it runs (no --via, no --link)"
+        reason = proxy.unsupported(p.contender.protocol, self.config.via)
+        if reason:
+            return "unsupported", reason
+        if self.config.via and proxy.direct(p.contender.protocol, self.config.via) is None and proxy.unavailable():
+            return "unavailable", proxy.unavailable()
+        return None
+
     def _backing_missing(self, p: Plan) -> tuple[str, str] | None:
         reason = self.backing.why_not(p.workload) if self.backing else None
         return ("unavailable", reason) if reason else None
@@ -199,9 +220,10 @@ class Arena:
         logs = self.logs / f"cell-{i:04d}"
         before: dict = {}
         drift0 = environment.load_now()
-        with self._server(p, logs) as server:
+        with self._server(p, logs) as server, contextlib.ExitStack() as front:
             server.start(self.config.port)
-            specs = driver_specs(p, self.config, server.target)
+            target = self._front(p, cell, server, logs, front)
+            specs = driver_specs(p, self.config, target)
             cell.warmup_s = specs[0].spec["warmup_s"]
             drive = drivers.Drive(specs, self.placement.clients, logs, server.alive, server.died_message)
             with self._wire(server.port) as counter:
@@ -218,10 +240,23 @@ class Arena:
         cell.drift = {"before": drift0, "after": environment.load_now()}
 
     def _server(self, p: Plan, logs: Path) -> Any:
-        """A fresh contender server, or an external target's stand-in (nothing to start)."""
+        """A fresh contender server (behind the run's link, if any), or an external target's stand-in."""
         if isinstance(p.contender, Target):
             return p.contender.server()
+        if self.link is not None:
+            return Server(p.contender, self.link.server_address, self.placement.server, logs / "server.log",
+                          prefix=self.link.exec_prefix)
         return Server(p.contender, self.config.host, self.placement.server, logs / "server.log")
+
+    def _front(self, p: Plan, cell: Cell, server: Any, logs: Path, stack: contextlib.ExitStack) -> str:
+        """Where the drivers call: the server, or a fresh HAProxy before it (pinned with the server)."""
+        note = proxy.direct(p.contender.protocol, self.config.via)
+        if note:
+            cell.via, cell.reason = "direct", note
+        if self.config.via is None or note:
+            return server.target
+        front = stack.enter_context(proxy.Haproxy(server.target, self.placement.server, logs / "proxy"))
+        return front.target
 
     def _wire(self, port: int | None) -> Any:
         """Kernel byte counters on the server port, or a null context where they cannot be had."""
@@ -231,7 +266,7 @@ class Arena:
         if reason:
             self.results.extra["wire_unavailable"] = reason
             return contextlib.nullcontext(None)
-        return wire.Counter(port)
+        return wire.Counter(port, self.link.netns if self.link else None)
 
     @staticmethod
     def _record_wire(cell: Cell, count: wire.Count) -> None:

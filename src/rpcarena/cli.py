@@ -46,6 +46,9 @@ def add_run_options(p: argparse.ArgumentParser, default_out: str = "results/aren
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
     p.add_argument("--redis", help="a Redis for predictions.* to seed and use (default: start one)")
+    p.add_argument("--via", choices=("haproxy",), help="HTTP calls through a fresh HAProxy per cell")
+    p.add_argument("--link", metavar="RATE", help="servers behind an emulated link of this rate, e.g. 100mbit "
+                                                  "(network namespace + veth + htb; latency not emulated)")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
     p.add_argument("--out", default=default_out, help=f"results file (default {default_out})")
 

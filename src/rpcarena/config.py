@@ -7,8 +7,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rpcarena.errors import UsageError
+from rpcarena.netlink import parse_rate
 from rpcarena.pacer import ARRIVALS
 from rpcarena.placement import POLICIES
+from rpcarena.proxy import VIAS
 
 _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6}
 
@@ -64,6 +66,8 @@ class RunConfig:
     arrival: str = "constant"
     fail_fast: bool = False
     redis_url: str | None = None
+    via: str | None = None  # "haproxy": HTTP cells through a proxy (rpcarena.proxy)
+    link: str | None = None  # e.g. "100mbit": the server behind an emulated link (rpcarena.netlink)
     out: Path = Path("results/arena.json")
 
     def __post_init__(self) -> None:
@@ -87,6 +91,10 @@ class RunConfig:
             raise UsageError(f"bad --port {self.port}: give 0 (a free port) or a port below 65536")
         if self.timeout_ms < 1:
             raise UsageError("bad --timeout: give a positive duration such as 5s")
+        if self.via is not None and self.via not in VIAS:
+            raise UsageError(f"bad --via {self.via!r}: use one of {', '.join(VIAS)}")
+        if self.link is not None:
+            parse_rate(self.link)
 
     def to_json(self) -> dict:
         out = asdict(self)

@@ -53,6 +53,7 @@ class Group:
         """contender, plus the client when it is not the contender's own, plus the source file."""
         cell = self.cells[0]
         name = cell.contender if cell.client in ("py", cell.language, "") else f"{cell.contender}<-{cell.client}"
+        name = f"{name} ({cell.setting})" if cell.setting else name
         return f"{self.source}:{name}" if self.source else name
 
     @cached_property
@@ -108,8 +109,8 @@ class Group:
 
 def group(cells: Iterable[Cell], trimmed: bool = False, source: str = "") -> list[Group]:
     """The ok cells with calls, grouped by key, in first-seen order."""
-    found: dict[Key, list[Cell]] = {}
-    for cell in cells:
+    found: dict[tuple[Key, str | None], list[Cell]] = {}
+    for cell in cells:  # trials over different networks (cell.setting) are never pooled
         if cell.status == "ok" and cell.calls:
-            found.setdefault(key_of(cell), []).append(cell)
+            found.setdefault((key_of(cell), cell.setting), []).append(cell)
     return [Group(sorted(c, key=lambda x: x.trial), trimmed, source) for c in found.values()]

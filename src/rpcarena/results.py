@@ -48,6 +48,8 @@ class Cell:
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None
+    via: str | None = None  # "haproxy", or "direct" for a contender the proxy leaves alone
+    link: str | None = None  # the emulated link's rate, e.g. "100mbit"; None: loopback
     warmup_s: float | None = None
     client_cpu_user_s: float = 0.0
     client_cpu_sys_s: float = 0.0
@@ -75,6 +77,12 @@ class Cell:
     def latency(self) -> dict[str, float | int]:
         """p50/p90/p99/p99.9, mean, SD, CV in microseconds, from the histogram."""
         return hist.summary_us(self.histogram)
+
+    @property
+    def setting(self) -> str | None:
+        """The network the cell was measured over, when not plain loopback: 'via haproxy, 100mbit link'."""
+        parts = ([f"via {self.via}"] if self.via else []) + ([f"{self.link} link"] if self.link else [])
+        return ", ".join(parts) or None
 
     @property
     def error_count(self) -> int:
@@ -121,7 +129,7 @@ class Cell:
         """A flat record of this cell: identity, counts and every derived statistic."""
         out = {k: getattr(self, k) for k in ("contender", "client", "workload", "method", "clients",
                                               "trial", "status", "reason", "protocol", "language",
-                                              "calls", "wall_s", "late_calls", "retries", "rate_per_s")}
+                                              "via", "link", "calls", "wall_s", "late_calls", "retries", "rate_per_s")}
         out["errors"] = self.error_count
         out["throughput_per_s"] = self.throughput_per_s
         out.update({k: v for k, v in self.latency.items() if k != "count"})

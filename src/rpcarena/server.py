@@ -33,12 +33,15 @@ class Usage:
 class Server:
     """One server process for one cell."""
 
-    def __init__(self, contender: Contender, host: str, cpus: tuple[int, ...] | None, log: Path) -> None:
+    def __init__(self, contender: Contender, host: str, cpus: tuple[int, ...] | None, log: Path,
+                 prefix: list[str] | None = None) -> None:
         self.contender = contender
+        self.prefix = prefix or []  # e.g. `ip netns exec NS`: runs the server inside a network namespace
         self.host = host
         self.cpus = cpus
         self.log = log
         self.child: Child | None = None
+        self._process: psutil.Process | None = None
         self.port = 0
 
     @property
@@ -47,15 +50,24 @@ class Server:
 
     def start(self, port: int = 0) -> "Server":
         # stdin stays open: by the worker contract a server also stops when its stdin closes
-        self.child = Child(self.contender.server_argv(self.host, port), self.cpus, self.log, stdin=True)
+        self.child = Child(self.prefix + self.contender.server_argv(self.host, port), self.cpus, self.log,
+                           stdin=True)
         ready = self.child.read_json(READY_TIMEOUT_S)
         if not ready or ready.get("event") != "ready":
             reason = self._why_not_ready()
             self.stop()
             raise ServerError(f"{self.contender.id} server did not start ({reason}); full log: {self.log}")
         self.port = int(ready["port"])
-        self._process = psutil.Process(self.child.pid)
+        self._process = self._main_process()
         return self
+
+    def _main_process(self) -> psutil.Process:
+        """The server itself: under a prefix (`ip netns exec` forks), the prefix's child."""
+        process = psutil.Process(self.child.pid)
+        if self.prefix:
+            children = process.children()
+            return children[0] if children else process
+        return process
 
     def _why_not_ready(self) -> str:
         try:
@@ -75,7 +87,9 @@ class Server:
 
     @property
     def pid(self) -> int | None:
-        return self.child.pid if self.child is not None else None
+        if self.child is None:
+            return None
+        return self._process.pid if self._process is not None else self.child.pid
 
     def usage(self) -> Usage:
         try:
@@ -84,7 +98,7 @@ class Server:
             raise ServerError(self.died_message()) from None
 
     def peak_rss_bytes(self) -> int | None:
-        return peak_rss_bytes(self.child.pid)
+        return peak_rss_bytes(self.pid)
 
     def stop(self) -> None:
         if self.child is not None:

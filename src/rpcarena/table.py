@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from rpcarena.results import Cell, Results
@@ -42,9 +43,10 @@ def _errors(cell: Cell) -> str:
 
 
 def cell_row(cell: Cell, results: Results) -> list[str]:
-    head = [cell.contender, cell.client, cell.workload, str(cell.clients)]
+    name = f"{cell.contender} ({cell.setting})" if cell.setting else cell.contender
+    head = [name, cell.client, cell.workload, str(cell.clients)]
     if cell.status != "ok":
-        return head + [f"[yellow]{cell.status}[/]: {cell.reason}"] + [""] * (len(COLUMNS) - 5)
+        return head + [f"[yellow]{cell.status}[/]: {escape(cell.reason or '')}"] + [""] * (len(COLUMNS) - 5)
     lat = cell.latency
     floor = floor_of(cell, results)
     ratio = lat["p50_us"] / floor.latency["p50_us"] if floor and lat.get("count") else None

@@ -5,6 +5,10 @@ server's port, so HTTP headers, HTTP/2 frames, TLS records, TCP/IP headers and
 pure ACKs all count. The TCP payload alone is estimated by taking off each
 packet's IPv4 + TCP-with-timestamps headers. Needs root and `nft`; elsewhere
 the bytes are simply not measured (and the reason is recorded).
+
+A server in a network namespace (`rpcarena.netlink`) sends its packets through
+that namespace's output hook, so its port is counted there as well as in the
+root namespace (where the clients' packets to it are output), and the two add up.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import subprocess
 from dataclasses import dataclass
 
 HEADER_BYTES = 52  # IPv4 (20) + TCP (20) + timestamp option (12), every segment on loopback
-_TABLES: set[str] = set()
+_TABLES: set[tuple[str | None, str]] = set()  # (network namespace, table)
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,10 @@ class Count:
         return Count(self.in_bytes - other.in_bytes, self.in_packets - other.in_packets,
                      self.out_bytes - other.out_bytes, self.out_packets - other.out_packets)
 
+    def __add__(self, other: "Count") -> "Count":
+        return Count(self.in_bytes + other.in_bytes, self.in_packets + other.in_packets,
+                     self.out_bytes + other.out_bytes, self.out_packets + other.out_packets)
+
 
 def unavailable() -> str | None:
     if shutil.which("nft") is None:
@@ -40,8 +48,9 @@ def unavailable() -> str | None:
     return None
 
 
-def _nft(*args: str) -> str:
-    done = subprocess.run(["nft", *args], capture_output=True, text=True, timeout=10, check=False)
+def _nft(*args: str, netns: str | None = None) -> str:
+    prefix = ["ip", "netns", "exec", netns] if netns else []
+    done = subprocess.run([*prefix, "nft", *args], capture_output=True, text=True, timeout=10, check=False)
     if done.returncode != 0:
         raise OSError(done.stderr.strip() or f"nft {' '.join(args)} failed")
     return done.stdout
@@ -50,21 +59,32 @@ def _nft(*args: str) -> str:
 class Counter:
     """Kernel counters of the packets to and from one TCP port, for as long as it lives."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, netns: str | None = None) -> None:
         self.port = port
         self.table = f"rpcarena_{os.getpid()}_{port}"
+        self.namespaces = [None, netns] if netns else [None]
 
     def __enter__(self) -> "Counter":
-        _nft("add", "table", "inet", self.table)
-        _TABLES.add(self.table)
-        _nft("add", "chain", "inet", self.table, "out",
-             "{ type filter hook output priority 0; policy accept; }")
-        _nft("add", "rule", "inet", self.table, "out", "tcp", "dport", str(self.port), "counter")
-        _nft("add", "rule", "inet", self.table, "out", "tcp", "sport", str(self.port), "counter")
+        for netns in self.namespaces:
+            self._add(netns)
         return self
 
+    def _add(self, netns: str | None) -> None:
+        _nft("add", "table", "inet", self.table, netns=netns)
+        _TABLES.add((netns, self.table))
+        _nft("add", "chain", "inet", self.table, "out",
+             "{ type filter hook output priority 0; policy accept; }", netns=netns)
+        _nft("add", "rule", "inet", self.table, "out", "tcp", "dport", str(self.port), "counter", netns=netns)
+        _nft("add", "rule", "inet", self.table, "out", "tcp", "sport", str(self.port), "counter", netns=netns)
+
     def read(self) -> Count:
-        data = json.loads(_nft("-j", "list", "chain", "inet", self.table, "out"))
+        total = Count(0, 0, 0, 0)
+        for netns in self.namespaces:
+            total = total + self._read(netns)
+        return total
+
+    def _read(self, netns: str | None) -> Count:
+        data = json.loads(_nft("-j", "list", "chain", "inet", self.table, "out", netns=netns))
         counters = {}
         for item in data["nftables"]:
             rule = item.get("rule")
@@ -76,18 +96,19 @@ class Counter:
         return Count(into["bytes"], into["packets"], out["bytes"], out["packets"])
 
     def __exit__(self, *exc: object) -> None:
-        _drop(self.table)
+        for netns in self.namespaces:
+            _drop(netns, self.table)
 
 
-def _drop(table: str) -> None:
+def _drop(netns: str | None, table: str) -> None:
     try:
-        _nft("delete", "table", "inet", table)
+        _nft("delete", "table", "inet", table, netns=netns)
     except (OSError, subprocess.TimeoutExpired):
         pass
-    _TABLES.discard(table)
+    _TABLES.discard((netns, table))
 
 
 @atexit.register
 def _cleanup() -> None:
-    for table in list(_TABLES):
-        _drop(table)
+    for netns, table in list(_TABLES):
+        _drop(netns, table)
