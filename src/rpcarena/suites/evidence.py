@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable
 
 from rpcarena import stats
 from rpcarena.groups import Group, group
-from rpcarena.results import Results
+from rpcarena.results import Cell, Results
 
 
 class Evidence:
-    """The measured groups of a run, by (contender, workload, clients), and what is missing."""
+    """The measured groups of a run, by (contender, workload, clients), and what is missing.
 
-    def __init__(self, results: Results, missing: dict[str, str]):
+    Only the cells of one network are looked at: loopback unless `network` says otherwise
+    (a predicate on the cell, e.g. `lambda c: c.link is not None`; see `over`)."""
+
+    def __init__(self, results: Results, missing: dict[str, str],
+                 network: Callable[[Cell], bool] = lambda cell: cell.setting is None):
         self.results = results
         self.missing = missing
         self.groups: dict[tuple[str, str, int], Group] = {}
-        for g in group(results.cells):
+        for g in group(c for c in results.cells if network(c)):
             if g.has_samples:
                 self.groups.setdefault((g.contender, g.workload, g.clients), g)
+
+    def over(self, network: Callable[[Cell], bool]) -> "Evidence":
+        """The same run seen through the cells of another network."""
+        return Evidence(self.results, self.missing, network)
 
     def get(self, contender: str, workload: str, clients: int = 1) -> Group | None:
         return self.groups.get((contender, workload, clients))

@@ -25,6 +25,11 @@ def not_comparable(why: str, measured: Judge | None = None) -> Judge:
     return judge
 
 
+def on_network(judge: Judge) -> Judge:
+    """Judge from the cells measured over an emulated link (a part with `link`), not loopback."""
+    return lambda ev: judge(ev.over(lambda cell: cell.link is not None))
+
+
 def _ratios(ev: Evidence, slow: str, fast: str, workloads: Sequence[str], statistic: str,
             clients: Sequence[int] | None) -> dict[str, stats.Interval]:
     """slow/fast per measured workload and concurrency (all measured levels unless given)."""

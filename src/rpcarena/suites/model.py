@@ -33,6 +33,8 @@ class Part:
     warmup_s: float = 1.0
     quick_warmup_s: float = 0.2
     repeat: int = 1
+    via: str | None = None  # "haproxy": HTTP through a proxy, as RunConfig.via
+    link: str | None = None  # e.g. "100mbit": an emulated network, as RunConfig.link
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,129 @@
+"""The seed's second setting: HTTP through a real HAProxy (--via) and servers behind an emulated link (--link).
+
+End to end against real servers: counts, bytes and verdicts, never a duration of ours. The one
+bound on time is physical: an htb-capped link cannot carry more bits than rate x wall time.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from rpcarena import contenders, netlink, proxy
+from rpcarena.arena import Arena
+from rpcarena.config import RunConfig
+
+
+def _need(reason: str | None) -> None:
+    if reason and os.environ.get("CI") != "true":
+        pytest.skip(reason)
+
+
+def _need_link() -> None:
+    _need(netlink.unavailable() or (None if shutil.which("nft") else "nft not found"))
+
+
+def _ours() -> list[str]:
+    """Namespaces and interfaces this test process created and has not deleted."""
+    names = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
+    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    pid = os.getpid()
+    return ([n for n in names if n.startswith(f"rpcarena{pid}x")]
+            + [line for line in links.splitlines() if f"rpa{pid}" in line])
+
+
+def test_http_through_haproxy_and_the_rest_unsupported_or_direct(tmp_path):
+    _need(proxy.unavailable())
+    http = ["rest-fastapi"] + [c for c in ("rest-go",) if contenders.get(c).unavailable() is None]
+    config = RunConfig(contenders=http + ["tcp-raw", "grpc-py", "typed-json"], workloads=["infobip.items10"],
+                       calls=50, warmup_s=0, via="haproxy", out=tmp_path / "r.json")
+    cells = {c.contender: c for c in Arena(config).run().cells}
+    for cid in http:
+        cell = cells[cid]
+        assert cell.status == "ok" and cell.calls == 50 and cell.errors == {}, (cid, cell.reason, cell.errors)
+        assert cell.via == "haproxy" and cell.link is None
+        assert cell.wire_in_bytes and cell.wire_out_bytes and cell.payload_bytes_per_call > 0
+    for cid in ("tcp-raw", "grpc-py"):
+        assert cells[cid].status == "unsupported" and "proxies HTTP only" in cells[cid].reason
+    direct = cells["typed-json"]
+    assert direct.status == "ok" and direct.calls == 50 and direct.via == "direct" and "directly" in direct.reason
+    assert list(tmp_path.glob("logs/*/cell-0000/proxy/haproxy.cfg"))
+
+
+def test_a_link_keeps_exact_bytes_per_call_and_cleans_up(tmp_path):
+    _need_link()
+    config = RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], calls=200, warmup_s=0,
+                       link="100mbit", out=tmp_path / "r.json")
+    results = Arena(config).run()
+    cell = results.cells[0]
+    assert cell.status == "ok" and cell.calls == 200 and cell.link == "100mbit", cell.reason
+    assert cell.payload_bytes_per_call == 2 * (4 + 5)  # length prefix + protobuf int32, each way
+    assert results.extra["link"]["bits_per_s"] == 100_000_000
+    assert _ours() == []
+
+
+def test_a_slow_link_bounds_throughput(tmp_path):
+    _need_link()
+    rate = netlink.parse_rate("20mbit")
+    config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=40, warmup_s=0,
+                       link="20mbit", out=tmp_path / "r.json")
+    cell = Arena(config).run().cells[0]
+    assert cell.status == "ok" and cell.calls == 40 and cell.errors == {}, cell.reason
+    for sent in (cell.wire_in_bytes, cell.wire_out_bytes):
+        per_call = sent / cell.calls
+        assert per_call > 8192 * 4  # a large payload each way
+        # the counters open a moment before the measured phase and close after it: allow two calls
+        assert (sent - 2 * per_call) * 8 <= rate * cell.wall_s
+    assert _ours() == []
+
+
+def test_namespace_and_veth_are_gone_after_a_failed_cell(tmp_path):
+    _need_link()
+    config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=100_000, warmup_s=0,
+                       link="1mbit", cell_timeout_s=1.0, out=tmp_path / "r.json")
+    cell = Arena(config).run().cells[0]
+    assert cell.status == "failed" and cell.reason
+    assert _ours() == []
+
+
+def test_a_bad_rate_or_proxy_is_a_usage_error():
+    from rpcarena.errors import UsageError
+
+    with pytest.raises(UsageError, match="--link"):
+        RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], link="fast")
+    with pytest.raises(UsageError, match="--via"):
+        RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], via="nginx")
+
+
+def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):
+    import copy
+    from pathlib import Path
+
+    import rpcarena
+    from rpcarena.suites import SUITES, findings, runner
+    from rpcarena.suites.model import NOT_COMPARABLE
+
+    fixture = rpcarena.load(Path(__file__).parent / "fixtures" / "results_usp_int32_small.json")
+
+    def fake_arena(config):  # one real measured cell, relabelled for every system of the part
+        doc = copy.deepcopy(fixture)
+        doc.cells = [_relabel(fixture.cells[0], c, w, config) for c in config.contenders for w in config.workloads]
+        return doc
+
+    suite = SUITES["infobip2016"]
+    assert [p.link for p in suite.parts] == [None, "100mbit"] and suite.parts[1].via == "haproxy"
+    doc = runner.run(suite, quick=True, repeat=None, out=tmp_path / "s.json", run_arena=fake_arena)
+    found = {f.claim: f for f in findings(suite, doc, {})}
+    network = [f for claim, f in found.items() if claim.startswith("Network")]
+    assert len(network) == 3 and all(f.verdict != NOT_COMPARABLE for f in network[:2]), network
+
+
+def _relabel(cell, contender, workload, config):
+    import copy
+
+    out = copy.deepcopy(cell)
+    out.contender, out.workload, out.via, out.link = contender, workload, config.via, config.link
+    return out
