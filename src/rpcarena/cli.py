@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 
@@ -26,18 +27,14 @@ def command(name: str) -> Callable:
     return register
 
 
-def add_run_options(p: argparse.ArgumentParser, default_out: str = "results/arena.json") -> None:
-    p.add_argument("--contender", help="comma-separated contender ids (default: the quick arena)")
-    p.add_argument("--workload", help="comma-separated workload ids or patterns, e.g. 'usp.*'")
+def add_measure_options(p: Any) -> None:
+    """How cells are measured: shared by `run`, `target` and any command that measures."""
     p.add_argument("--clients", default="1", help="concurrency levels, e.g. 1,8,32 (default 1)")
-    p.add_argument("--client", help="client drivers, e.g. py,py-requests,go (default: the contender's own)")
     p.add_argument("--calls", type=int, help="measured calls per cell (default 1000 unless --duration)")
     p.add_argument("--duration", help="measure for a time instead of a count, e.g. 10s")
     p.add_argument("--warmup", default="1s", help="warm-up per cell, discarded (default 1s)")
     p.add_argument("--repeat", type=int, default=1, help="independent trials per cell, each a fresh server")
     p.add_argument("--pin", default="split", help="CPU placement: split (default), same or none")
-    p.add_argument("--host", default="127.0.0.1", help="address servers bind to (default loopback)")
-    p.add_argument("--port", type=int, default=0, help="server port (default 0: a free one)")
     p.add_argument("--timeout", default="5s", help="per-call timeout; slower calls count as errors")
     p.add_argument("--cell-timeout", default="600s", help="give up on a cell after this long")
     p.add_argument("--samples", type=int, default=10_000, help="raw latencies kept per cell for plots")
@@ -45,11 +42,20 @@ def add_run_options(p: argparse.ArgumentParser, default_out: str = "results/aren
     p.add_argument("--arrival", default="constant", help="open-loop arrivals: constant or poisson")
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
+    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
+
+
+def add_run_options(p: argparse.ArgumentParser, default_out: str = "results/arena.json") -> None:
+    p.add_argument("--contender", help="comma-separated contender ids (default: the quick arena)")
+    p.add_argument("--workload", help="comma-separated workload ids or patterns, e.g. 'usp.*'")
+    p.add_argument("--client", help="client drivers, e.g. py,py-requests,go (default: the contender's own)")
+    add_measure_options(p)
+    p.add_argument("--host", default="127.0.0.1", help="address servers bind to (default loopback)")
+    p.add_argument("--port", type=int, default=0, help="server port (default 0: a free one)")
     p.add_argument("--redis", help="a Redis for predictions.* to seed and use (default: start one)")
     p.add_argument("--via", choices=("haproxy",), help="HTTP calls through a fresh HAProxy per cell")
     p.add_argument("--link", metavar="RATE", help="servers behind an emulated link of this rate, e.g. 100mbit "
                                                   "(network namespace + veth + htb; latency not emulated)")
-    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
     p.add_argument("--out", default=default_out, help=f"results file (default {default_out})")
 
 

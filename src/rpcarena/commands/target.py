@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 
 from rpcarena.arena import Plan
-from rpcarena.cli import ADDERS, command
+from rpcarena.cli import ADDERS, add_measure_options, command
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.config import RunConfig, parse_duration, parse_ints
 from rpcarena.errors import UsageError
@@ -103,21 +103,8 @@ def _metavar(option: str) -> str:
 
 
 def _add_measure_options(p: Any) -> None:
-    p.add_argument("--clients", default="1", help="concurrency levels, e.g. 1,8,32 (default 1)")
-    p.add_argument("--calls", type=int, help="measured calls per cell (default 1000 unless --duration)")
-    p.add_argument("--duration", help="measure for a time instead of a count, e.g. 10s")
-    p.add_argument("--warmup", default="1s", help="warm-up per cell, discarded (default 1s)")
-    p.add_argument("--repeat", type=int, default=1, help="independent trials per cell")
-    p.add_argument("--pin", default="split", help="client CPUs: split (default: the upper half), same or none")
-    p.add_argument("--timeout", default="5s", help="per-call timeout; slower calls count as errors")
-    p.add_argument("--cell-timeout", default="600s", help="give up on a cell after this long")
-    p.add_argument("--samples", type=int, default=10_000, help="raw latencies kept per cell for plots")
-    p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")
-    p.add_argument("--arrival", default="constant", help="open-loop arrivals: constant or poisson")
-    p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
-    p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms'")
+    add_measure_options(p)
     p.add_argument("--vars-limit", type=int, default=10_000, help="most distinct rendered requests per target")
-    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
     p.add_argument("--out", default="results/target.json", help="results file (default results/target.json)")
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
 
