@@ -38,6 +38,7 @@ class Worker:
 
     folder: Path
     manifest: dict
+    failed: str | None = None
 
     @property
     def language(self) -> str:
@@ -75,10 +76,7 @@ class Worker:
         missing = self.missing_tools()
         if missing:
             return f"{', '.join(missing)} not found on PATH (install the {self.language} toolchain)"
-        failed = self.build_dir / "FAILED"
-        if failed.exists():
-            return failed.read_text().strip()
-        return None
+        return self.failed
 
     def ensure_built(self) -> None:
         """Build once per source hash; concurrent callers wait on a lock."""
@@ -110,7 +108,9 @@ class Worker:
         (self.build_dir / "OK").write_text("ok\n")
 
     def _fail(self, reason: str) -> None:
-        (self.build_dir / "FAILED").write_text(reason + "\n")
+        # Remembered by this process only: a failure can be the machine's (network, disk),
+        # so another run, or another checkout with the same sources, builds again.
+        self.failed = reason
         raise UnavailableError(f"{self.language} worker unavailable: {reason}")
 
     def argv(self, *args: str) -> list[str]:
