@@ -175,6 +175,7 @@ class Results:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         with os.fdopen(fd, "w") as out:
             json.dump(self.to_json(), out, separators=(",", ":"))
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a results file is not
         os.replace(tmp, target)
         self.path = target
         return target
@@ -192,6 +193,12 @@ class Results:
 
     def ok_cells(self) -> list[Cell]:
         return [c for c in self.cells if c.status == "ok"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def load(path: str | os.PathLike) -> Results:
