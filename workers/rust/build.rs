@@ -1,12 +1,13 @@
-//! Generates the gRPC server and prost types from the canonical `proto/arena.proto`, and records
-//! the versions the result document's `tool` field reports.
+//! Generates the gRPC servers and prost types from the canonical `proto/arena.proto` and the
+//! predictions seed's `proto/predictions.proto`, and records the versions the result document's
+//! `tool` field reports.
 //!
 //! The LargeData messages (up to 8192 int32 fields) are mapped to one hand-written const-generic
 //! type (`src/proto/large_data.rs`) instead of derived structs, which keeps compile time flat.
 
 use std::{env, fs, path::Path, process::Command};
 
-const PROTO: &str = "../../proto/arena.proto";
+const PROTOS: [&str; 2] = ["../../proto/arena.proto", "../../proto/predictions.proto"];
 const LARGE_SIZES: [usize; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
 const REPORTED_CRATES: [&str; 6] = ["tonic", "warp", "axum", "hyper", "tokio", "prost"];
 
@@ -24,6 +25,8 @@ fn compile_proto() {
         .build_server(true)
         .type_attribute(".arena", "#[derive(serde::Serialize, serde::Deserialize)]")
         .type_attribute(".arena", "#[serde(default)]")
+        .type_attribute(".predictions", "#[derive(serde::Serialize, serde::Deserialize)]")
+        .type_attribute(".predictions", "#[serde(default)]")
         .field_attribute(".arena.Int64Msg.value", "#[serde(deserialize_with = \"crate::proto::json::int64\")]")
         .field_attribute(".arena.Item.id", "#[serde(deserialize_with = \"crate::proto::json::int64\")]")
         .field_attribute(".arena.VectorPair.a", "#[serde(skip_serializing_if = \"Option::is_none\")]")
@@ -32,8 +35,10 @@ fn compile_proto() {
         let name = format!("LargeData{n}");
         builder = builder.extern_path(format!(".arena.{name}"), format!("crate::proto::large_data::{name}"));
     }
-    builder.compile_protos(&[PROTO], &["../../proto"]).expect("compile proto/arena.proto");
-    println!("cargo:rerun-if-changed={PROTO}");
+    builder.compile_protos(&PROTOS, &["../../proto"]).expect("compile proto/arena.proto and proto/predictions.proto");
+    for proto in PROTOS {
+        println!("cargo:rerun-if-changed={proto}");
+    }
 }
 
 fn record_versions() {

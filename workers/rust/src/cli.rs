@@ -1,7 +1,7 @@
 //! The command line: parse, run one command, turn errors into one stderr line and an exit code.
 
 use crate::{contenders, drive, runtime, serve};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: rpcarena-worker serve --contender ID --host HOST --port PORT [--redis URL] | drive < spec.json";
@@ -29,16 +29,17 @@ fn run_serve(args: &[String]) -> Outcome {
     let host = flag(args, "--host").unwrap_or("127.0.0.1");
     let port = flag(args, "--port").unwrap_or("0").parse::<u16>().map_err(|e| (2, format!("bad --port: {e}")))?;
     let contender = contenders::find(id).ok_or_else(|| (2, format!("unknown contender {id:?}; this worker has {}", contenders::ids())))?;
+    let redis = flag(args, "--redis").filter(|url| !url.is_empty());
     let rt = runtime::build().map_err(|e| (1, format!("cannot start the runtime: {e}")))?;
-    let result = rt.block_on(serve::serve(contender, host, port));
+    let result = rt.block_on(serve::serve(contender, host, port, redis));
     rt.shutdown_background();
     result.map_err(|e| (1, e.to_string()))
 }
 
 fn run_drive() -> Outcome {
-    let mut text = String::new();
-    io::stdin().read_to_string(&mut text).map_err(|e| (2, format!("cannot read the spec: {e}")))?;
-    let (spec, contender) = drive::prepare(&text).map_err(|e| (2, e.0))?;
+    // The first JSON value on stdin only: with `sync` the orchestrator keeps stdin open after it.
+    let value = drive::handshake::read_spec(io::stdin().lock()).map_err(|e| (2, e.0))?;
+    let (spec, contender) = drive::prepare_value(value).map_err(|e| (2, e.0))?;
     let rt = runtime::build().map_err(|e| (1, format!("cannot start the runtime: {e}")))?;
     let result = rt.block_on(drive::drive(&spec, contender)).map_err(|e| (2, e.0))?;
     rt.shutdown_background();

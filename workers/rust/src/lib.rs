@@ -5,6 +5,7 @@ pub mod contenders;
 pub mod drive;
 pub mod logic;
 pub mod methods;
+pub mod predictions;
 pub mod proto;
 pub mod runtime;
 pub mod serve;

@@ -17,11 +17,19 @@ impl<T> Msg for T where
 {
 }
 
-/// One operation: its name on the wire, its message types and its semantics.
-pub trait Method: Send + Sync + 'static {
+/// One operation as a client sees it: its service and name on the wire, its message types, and
+/// how closely a reply's floating-point fields must match.
+pub trait Rpc: Send + Sync + 'static {
+    const SERVICE: &'static str = "arena.Arena";
     const NAME: &'static str;
+    /// Relative tolerance of float fields: 1e-9 for doubles (the contract), 1e-6 for floats.
+    const TOLERANCE: f64 = crate::drive::verify::DOUBLE_TOLERANCE;
     type Req: Msg;
     type Resp: Msg;
+}
+
+/// An operation of `arena.Arena`: an [`Rpc`] with pure semantics any server can compute.
+pub trait Method: Rpc {
     fn respond(request: Self::Req) -> Self::Resp;
 }
 
@@ -64,10 +72,12 @@ pub mod op {
     macro_rules! markers {
         ($($name:ident $snake:ident $req:ty => $resp:ty = $logic:path;)*) => {$(
             pub struct $name;
-            impl Method for $name {
+            impl Rpc for $name {
                 const NAME: &'static str = stringify!($name);
                 type Req = $req;
                 type Resp = $resp;
+            }
+            impl Method for $name {
                 fn respond(request: $req) -> $resp {
                     $logic(request)
                 }
@@ -78,10 +88,12 @@ pub mod op {
 
     /// The streaming twin of `Invert`: one Word per Word.
     pub struct InvertStream;
-    impl Method for InvertStream {
+    impl Rpc for InvertStream {
         const NAME: &'static str = "InvertStream";
         type Req = Word;
         type Resp = Word;
+    }
+    impl Method for InvertStream {
         fn respond(request: Word) -> Word {
             crate::logic::invert(request)
         }

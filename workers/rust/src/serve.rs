@@ -1,6 +1,7 @@
-//! `serve`: bind, announce readiness, serve until SIGTERM or stdin closes.
+//! `serve`: open the backing store (`--redis`), bind, announce readiness, serve until SIGTERM or
+//! stdin closes.
 
-use crate::contenders::{Contender, Shutdown};
+use crate::contenders::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
@@ -14,6 +15,7 @@ const GRACE: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub enum ServeError {
     NoServer(String),
+    Redis(String),
     Bind(String, io::Error),
     Serve(io::Error),
 }
@@ -22,14 +24,17 @@ impl std::fmt::Display for ServeError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             ServeError::NoServer(id) => write!(f, "contender {id} has no server in this worker"),
+            ServeError::Redis(why) => f.write_str(why),
             ServeError::Bind(addr, e) => write!(f, "cannot bind {addr}: {e}"),
             ServeError::Serve(e) => write!(f, "server failed: {e}"),
         }
     }
 }
 
-pub async fn serve(contender: &Contender, host: &str, port: u16) -> Result<(), ServeError> {
+/// Serves `contender` on host:port; `redis` is the predictions seed's Redis URL, checked first.
+pub async fn serve(contender: &Contender, host: &str, port: u16, redis: Option<&str>) -> Result<(), ServeError> {
     let serve_fn = contender.server.ok_or_else(|| ServeError::NoServer(contender.id.into()))?;
+    let options = server_options(redis).await?;
     let listener = bind(host, port).await.map_err(|e| ServeError::Bind(format!("{host}:{port}"), e))?;
     let stop_signal = stop_requested().map_err(ServeError::Serve)?;
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -43,9 +48,17 @@ pub async fn serve(contender: &Contender, host: &str, port: u16) -> Result<(), S
         async move { stopped(rx).await; tokio::time::sleep(GRACE).await }
     };
     tokio::select! {
-        result = serve_fn(listener, Box::pin(stopped(stop_rx))) => result.map_err(ServeError::Serve),
+        result = serve_fn(listener, options, Box::pin(stopped(stop_rx))) => result.map_err(ServeError::Serve),
         _ = grace => Ok(()),
     }
+}
+
+async fn server_options(redis: Option<&str>) -> Result<ServerOptions, ServeError> {
+    let predictions = match redis {
+        Some(url) => Some(crate::predictions::Store::open(url).await.map_err(ServeError::Redis)?),
+        None => None,
+    };
+    Ok(ServerOptions { predictions })
 }
 
 /// Binds with TCP_NODELAY on the listening socket; Linux copies it to every accepted socket,

@@ -94,3 +94,47 @@ fn manifest_lists_exactly_the_registered_contenders() {
     let registered: Vec<(String, String)> = rpcarena_worker::contenders::ALL.iter().map(|c| (c.id.into(), c.protocol.into())).collect();
     assert_eq!(listed, registered);
 }
+
+/// With `sync`, drive says warm after the warm-up and measures only after one more line (blank
+/// lines skipped) or the end of stdin; the spec is the first line, stdin staying open after it.
+#[test]
+fn drive_sync_says_warm_and_waits_for_a_line_or_the_end_of_stdin() {
+    let (mut server, ready) = serve("grpc-tonic", Stdio::piped());
+    let spec = serde_json::json!({"contract": 1, "contender": "grpc-tonic", "target": format!("127.0.0.1:{}", ready["port"]),
+        "method": "Void", "requests": [{}], "responses": [{}], "clients": 2, "calls": 200, "warmup_s": 0.1, "sync": true});
+    for release in [Some("\n\ngo\n"), None] {
+        let mut child = Command::new(WORKER).arg("drive").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{spec}").unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), r#"{"event": "warm"}"#);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert_eq!(child.try_wait().unwrap(), None, "still waiting for the orchestrator");
+        match release {
+            Some(text) => stdin.write_all(text.as_bytes()).unwrap(),
+            None => drop(stdin),
+        }
+        line.clear();
+        out.read_line(&mut line).unwrap();
+        let result: Value = serde_json::from_str(&line).expect("the result line");
+        assert_eq!(result["calls"].as_u64(), Some(200), "{release:?}");
+        assert!(child.wait().unwrap().success());
+    }
+    drop(server.stdin.take());
+    assert!(server.wait().unwrap().success());
+}
+
+#[test]
+fn serve_refuses_a_redis_that_does_not_answer() {
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let out = Command::new(WORKER)
+        .args(["serve", "--contender", "grpc-tonic", "--port", "0", "--redis", &format!("redis://{dead}/0")])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "no ready line");
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}

@@ -9,15 +9,24 @@ pub mod tcp_raw;
 
 use crate::drive::call::{BoxFut, SharedConnector};
 use crate::drive::spec::{Spec, SpecError};
+use crate::predictions::Store;
 use std::io;
 use tokio::net::TcpListener;
 
 /// Resolves when the server must stop accepting and finish.
 pub type Shutdown = BoxFut<'static, ()>;
 /// Serves on an already bound listener until `Shutdown` resolves.
-pub type ServeFn = fn(TcpListener, Shutdown) -> BoxFut<'static, io::Result<()>>;
+pub type ServeFn = fn(TcpListener, ServerOptions, Shutdown) -> BoxFut<'static, io::Result<()>>;
 /// Builds the client side for a spec (decoding its payloads once), or says why it cannot.
 pub type ClientFn = fn(&Spec) -> Result<SharedConnector, SpecError>;
+
+/// What `serve` passes on beyond the listener.
+#[derive(Clone, Default)]
+pub struct ServerOptions {
+    /// The predictions seed's Redis (`--redis`): servers that know `predictions.Predictions`
+    /// serve it only then.
+    pub predictions: Option<Store>,
+}
 
 pub struct Contender {
     /// What users type; also `tool.name` in results.

@@ -1,14 +1,16 @@
-//! `rest-axum`: the HTTP/JSON mapping served by axum; its client side is the shared hyper
+//! `rest-axum`: the HTTP/JSON mapping served by axum, and the predictions seed's
+//! `GET /predictions/{id_client}` (404 without a Redis); its client side is the shared hyper
 //! http-json client.
 
-use super::http_json::{client, dispatch, JSON};
-use super::{Contender, Shutdown};
+use super::http_json::{client, dispatch, predictions, JSON};
+use super::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
+use crate::predictions::Store;
 use axum::body::Bytes;
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::{header::CONTENT_TYPE, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::Router;
 use std::io;
 use tokio::net::TcpListener;
@@ -21,13 +23,23 @@ pub const CONTENDER: Contender = Contender {
     client: Some(client::connector),
 };
 
-fn serve(listener: TcpListener, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
-    let app = Router::new().route("/arena/{method}", post(handle));
+fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
+    let app = Router::new()
+        .route("/arena/{method}", post(handle))
+        .route("/predictions/{id_client}", get(get_predictions))
+        .with_state(options.predictions);
     Box::pin(async move { axum::serve(listener, app).with_graceful_shutdown(shutdown).await })
 }
 
 async fn handle(Path(method): Path<String>, body: Bytes) -> Response {
-    let reply = dispatch::respond(&method, &body);
+    into_response(dispatch::respond(&method, &body))
+}
+
+async fn get_predictions(State(store): State<Option<Store>>, Path(id_client): Path<String>) -> Response {
+    into_response(predictions::respond(store.as_ref(), &id_client).await)
+}
+
+fn into_response(reply: dispatch::Reply) -> Response {
     let status = StatusCode::from_u16(reply.status()).expect("valid status");
     (status, [(CONTENT_TYPE, JSON)], reply.into_body()).into_response()
 }

@@ -1,18 +1,20 @@
-//! `rest-warp`: the HTTP/JSON mapping served by warp (the seed being reproduced used warp);
-//! its client side is the shared hyper http-json client.
+//! `rest-warp`: the HTTP/JSON mapping served by warp (the seed being reproduced used warp), and
+//! the seed's `GET /predictions/{id_client}` (404 without a Redis); its client side is the shared
+//! hyper http-json client.
 //!
 //! The warp filter runs as a hyper service in an accept loop equivalent to `warp::serve`'s
 //! (hyper HTTP/1.1 per connection): `warp::serve(..).incoming(..).run()` is a future the compiler
 //! cannot prove `Send` (a known limit of `async fn` in warp's private `Accept` trait), and a
 //! contender's server future must be `Send`.
 
-use super::http_json::{client, dispatch, JSON};
-use super::{Contender, Shutdown};
+use super::http_json::{client, dispatch, predictions, JSON};
+use super::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
 use bytes::Bytes;
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
+use percent_encoding::percent_decode_str;
 use std::io;
 use tokio::net::TcpListener;
 use warp::http::{header::CONTENT_TYPE, Response, StatusCode};
@@ -26,13 +28,24 @@ pub const CONTENDER: Contender = Contender {
     client: Some(client::connector),
 };
 
-fn serve(listener: TcpListener, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
-    let routes = warp::post()
+fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
+    let arena = warp::post()
         .and(warp::path("arena"))
         .and(warp::path::param::<String>())
         .and(warp::path::end())
         .and(warp::body::bytes())
         .map(|method: String, body: Bytes| reply(dispatch::respond(&method, &body)));
+    let store = options.predictions;
+    let predictions = warp::get()
+        .and(warp::path("predictions"))
+        .and(warp::path::param::<String>())
+        .and(warp::path::end())
+        .then(move |id: String| {
+            let store = store.clone();
+            // warp hands the segment over as sent; axum decodes it.
+            async move { reply(predictions::respond(store.as_ref(), &percent_decode_str(&id).decode_utf8_lossy()).await) }
+        });
+    let routes = arena.or(predictions).unify();
     Box::pin(async move {
         tokio::select! {
             result = accept_loop(listener, routes) => result,

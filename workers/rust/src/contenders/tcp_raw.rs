@@ -1,7 +1,7 @@
 //! `tcp-raw-rust`: the floor. Length-prefixed frames (4-byte big-endian length) echoed unchanged
 //! over one persistent TCP connection per client (TCP_NODELAY), with tokio.
 
-use super::{Contender, Shutdown};
+use super::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::spec::{bad, Spec, SpecError};
 use base64::Engine;
@@ -21,7 +21,7 @@ pub const CONTENDER: Contender = Contender {
 /// Frames over this close the connection.
 pub const MAX_FRAME: usize = 64 << 20;
 
-fn serve(listener: TcpListener, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
+fn serve(listener: TcpListener, _: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
     Box::pin(async move {
         tokio::select! {
             result = accept_loop(listener) => result,

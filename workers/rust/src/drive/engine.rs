@@ -1,6 +1,7 @@
-//! The drive loop: warm-up by time, a barrier, then the measured phase (closed or open loop).
+//! The drive loop: warm-up by time, a gate (the `sync` handshake, or nothing), then the measured
+//! phase (closed or open loop), which every client starts together.
 
-use super::call::SharedConnector;
+use super::call::{BoxFut, SharedConnector};
 use super::client::{Client, Timing};
 use super::pacer::Pacer;
 use super::recorder::Recorder;
@@ -29,7 +30,10 @@ struct Run {
     stop: Stop,
     timeout: Duration,
     warmup_until: Instant,
-    barrier: Barrier,
+    /// Clients and the coordinator meet here when every client is warm ...
+    warm: Barrier,
+    /// ... and here once the gate has opened.
+    go: Barrier,
     start: OnceLock<(Instant, CpuTimes)>,
     reservoir: Mutex<Reservoir>,
     pacer: Option<Mutex<Pacer>>,
@@ -40,9 +44,14 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Runs the spec's clients as tasks on the current runtime and gathers their measurements.
-pub async fn run(spec: &Spec, connector: SharedConnector) -> Measured {
+/// `gate` runs once every client is warm; the measured phase starts when it resolves.
+pub async fn run(spec: &Spec, connector: SharedConnector, gate: BoxFut<'static, ()>) -> Measured {
     let run = Arc::new(Run::new(spec, connector));
     let tasks: Vec<_> = (0..run.clients).map(|id| tokio::spawn(client_task(run.clone(), id))).collect();
+    run.warm.wait().await;
+    gate.await;
+    let _ = run.start.set((Instant::now(), cpu_times()));
+    run.go.wait().await;
     let mut recorder = Recorder::new(run.pacer.is_some());
     let mut last_end = None;
     for task in tasks {
@@ -51,7 +60,7 @@ pub async fn run(spec: &Spec, connector: SharedConnector) -> Measured {
         last_end = last_end.max(Some(end));
     }
     let cpu_end = cpu_times();
-    let (start, cpu_start) = *run.start.get().expect("clients passed the barrier");
+    let (start, cpu_start) = *run.start.get().expect("set before the go barrier opens");
     let samples = std::mem::replace(&mut *lock(&run.reservoir), Reservoir::new(0, 0)).into_samples();
     let wall_s = last_end.map_or(0.0, |end| end.duration_since(start).as_secs_f64());
     Measured { recorder, samples, wall_s, cpu: cpu_end.since(cpu_start) }
@@ -73,7 +82,8 @@ impl Run {
             stop,
             timeout: Duration::from_millis(spec.timeout_ms),
             warmup_until: Instant::now() + Duration::from_secs_f64(spec.warmup_s.max(0.0)),
-            barrier: Barrier::new(spec.clients),
+            warm: Barrier::new(spec.clients + 1),
+            go: Barrier::new(spec.clients + 1),
             start: OnceLock::new(),
             reservoir: Mutex::new(Reservoir::new(spec.sample_limit, RESERVOIR_SEED)),
             pacer,
@@ -93,8 +103,9 @@ async fn client_task(run: Arc<Run>, id: usize) -> (Recorder, Instant) {
     while Instant::now() < run.warmup_until {
         let _ = client.attempt().await;
     }
-    run.barrier.wait().await;
-    let start = run.start.get_or_init(|| (Instant::now(), cpu_times())).0;
+    run.warm.wait().await;
+    run.go.wait().await;
+    let start = run.start.get().expect("set before the go barrier opens").0;
     let mut recorder = Recorder::new(run.pacer.is_some());
     match &run.pacer {
         None => closed_loop(&run, &mut client, id, start, &mut recorder).await,

@@ -6,6 +6,7 @@
 pub mod call;
 pub mod client;
 pub mod engine;
+pub mod handshake;
 pub mod pacer;
 pub mod payloads;
 pub mod recorder;
@@ -26,13 +27,22 @@ pub async fn drive(spec: &Spec, contender: &Contender) -> Result<DriveResult, Sp
         .client
         .ok_or_else(|| bad(format!("contender {} has no client in this worker", contender.id)))?;
     let connector = make_connector(spec)?;
-    let measured = engine::run(spec, connector).await;
+    let gate = if spec.sync { handshake::stdio_gate() } else { Box::pin(std::future::ready(())) };
+    let measured = engine::run(spec, connector, gate).await;
     Ok(DriveResult::new(measured, contender))
 }
 
 /// Parses a spec and finds its contender, before any runtime or connection exists.
 pub fn prepare(text: &str) -> Result<(Spec, &'static Contender), SpecError> {
-    let spec = Spec::parse(text)?;
+    with_contender(Spec::parse(text)?)
+}
+
+/// [`prepare`] for a spec already read as JSON.
+pub fn prepare_value(value: serde_json::Value) -> Result<(Spec, &'static Contender), SpecError> {
+    with_contender(Spec::from_value(value)?)
+}
+
+fn with_contender(spec: Spec) -> Result<(Spec, &'static Contender), SpecError> {
     let contender = crate::contenders::find(&spec.contender)
         .ok_or_else(|| bad(format!("unknown contender {:?}; this worker has {}", spec.contender, crate::contenders::ids())))?;
     Ok((spec, contender))

@@ -2,15 +2,15 @@
 
 use super::spec::{bad, SpecError};
 use super::verify;
-use crate::methods::Method;
+use crate::methods::Rpc;
 use serde_json::Value;
 
-pub struct Payloads<M: Method> {
+pub struct Payloads<M: Rpc> {
     pub requests: Vec<M::Req>,
     pub responses: Vec<M::Resp>,
 }
 
-impl<M: Method> Payloads<M> {
+impl<M: Rpc> Payloads<M> {
     pub fn decode(requests: &[Value], responses: &[Value]) -> Result<Self, SpecError> {
         Ok(Payloads { requests: decode_all(requests, M::NAME, "request")?, responses: decode_all(responses, M::NAME, "response")? })
     }
@@ -23,10 +23,10 @@ impl<M: Method> Payloads<M> {
         self.requests.is_empty()
     }
 
-    /// Whether `reply` equals expected response `index` (exact first; doubles within tolerance).
+    /// Whether `reply` equals expected response `index` (exact first; floats within `M::TOLERANCE`).
     pub fn matches(&self, index: usize, reply: &M::Resp) -> bool {
         let expected = &self.responses[index];
-        expected == reply || verify::typed_equal(expected, reply)
+        expected == reply || verify::typed_equal(expected, reply, M::TOLERANCE)
     }
 }
 

@@ -50,6 +50,9 @@ pub struct Spec {
     pub arrival: Arrival,
     #[serde(default, deserialize_with = "null_is_default")]
     pub mode: Mode,
+    /// Say `{"event": "warm"}` after the warm-up and wait for a line on stdin before measuring.
+    #[serde(default, deserialize_with = "null_is_default")]
+    pub sync: bool,
 }
 
 fn one() -> usize {
@@ -92,7 +95,12 @@ pub enum Stop {
 
 impl Spec {
     pub fn parse(text: &str) -> Result<Spec, SpecError> {
-        let spec: Spec = serde_json::from_str(text).map_err(|e| bad(format!("bad spec JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| bad(format!("bad spec JSON: {e}")))?;
+        Spec::from_value(value)
+    }
+
+    pub fn from_value(value: Value) -> Result<Spec, SpecError> {
+        let spec = Spec::deserialize(value).map_err(|e| bad(format!("bad spec: {e}")))?;
         spec.validate()?;
         Ok(spec)
     }
@@ -142,6 +150,7 @@ mod tests {
         let spec = Spec::parse(MINIMAL).unwrap();
         assert_eq!((spec.clients, spec.timeout_ms, spec.sample_limit), (1, 5000, 10_000));
         assert_eq!((spec.arrival, spec.mode, spec.stop()), (Arrival::Constant, Mode::Unary, Ok(Stop::Calls(10))));
+        assert!(!spec.sync);
     }
 
     #[test]

@@ -1,15 +1,16 @@
-//! Comparison of replies with expected responses: doubles within a relative tolerance of 1e-9,
-//! and a field missing from a JSON object equal to its default value.
+//! Comparison of replies with expected responses: doubles within a relative tolerance of 1e-9
+//! (floats of 1e-6), and a field missing from a JSON object equal to its default value.
 
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
 pub const DOUBLE_TOLERANCE: f64 = 1e-9;
+pub const FLOAT_TOLERANCE: f64 = 1e-6;
 
 /// Slow path for typed messages that are not exactly equal: compare their JSON forms.
-pub fn typed_equal<T: Serialize>(expected: &T, actual: &T) -> bool {
+pub fn typed_equal<T: Serialize>(expected: &T, actual: &T, tolerance: f64) -> bool {
     match (serde_json::to_value(expected), serde_json::to_value(actual)) {
-        (Ok(e), Ok(a)) => json_equal(&e, &a, DOUBLE_TOLERANCE),
+        (Ok(e), Ok(a)) => json_equal(&e, &a, tolerance),
         _ => false,
     }
 }

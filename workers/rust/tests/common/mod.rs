@@ -2,10 +2,13 @@
 //! driving a spec, decoding histograms.
 #![allow(dead_code)]
 
+pub mod redis;
+
 use base64::Engine;
 use hdrhistogram::serialization::Deserializer;
 use hdrhistogram::Histogram;
 use rpcarena_worker::drive::{self, report::DriveResult};
+use rpcarena_worker::contenders::ServerOptions;
 use rpcarena_worker::{contenders, serve};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -20,11 +23,15 @@ pub struct Server {
 }
 
 pub async fn start(id: &str) -> Server {
+    start_with(id, ServerOptions::default()).await
+}
+
+pub async fn start_with(id: &str, options: ServerOptions) -> Server {
     let serve_fn = contenders::find(id).and_then(|c| c.server).expect("contender has a server");
     let listener = serve::bind("127.0.0.1", 0).await.expect("bind 127.0.0.1:0");
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(serve_fn(listener, Box::pin(async move { drop(stopped.await) })));
+    tokio::spawn(serve_fn(listener, options, Box::pin(async move { drop(stopped.await) })));
     Server { addr, _stop: stop }
 }
 

@@ -4,7 +4,8 @@ use super::path;
 use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::payloads::Payloads;
 use crate::drive::spec::{bad, Mode, Spec, SpecError};
-use crate::methods::{self, Method, MethodVisitor};
+use crate::methods::{self, Method, MethodVisitor, Rpc};
+use crate::predictions::GetPredictions;
 use std::error::Error;
 use std::sync::Arc;
 use tonic::client::Grpc;
@@ -18,8 +19,12 @@ pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
     if spec.mode == Mode::Stream {
         return super::stream::connector(spec, endpoint);
     }
+    let unary = Unary { spec, endpoint };
+    if spec.method == GetPredictions::NAME {
+        return unary.build::<GetPredictions>();
+    }
     let unknown = || Err(bad(format!("unknown method {:?} for unary mode (InvertStream needs mode stream)", spec.method)));
-    methods::visit(&spec.method, Unary { spec, endpoint }).unwrap_or_else(unknown)
+    methods::visit(&spec.method, unary).unwrap_or_else(unknown)
 }
 
 pub fn endpoint(target: &str) -> Result<Endpoint, SpecError> {
@@ -57,22 +62,28 @@ struct Unary<'a> {
     endpoint: Endpoint,
 }
 
-impl MethodVisitor for Unary<'_> {
-    type Out = Result<SharedConnector, SpecError>;
-    fn visit<M: Method>(self) -> Self::Out {
+impl Unary<'_> {
+    fn build<M: Rpc>(self) -> Result<SharedConnector, SpecError> {
         let (requests, responses) = self.spec.json_payloads()?;
         let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
-        Ok(Arc::new(UnaryConnector { endpoint: self.endpoint, payloads, path: path(M::NAME) }))
+        Ok(Arc::new(UnaryConnector { endpoint: self.endpoint, payloads, path: path::<M>() }))
     }
 }
 
-struct UnaryConnector<M: Method> {
+impl MethodVisitor for Unary<'_> {
+    type Out = Result<SharedConnector, SpecError>;
+    fn visit<M: Method>(self) -> Self::Out {
+        self.build::<M>()
+    }
+}
+
+struct UnaryConnector<M: Rpc> {
     endpoint: Endpoint,
     payloads: Arc<Payloads<M>>,
     path: PathAndQuery,
 }
 
-impl<M: Method> Connector for UnaryConnector<M> {
+impl<M: Rpc> Connector for UnaryConnector<M> {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
             let channel = self.endpoint.connect().await.map_err(|_| CallError::Connection)?;
@@ -86,14 +97,14 @@ impl<M: Method> Connector for UnaryConnector<M> {
     }
 }
 
-struct UnaryConn<M: Method> {
+struct UnaryConn<M: Rpc> {
     grpc: Grpc<Channel>,
     payloads: Arc<Payloads<M>>,
     path: PathAndQuery,
     reply: Option<M::Resp>,
 }
 
-impl<M: Method> Conn for UnaryConn<M> {
+impl<M: Rpc> Conn for UnaryConn<M> {
     fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>> {
         Box::pin(async move {
             self.reply = None;

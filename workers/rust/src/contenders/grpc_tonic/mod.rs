@@ -1,5 +1,6 @@
 //! `grpc-tonic`: the tonic unary server for every operation plus the bidi `InvertStream`, and
-//! the tonic client (one Channel per client; ping-pong on one stream in stream mode).
+//! the tonic client (one Channel per client; ping-pong on one stream in stream mode). With a
+//! Redis it also serves, and its client drives, `predictions.Predictions/GetPredictions`.
 
 mod client;
 mod server;
@@ -15,7 +16,7 @@ pub const CONTENDER: Contender = Contender {
     client: Some(client::connector),
 };
 
-/// The gRPC path of an operation of `arena.Arena`.
-fn path(method: &str) -> tonic::codegen::http::uri::PathAndQuery {
-    format!("/arena.Arena/{method}").parse().expect("method names are valid path segments")
+/// The gRPC path of an operation: `/arena.Arena/Invert`, `/predictions.Predictions/GetPredictions`.
+fn path<M: crate::methods::Rpc>() -> tonic::codegen::http::uri::PathAndQuery {
+    format!("/{}/{}", M::SERVICE, M::NAME).parse().expect("service and method names are valid path segments")
 }

@@ -1,6 +1,7 @@
-//! The tonic service: every unary operation from the method table, plus `InvertStream`.
+//! The tonic service: every unary operation from the method table, plus `InvertStream`; and
+//! `predictions.Predictions` when `serve` has a Redis (else that service is UNIMPLEMENTED).
 
-use crate::contenders::Shutdown;
+use crate::contenders::{ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
 use crate::proto::arena_server::{Arena, ArenaServer};
 use crate::proto::large_data::*;
@@ -35,12 +36,13 @@ macro_rules! tonic_service {
 }
 crate::for_each_unary_method!(tonic_service);
 
-pub fn serve(listener: TcpListener, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
+pub fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
     Box::pin(async move {
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
         let service = ArenaServer::new(ArenaService).max_decoding_message_size(usize::MAX).max_encoding_message_size(usize::MAX);
         tonic::transport::Server::builder()
             .add_service(service)
+            .add_optional_service(options.predictions.map(crate::predictions::service::server))
             .serve_with_incoming_shutdown(incoming, shutdown)
             .await
             .map_err(io::Error::other)

@@ -7,7 +7,7 @@ use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::payloads::Payloads;
 use crate::drive::spec::{bad, Spec, SpecError};
 use crate::methods::op::InvertStream;
-use crate::methods::Method;
+use crate::methods::Rpc;
 use crate::proto::Word;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -39,7 +39,7 @@ impl Connector for StreamConnector {
             let (sender, outbound) = mpsc::channel::<Word>(1);
             let request = Request::new(ReceiverStream::new(outbound));
             let codec = ProstCodec::<Word, Word>::default();
-            let response = grpc.streaming(request, path(InvertStream::NAME), codec).await.map_err(|s| classify(&s))?;
+            let response = grpc.streaming(request, path::<InvertStream>(), codec).await.map_err(|s| classify(&s))?;
             let conn = StreamConn { sender, replies: response.into_inner(), payloads: self.payloads.clone(), reply: None };
             Ok(Box::new(conn) as Box<dyn Conn>)
         })

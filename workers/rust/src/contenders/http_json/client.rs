@@ -1,11 +1,14 @@
 //! The http-json client: hyper HTTP/1.1, one keep-alive connection per client (TCP_NODELAY),
-//! serde encoding of the typed request and decoding of the typed reply.
+//! serde encoding of the typed request and decoding of the typed reply, along the operation's
+//! [`Route`] (`POST /arena/{Method}`, or `GET /predictions/{id_client}`).
 
-use super::{JSON, PREFIX};
+use super::route::{self, Route};
+use super::JSON;
 use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::payloads::Payloads;
 use crate::drive::spec::{bad, Mode, Spec, SpecError};
-use crate::methods::{self, Method, MethodVisitor};
+use crate::methods::{self, Method, MethodVisitor, Rpc};
+use crate::predictions::GetPredictions;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::{self, SendRequest};
@@ -19,8 +22,17 @@ pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
     if spec.mode == Mode::Stream {
         return Err(bad("http-json has no stream mode"));
     }
+    if spec.method == GetPredictions::NAME {
+        return build(spec, super::predictions::route());
+    }
     let unknown = || Err(bad(format!("unknown method {:?} for http-json", spec.method)));
     methods::visit(&spec.method, Typed { spec }).unwrap_or_else(unknown)
+}
+
+fn build<M: Rpc>(spec: &Spec, route: Route<M>) -> Result<SharedConnector, SpecError> {
+    let (requests, responses) = spec.json_payloads()?;
+    let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
+    Ok(Arc::new(HttpConnector { target: spec.target.clone(), route, payloads }))
 }
 
 struct Typed<'a> {
@@ -30,27 +42,24 @@ struct Typed<'a> {
 impl MethodVisitor for Typed<'_> {
     type Out = Result<SharedConnector, SpecError>;
     fn visit<M: Method>(self) -> Self::Out {
-        let (requests, responses) = self.spec.json_payloads()?;
-        let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
-        let path = format!("{PREFIX}{}", M::NAME);
-        Ok(Arc::new(HttpConnector { target: self.spec.target.clone(), path, payloads }))
+        build::<M>(self.spec, route::arena())
     }
 }
 
-struct HttpConnector<M: Method> {
+struct HttpConnector<M: Rpc> {
     target: String,
-    path: String,
+    route: Route<M>,
     payloads: Arc<Payloads<M>>,
 }
 
-impl<M: Method> Connector for HttpConnector<M> {
+impl<M: Rpc> Connector for HttpConnector<M> {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
             let stream = TcpStream::connect(&self.target).await.map_err(|_| CallError::Connection)?;
             stream.set_nodelay(true).map_err(|_| CallError::Connection)?;
             let (sender, connection) = http1::handshake(TokioIo::new(stream)).await.map_err(|_| CallError::Connection)?;
             tokio::spawn(connection);
-            let conn = HttpConn::<M> { sender, target: self.target.clone(), path: self.path.clone(), payloads: self.payloads.clone(), reply: None };
+            let conn = HttpConn::<M> { sender, target: self.target.clone(), route: self.route, payloads: self.payloads.clone(), reply: None };
             Ok(Box::new(conn) as Box<dyn Conn>)
         })
     }
@@ -60,26 +69,27 @@ impl<M: Method> Connector for HttpConnector<M> {
     }
 }
 
-struct HttpConn<M: Method> {
+struct HttpConn<M: Rpc> {
     sender: SendRequest<Full<Bytes>>,
     target: String,
-    path: String,
+    route: Route<M>,
     payloads: Arc<Payloads<M>>,
     reply: Option<M::Resp>,
 }
 
-impl<M: Method> HttpConn<M> {
+impl<M: Rpc> HttpConn<M> {
     fn request(&self, index: usize) -> Result<Request<Full<Bytes>>, CallError> {
-        let body = serde_json::to_vec(&self.payloads.requests[index]).map_err(|_| CallError::Other)?;
-        Request::post(self.path.as_str())
-            .header(HOST, self.target.as_str())
-            .header(CONTENT_TYPE, JSON)
-            .body(Full::new(Bytes::from(body)))
-            .map_err(|_| CallError::Other)
+        let call = (self.route.request)(&self.payloads.requests[index]).ok_or(CallError::Other)?;
+        let builder = Request::builder().method(call.method).uri(call.path).header(HOST, self.target.as_str());
+        match call.body {
+            Some(body) => builder.header(CONTENT_TYPE, JSON).body(Full::new(body)),
+            None => builder.body(Full::new(Bytes::new())),
+        }
+        .map_err(|_| CallError::Other)
     }
 }
 
-impl<M: Method> Conn for HttpConn<M> {
+impl<M: Rpc> Conn for HttpConn<M> {
     fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>> {
         Box::pin(async move {
             self.reply = None;
@@ -92,7 +102,7 @@ impl<M: Method> Conn for HttpConn<M> {
                 return Err(CallError::Status(status.as_u16().to_string()));
             }
             // A 200 whose body is not the operation's response is a wrong answer.
-            self.reply = serde_json::from_slice(&body).ok();
+            self.reply = (self.route.reply)(&body);
             Ok(())
         })
     }

@@ -10,8 +10,10 @@ pub enum Reply {
     Ok(Vec<u8>),
     /// 400: the request does not decode as the operation's request.
     BadRequest(String),
-    /// 404: no such operation.
+    /// 404: no such operation (or route).
     NotFound,
+    /// 500: the server's backing store failed.
+    Failed(String),
 }
 
 impl Reply {
@@ -20,14 +22,15 @@ impl Reply {
             Reply::Ok(_) => 200,
             Reply::BadRequest(_) => 400,
             Reply::NotFound => 404,
+            Reply::Failed(_) => 500,
         }
     }
 
     pub fn into_body(self) -> Vec<u8> {
         match self {
             Reply::Ok(body) => body,
-            Reply::BadRequest(why) => why.into_bytes(),
-            Reply::NotFound => b"unknown method".to_vec(),
+            Reply::BadRequest(why) | Reply::Failed(why) => why.into_bytes(),
+            Reply::NotFound => b"not found".to_vec(),
         }
     }
 }

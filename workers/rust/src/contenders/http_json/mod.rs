@@ -1,9 +1,12 @@
 //! The HTTP/JSON mapping shared by the REST contenders: `POST /arena/{Method}` with the request
 //! in canonical JSON. `dispatch` is the framework-independent server core (serde types); `client`
-//! is the hyper client every http-json contender uses for `drive`.
+//! is the hyper client every http-json contender uses for `drive`, over a `route` per operation.
+//! `predictions` is the predictions seed's REST twin, `GET /predictions/{id_client}`.
 
 pub mod client;
 pub mod dispatch;
+pub mod predictions;
+pub mod route;
 
 /// The path prefix of every operation.
 pub const PREFIX: &str = "/arena/";
