@@ -18,6 +18,7 @@ func TestDriveEveryContenderEndToEnd(t *testing.T) {
 		{"grpc-go", []string{"Void", "Invert", "Average", "EchoItems", "EchoLargeData8192"}},
 		{"rest-go", []string{"Void", "Distance", "EchoInt64", "GetRandNums", "EchoLargeData1024"}},
 		{"tcp-raw-go", []string{"Void", "EchoString", "EchoLargeData8192"}},
+		{"tagless-go", []string{"Void", "Distance", "EchoInt64", "GetRandNums", "EchoItems", "EchoStrings", "EchoLargeData8192"}},
 	}
 	for _, c := range cases {
 		target := serve(t, c.contender)

@@ -7,6 +7,7 @@ import (
 
 	"rpcarena/workers/go/internal/contenders/grpcgo"
 	"rpcarena/workers/go/internal/contenders/restgo"
+	"rpcarena/workers/go/internal/contenders/tagless"
 	"rpcarena/workers/go/internal/contenders/tcpraw"
 	"rpcarena/workers/go/internal/core"
 )
@@ -16,6 +17,7 @@ var All = []core.Contender{
 	grpcgo.Contender,
 	restgo.Contender,
 	tcpraw.Contender,
+	tagless.Contender,
 }
 
 // Lookup finds a contender by id.

@@ -1,0 +1,117 @@
+package tagless
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+
+	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/core"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+type client struct {
+	target    string
+	index     uint16
+	method    *Method
+	requests  []proto.Message
+	responses []proto.Message
+}
+
+// NewClient decodes the spec's canonical JSON into the generated messages, once.
+func NewClient(spec *core.Spec) (core.Client, error) {
+	if spec.Mode != core.ModeUnary {
+		return nil, errors.New("tagless frames are unary calls: mode stream is not implemented")
+	}
+	index, err := MethodIndex(spec.Method)
+	if err != nil {
+		return nil, err
+	}
+	if err := spec.RequestPairs(); err != nil {
+		return nil, err
+	}
+	m := table[index]
+	c := &client{target: spec.Target, index: uint16(index), method: m}
+	unmarshal := func(b []byte, msg proto.Message) error { return protojson.Unmarshal(b, msg) }
+	if c.requests, err = arena.DecodeAll(spec.Requests, m.NewRequest, unmarshal); err != nil {
+		return nil, fmt.Errorf("spec requests: %v", err)
+	}
+	if c.responses, err = arena.DecodeAll(spec.Responses, m.NewResponse, unmarshal); err != nil {
+		return nil, fmt.Errorf("spec responses: %v", err)
+	}
+	return c, nil
+}
+
+func (c *client) Len() int { return len(c.requests) }
+
+func (c *client) Matches(idx int, reply any) bool {
+	return arena.Equal(reply.(proto.Message), c.responses[idx])
+}
+
+func (c *client) Dial(ctx context.Context) (core.Conn, error) {
+	var d net.Dialer
+	tcp, err := d.DialContext(ctx, "tcp", c.target)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{client: c, tcp: tcp, in: bufio.NewReaderSize(tcp, chunk)}, nil
+}
+
+type conn struct {
+	*client
+	tcp    net.Conn
+	in     *bufio.Reader
+	out    []byte // request frame buffer, reused
+	body   []byte // reply body buffer, reused: the reply is decoded out of it
+	nextID uint32
+}
+
+// Call encodes, sends, receives and decodes: all of it is the timed call.
+func (c *conn) Call(ctx context.Context, idx int) (any, error) {
+	deadline, _ := ctx.Deadline()
+	c.tcp.SetDeadline(deadline) // zero (none) when ctx has no deadline
+	c.nextID++
+	c.out = c.method.Request.Encode(append(c.out[:0], make([]byte, headerSize)...), c.requests[idx])
+	putHeader(c.out, c.nextID, c.index)
+	if _, err := c.tcp.Write(c.out); err != nil {
+		return nil, err
+	}
+	callID, status, body, err := readFrame(c.in, c.body, MaxFrame)
+	c.body = keep(body)
+	switch {
+	case err != nil:
+		return nil, asConnection(err)
+	case callID != c.nextID:
+		return nil, &core.KindError{Kind: core.KindConnection,
+			Err: fmt.Errorf("reply for call %d while waiting for %d", callID, c.nextID)}
+	case status != StatusOK:
+		return nil, &core.KindError{Kind: "status_" + statusName(status), Err: errors.New(string(body))}
+	}
+	reply := c.method.NewResponse()
+	if err := c.method.Response.Decode(body, reply); err != nil {
+		return nil, &core.KindError{Kind: core.KindOther, Err: err}
+	}
+	return reply, nil
+}
+
+func (c *conn) Close() error { return c.tcp.Close() }
+
+// asConnection: a frame over the limit or cut short ends the connection.
+func asConnection(err error) error {
+	var frameErr *FrameError
+	if errors.As(err, &frameErr) {
+		return &core.KindError{Kind: core.KindConnection, Err: err}
+	}
+	return err
+}
+
+func statusName(status uint16) string {
+	if name, ok := statusNames[status]; ok {
+		return name
+	}
+	return fmt.Sprint(status)
+}

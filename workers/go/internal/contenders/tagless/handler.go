@@ -1,0 +1,70 @@
+package tagless
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// Handle answers one request frame: the reply body is appended to out and
+// returned with its status. A bad request is an error reply, never a panic.
+func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte) {
+	if int(kind) >= len(table) {
+		return StatusUnknownMethod, append(out, "no method with index "+strconv.Itoa(int(kind))...)
+	}
+	m := table[kind]
+	req := m.NewRequest()
+	if err := m.Request.Decode(body, req); err != nil {
+		return StatusBadRequest, append(out, err.Error()...)
+	}
+	op, ok := logic[m.Name]
+	if !ok {
+		op = echo
+	}
+	reply, err := op(req, maxFrame)
+	if err != nil {
+		return StatusInternal, append(out, err.Error()...)
+	}
+	return StatusOK, m.Response.Encode(out, reply)
+}
+
+// ServeStream answers the frames read from r on w, in order, as they come: a
+// pipelining client gets its replies (each with its call id) without waiting,
+// written together while whole frames are queued. It returns at the end of r
+// (nil) or at the first frame over maxFrame or cut short (a FrameError: the
+// caller closes the connection).
+func ServeStream(r io.Reader, w io.Writer, maxFrame int) error {
+	in := bufio.NewReaderSize(r, chunk)
+	out := bufio.NewWriterSize(w, chunk)
+	var body, reply []byte
+	for {
+		callID, kind, frame, err := readFrame(in, body, maxFrame)
+		if errors.Is(err, io.EOF) {
+			return out.Flush()
+		} else if err != nil {
+			out.Flush() // the replies before the bad frame still go out
+			return err
+		}
+		status, b := Handle(kind, frame, append(reply[:0], make([]byte, headerSize)...), maxFrame)
+		putHeader(b, callID, status)
+		if _, err := out.Write(b); err != nil {
+			return err
+		}
+		if !wholeFrameBuffered(in) {
+			if err := out.Flush(); err != nil {
+				return err
+			}
+		}
+		body, reply = keep(frame), keep(b)
+	}
+}
+
+// keep reuses a buffer for the next frame, unless it grew past 1 MiB: a
+// connection that once carried a huge frame does not hold on to it.
+func keep(b []byte) []byte {
+	if cap(b) > 1<<20 {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,93 @@
+package tagless
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	pb "rpcarena/workers/go/arenapb"
+	"rpcarena/workers/go/internal/arena"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// Method is one unary rpc of arena.Arena; its index in the table is the
+// request frame's kind, so no name travels (streaming rpcs are left out).
+type Method struct {
+	Name              string
+	Request, Response *MessageCodec
+	reqType, respType protoreflect.MessageType
+}
+
+// NewRequest and NewResponse are empty generated messages of the method's types.
+func (m *Method) NewRequest() proto.Message  { return m.reqType.New().Interface() }
+func (m *Method) NewResponse() proto.Message { return m.respType.New().Interface() }
+
+var table = mustTable()
+
+// Methods is the method table, in the service's order.
+func Methods() []*Method { return table }
+
+// MethodIndex is the frame kind of a unary rpc.
+func MethodIndex(name string) (int, error) {
+	for i, m := range table {
+		if m.Name == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("tagless has no unary method %q of arena.Arena", name)
+}
+
+func mustTable() []*Method {
+	methods := pb.File_arena_proto.Services().ByName("Arena").Methods()
+	var out []*Method
+	for i := range methods.Len() {
+		md := methods.Get(i)
+		if md.IsStreamingClient() || md.IsStreamingServer() {
+			continue
+		}
+		out = append(out, mustMethod(md))
+	}
+	return out
+}
+
+func mustMethod(md protoreflect.MethodDescriptor) *Method {
+	request, errIn := CodecOf(md.Input())
+	response, errOut := CodecOf(md.Output())
+	reqType, errReq := protoregistry.GlobalTypes.FindMessageByName(md.Input().FullName())
+	respType, errResp := protoregistry.GlobalTypes.FindMessageByName(md.Output().FullName())
+	if err := errors.Join(errIn, errOut, errReq, errResp); err != nil {
+		// the schema itself is wrong: no server or client can start
+		panic(fmt.Sprintf("tagless method %s: %v (rerun gen.sh?)", md.Name(), err))
+	}
+	return &Method{Name: string(md.Name()), Request: request, Response: response, reqType: reqType, respType: respType}
+}
+
+// operation computes a reply; maxFrame bounds replies that grow with a count.
+type operation func(req proto.Message, maxFrame int) (proto.Message, error)
+
+var service arena.Service
+
+// logic holds what the operations compute (the reference semantics of
+// internal/arena); every other unary method is an echo.
+var logic = map[string]operation{
+	"Void":     adapt(service.Void),
+	"Distance": adapt(service.Distance),
+	"SayHello": adapt(service.SayHello),
+	"Average":  adapt(service.Average),
+	"Invert":   adapt(service.Invert),
+	"GetRandNums": func(req proto.Message, maxFrame int) (proto.Message, error) {
+		if count := req.(*pb.RandRequest).GetCount(); int(count) > maxFrame/4 {
+			return nil, fmt.Errorf("GetRandNums count %d exceeds %d: ask for fewer", count, maxFrame/4)
+		}
+		return service.GetRandNums(context.Background(), req.(*pb.RandRequest))
+	},
+}
+
+func adapt[Req, Resp proto.Message](f func(context.Context, Req) (Resp, error)) operation {
+	return func(req proto.Message, _ int) (proto.Message, error) { return f(context.Background(), req.(Req)) }
+}
+
+func echo(req proto.Message, _ int) (proto.Message, error) { return req, nil }
