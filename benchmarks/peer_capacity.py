@@ -1,0 +1,286 @@
+"""Can rpcarena's native drivers load a server as hard, and time it as truly, as ghz and wrk?
+
+The same server (one fresh, pinned process per measurement, placed as the arena
+places it: `split`) is driven in one run by a peer load generator and by
+rpcarena's native driver of the server's language, alternately, at 1, 32 and 64
+connections, for the same duration after the same warm-up, both load
+generators pinned to the arena's client CPUs:
+
+- grpc-go, grpc-tonic: ghz (pinned v0.120.0) vs the Go / Rust gRPC driver,
+  unary arena.Arena/SayHello, one connection per client;
+- rest-warp: wrk (POST /arena/SayHello, JSON) vs the Rust hyper driver, one
+  keep-alive connection per client. (h2load is installed for h2c servers; warp
+  here speaks HTTP/1.1 only, so wrk is its peer.)
+
+The peer is warmed by an unmeasured run of --warmup seconds against the same
+server; the native driver warms up by the worker contract. It prints calls/s,
+p50 and p99 side by side with ratios (rpcarena / peer), whether the goals hold
+(calls/s >= the peer's at every level; p50 at 1 connection no more than 10 %
+above the peer's), and the load average before and after (the machine is shared).
+
+Calls/s on a shared 2-vCPU machine swing 2x run to run, so it also prints what
+noise barely moves: the CPU each load generator spends per call (its getrusage;
+ghz's ~0.25 s start-up, parsing arena.proto, is measured and taken off) and the
+server's CPU per call in the measured phase (the same server work either way
+means the difference is in the driver or in waiting, not in what was asked).
+
+    .venv/bin/python benchmarks/peer_capacity.py [--duration 5] [--warmup 1] [--rounds 3]
+        [--connections 1,32,64] [--servers grpc-go,grpc-tonic,rest-warp] [--rust-threads N]
+        [--out results/peer_capacity.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _peers import Measurement, PeerError, ensure_system_tools, ghz, ghz_fixed_cpu_s, ghz_path, wrk  # noqa: E402
+
+from rpcarena import contenders, drivers, environment, hist, native, workloads  # noqa: E402
+from rpcarena.arena import Plan, driver_specs  # noqa: E402
+from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
+from rpcarena.errors import ArenaError  # noqa: E402
+from rpcarena.placement import Placement, plan  # noqa: E402
+from rpcarena.server import Server  # noqa: E402
+
+PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
+WORKLOAD = "hprpc.hello"
+P50_TOLERANCE = 1.10
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Setup:
+    duration_s: float
+    warmup_s: float
+    placement: Placement
+    logs: Path
+    driver_env: dict = field(default_factory=dict)
+
+
+@contextlib.contextmanager
+def driver_env(extra: dict):
+    """Environment for the driver process only (it inherits ours when started)."""
+    saved = {k: os.environ.get(k) for k in extra}
+    os.environ.update(extra)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def peer_once(server_id: str, connections: int, setup: Setup) -> Measurement:
+    """A fresh server, warmed and then measured by the peer."""
+    workload = workloads.WORKLOADS[WORKLOAD]
+    with Server(contenders.get(server_id), "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
+        server.start()
+        run = _peer_call(PEERS[server_id], server.target, workload, connections, setup.placement.clients)
+        if setup.warmup_s > 0:
+            run(setup.warmup_s)
+        before = server.usage()
+        measured = run(setup.duration_s)
+        return with_server_cpu(measured, server.usage() - before)
+
+
+def with_server_cpu(m: Measurement, used) -> Measurement:
+    cpu_s = used.cpu_user_s + used.cpu_sys_s
+    return replace(m, server_cpu_us_per_call=cpu_s / m.calls * 1e6 if m.calls else None)
+
+
+def _peer_call(peer: str, target: str, workload, connections: int, cpus):
+    if peer == "ghz":
+        fixed = _ghz_fixed(target, workload, cpus)
+        return lambda s: ghz(target, workload.method, workload.requests[0], connections, s, cpus, fixed)
+    url = f"http://{target}/arena/{workload.method}"
+    return lambda s: wrk(url, workload.requests[0], connections, s, cpus)
+
+
+_FIXED: dict[str, float] = {}
+
+
+def _ghz_fixed(target: str, workload, cpus) -> float:
+    """ghz's start-up CPU, measured once per run (against the first server it meets)."""
+    if "ghz" not in _FIXED:
+        _FIXED["ghz"] = ghz_fixed_cpu_s(target, workload.method, workload.requests[0], cpus)
+        print(f"(ghz start-up: {_FIXED['ghz'] * 1e3:.0f} ms CPU, taken off its CPU per call)", flush=True)
+    return _FIXED["ghz"]
+
+
+def native_once(server_id: str, connections: int, setup: Setup) -> Measurement:
+    """A fresh server measured by rpcarena's driver of the server's own language."""
+    contender = contenders.get(server_id)
+    config = RunConfig(contenders=[server_id], workloads=[WORKLOAD], clients=[connections],
+                       duration_s=setup.duration_s, warmup_s=setup.warmup_s)
+    p = Plan(contender, contender.language, workloads.WORKLOADS[WORKLOAD], connections, 0)
+    with Server(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
+        server.start()
+        drive = drivers.Drive(driver_specs(p, config, server.target), setup.placement.clients, setup.logs,
+                              server.alive, server.died_message)
+        before: list = []
+        with driver_env(setup.driver_env):  # the server is started already: only the driver sees it
+            result = drive.run(lambda: before.append(server.usage()), setup.warmup_s + setup.duration_s + 60)
+        used = server.usage() - before[0]
+    pct = hist.percentiles(hist.decode(result["histogram"]), (50.0, 99.0))
+    errors = {k: n for k, n in result["errors"].items() if n}
+    cpu_s = result["cpu_user_s"] + result["cpu_sys_s"]
+    measured = Measurement(f"rpcarena-{contender.language}", result["calls"], result["calls"] / result["wall_s"],
+                           pct[50.0] / 1e3, pct[99.0] / 1e3, errors,
+                           cpu_s / result["calls"] * 1e6 if result["calls"] else None)
+    if result.get("server_counters_include_warmup"):  # a driver without the sync handshake
+        return measured
+    return with_server_cpu(measured, used)
+
+
+def median(runs: list[Measurement]) -> Measurement:
+    """Per-field medians over rounds; errors summed."""
+    errors: dict = {}
+    for m in runs:
+        for kind, n in m.errors.items():
+            errors[kind] = errors.get(kind, 0) + n
+    return Measurement(runs[0].tool, sum(m.calls for m in runs),
+                       statistics.median(m.calls_per_s for m in runs),
+                       statistics.median(m.p50_us for m in runs), statistics.median(m.p99_us for m in runs), errors,
+                       statistics.median(m.cpu_us_per_call or 0.0 for m in runs),
+                       _median_or_none([m.server_cpu_us_per_call for m in runs]))
+
+
+def _median_or_none(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
+def measure(server_id: str, connections: int, rounds: int, setup: Setup) -> tuple[list, list]:
+    """Alternate peer and rpcarena, swapping who goes first each round (drift hits both)."""
+    peer, ours = [], []
+    for r in range(rounds):
+        order = (("peer", peer_once, peer), ("ours", native_once, ours))
+        for _, run, into in (order if r % 2 == 0 else order[::-1]):
+            started = time.monotonic()
+            m = run(server_id, connections, setup)
+            into.append(replace(m, elapsed_s=round(time.monotonic() - started, 2)))
+    return peer, ours
+
+
+def _errors(m: Measurement) -> str:
+    return ",".join(f"{k}={n}" for k, n in sorted(m.errors.items())) or "-"
+
+
+HEADER = (f"{'server':<11}{'conns':>5} {'peer':>5} {'peer calls/s':>13} {'ours calls/s':>13} {'ratio':>6}  "
+          f"{'peer p50/p99 us':>16}  {'ours p50/p99 us':>16} {'p50 ratio':>9}  {'client CPU us/call':>19}  {'server CPU us/call':>18}  "
+          f"errors peer / ours")
+
+
+def row(server_id: str, connections: int, peer: Measurement, ours: Measurement) -> str:
+    return (f"{server_id:<11}{connections:>5} {peer.tool:>5} {peer.calls_per_s:>13,.0f} {ours.calls_per_s:>13,.0f} "
+            f"{ours.calls_per_s / peer.calls_per_s:>6.2f}  {peer.p50_us:>7.0f}/{peer.p99_us:<8.0f}  "
+            f"{ours.p50_us:>7.0f}/{ours.p99_us:<8.0f} {ours.p50_us / peer.p50_us:>9.2f}  "
+            f"{peer.cpu_us_per_call:>9.1f}/{ours.cpu_us_per_call:<9.1f}  "
+            f"{_us(peer.server_cpu_us_per_call):>8}/{_us(ours.server_cpu_us_per_call):<9}  "
+            f"{_errors(peer)} / {_errors(ours)}")
+
+
+def _us(value: float | None) -> str:
+    return f"{value:.1f}" if value else "-"
+
+
+def goals(rows: list[tuple[str, int, Measurement, Measurement]]) -> list[str]:
+    out = []
+    for server_id, connections, peer, ours in rows:
+        ratio = ours.calls_per_s / peer.calls_per_s
+        out.append(f"  {server_id} x{connections}: calls/s >= {peer.tool}: "
+                   f"{'met' if ratio >= 1.0 else 'NOT met'} ({ratio:.2f}x)")
+        if connections == 1:
+            p50 = ours.p50_us / peer.p50_us
+            out.append(f"  {server_id} x1: p50 within 10% of {peer.tool}: "
+                       f"{'met' if p50 <= P50_TOLERANCE else 'NOT met'} ({p50:.2f}x)")
+    return out
+
+
+def prepare(server_ids: list[str]) -> None:
+    """Peers and native workers, installed or built before anything is timed."""
+    peers = {PEERS[s] for s in server_ids}
+    if "ghz" in peers:
+        ghz_path()
+    if "wrk" in peers:
+        ensure_system_tools()
+    for language in sorted({contenders.get(s).language for s in server_ids}):
+        native.workers()[language].ensure_built()
+
+
+def save(out: Path, args, setup: Setup, load: dict, results: list) -> None:
+    doc = {"version": VERSION, "benchmark": "peer_capacity", "workload": WORKLOAD,
+           "config": {"duration_s": args.duration, "warmup_s": args.warmup, "rounds": args.rounds,
+                      "connections": args.connections, "servers": args.servers,
+                      "rust_threads": args.rust_threads},
+           "placement": setup.placement.as_dict(), "environment": environment.snapshot(), "load": load,
+           "rows": [{"server": s, "connections": c, "peer_runs": [asdict(m) for m in p],
+                     "rpcarena_runs": [asdict(m) for m in o]} for s, c, p, o in results]}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def run(args, setup: Setup) -> list:
+    print(HEADER, flush=True)
+    results = []
+    for server_id in args.servers:
+        for connections in args.connections:
+            peer, ours = measure(server_id, connections, args.rounds, setup)
+            results.append((server_id, connections, peer, ours))
+            print(row(server_id, connections, median(peer), median(ours)), flush=True)
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=5, help="measured seconds per run (whole: wrk takes no fractions)")
+    parser.add_argument("--warmup", type=int, default=1, help="unmeasured seconds before each run (whole)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating peer/rpcarena rounds per level (medians)")
+    parser.add_argument("--connections", default="1,32,64")
+    parser.add_argument("--servers", default=",".join(PEERS))
+    parser.add_argument("--rust-threads", type=int, default=None,
+                        help="RPCARENA_RUST_THREADS for the Rust driver only (default: one per CPU it is pinned to)")
+    parser.add_argument("--out", type=Path, default=Path("results/peer_capacity.json"))
+    args = parser.parse_args()
+    try:
+        args.connections = parse_ints(args.connections, "--connections")
+        args.servers = parse_names(args.servers)
+        unknown = [s for s in args.servers if s not in PEERS]
+        if unknown:
+            raise SystemExit(f"error: no peer for {', '.join(unknown)}: use some of {', '.join(PEERS)}")
+        prepare(args.servers)
+        env = {"RPCARENA_RUST_THREADS": str(args.rust_threads)} if args.rust_threads else {}
+        setup = Setup(args.duration, args.warmup, plan("split"), Path(tempfile.mkdtemp(prefix="peer-capacity-")), env)
+        print(f"placement: server CPUs {setup.placement.server}, load generators on {setup.placement.clients}; "
+              f"{args.duration:g} s measured after {args.warmup:g} s warm-up, {args.rounds} round(s); "
+              f"SayHello ({WORKLOAD})")
+        load = {"before": os.getloadavg()}
+        print(f"load average before: {' '.join(f'{x:.2f}' for x in load['before'])}", flush=True)
+        results = run(args, setup)
+        load["after"] = os.getloadavg()
+        print(f"load average after:  {' '.join(f'{x:.2f}' for x in load['after'])}")
+    except (ArenaError, PeerError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return getattr(error, "exit_code", 1)
+    print("goals (ratios are rpcarena / peer):")
+    print("\n".join(goals([(s, c, median(p), median(o)) for s, c, p, o in results])))
+    save(args.out, args, setup, load, results)
+    print(f"runs: {args.out}; logs: {setup.logs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
