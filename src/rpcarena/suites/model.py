@@ -35,6 +35,7 @@ class Part:
     repeat: int = 1
     via: str | None = None  # "haproxy": HTTP through a proxy, as RunConfig.via
     link: str | None = None  # e.g. "100mbit": an emulated network, as RunConfig.link
+    client_drivers: tuple[str, ...] | None = None  # who drives, as --client; None: each contender's own
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,11 @@ SUITE = Suite(
     name="predictions", seed="001 predictions (gRPC vs REST, Redis-backed)",
     summary="GetPredictions from Redis: gRPC Python/Go vs REST FastAPI/warp; 1,000 sequential calls, then "
             "20 x 1,000 over 100 clients",
-    parts=(
-        Part("1,000 sequential requests", SERVERS, WORKLOADS, calls=1000, quick_calls=200),
-        Part("20 batches of 1,000 requests over 100 client threads", SERVERS, WORKLOADS, calls=20_000,
-             quick_calls=2000, clients=(100,), quick_clients=(16,)),
+    parts=(  # the seed's client was Python for every server
+        Part("1,000 sequential requests", SERVERS, WORKLOADS, calls=1000, quick_calls=300, client_drivers=("py",)),
+        Part("20 batches of 1,000 requests over 100 client threads (each batch a trial, timed whole)", SERVERS,
+             WORKLOADS, calls=1000, quick_calls=1000, clients=(100,), quick_clients=(100,), repeat=20,
+             client_drivers=("py",)),
     ),
     claims=(
         Claim("Only gRPC answered under 30 ms (sequential requests over a network)",

@@ -44,7 +44,8 @@ def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | 
                      clients=list(part.quick_clients or part.clients) if quick else list(part.clients),
                      calls=part.quick_calls if quick else part.calls,
                      warmup_s=part.quick_warmup_s if quick else part.warmup_s,
-                     repeat=repeat or (1 if quick else part.repeat), via=part.via, link=part.link, out=out)
+                     repeat=repeat or (1 if quick else part.repeat), via=part.via, link=part.link, out=out,
+                     client_drivers=list(part.client_drivers) if part.client_drivers else None)
 
 
 def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: RunArena,
