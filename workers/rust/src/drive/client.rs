@@ -1,8 +1,11 @@
 //! One closed- or open-loop client: its connection, its call counter, and one attempt at a time.
 
 use super::call::{CallError, Conn, SharedConnector};
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::{Duration, Instant};
-use tokio::time::timeout;
+use tokio::time::{sleep_until, timeout, Sleep};
 
 pub struct Client {
     id: usize,
@@ -11,6 +14,9 @@ pub struct Client {
     connector: SharedConnector,
     payload_count: usize,
     timeout: Duration,
+    /// One timer for every call's timeout, armed once and reset only when it fires (see
+    /// `timed_call`): no timer registration per call.
+    timer: Option<Pin<Box<Sleep>>>,
 }
 
 /// When a successful call was sent and when its reply was decoded.
@@ -22,7 +28,7 @@ pub struct Timing {
 impl Client {
     pub fn new(id: usize, connector: SharedConnector, timeout: Duration) -> Self {
         let payload_count = connector.payload_count().max(1);
-        Client { id, calls_made: 0, conn: None, connector, payload_count, timeout }
+        Client { id, calls_made: 0, conn: None, connector, payload_count, timeout, timer: None }
     }
 
     /// Opens the connection (or stream) ahead of time; a failure shows up on the first call.
@@ -44,10 +50,30 @@ impl Client {
     }
 
     async fn timed_call(&mut self, index: usize) -> Result<Timing, CallError> {
-        let limit = self.timeout;
-        let conn = self.connection().await?;
+        self.connection().await?;
+        let Client { conn, timer, timeout: limit, .. } = self;
+        let conn = conn.as_mut().ok_or(CallError::Connection)?;
         let sent = Instant::now();
-        let result = timeout(limit, conn.call(index)).await.unwrap_or(Err(CallError::Timeout));
+        let deadline = tokio::time::Instant::from_std(sent + *limit);
+        // The timer is left at an earlier call's deadline (never later than this one's); when it
+        // fires before this call's deadline it is moved there, so a call times out exactly at
+        // its own deadline while a timer is reset at most once per timeout period.
+        let timer = timer.get_or_insert_with(|| Box::pin(sleep_until(deadline)));
+        let mut call = conn.call(index);
+        let result = poll_fn(|cx| {
+            if let Poll::Ready(result) = call.as_mut().poll(cx) {
+                return Poll::Ready(result);
+            }
+            while timer.as_mut().poll(cx).is_ready() {
+                if timer.deadline() >= deadline {
+                    return Poll::Ready(Err(CallError::Timeout));
+                }
+                timer.as_mut().reset(deadline);
+            }
+            Poll::Pending
+        })
+        .await;
+        drop(call);
         let done = Instant::now();
         result?;
         match conn.reply_matches(index) {

@@ -11,11 +11,14 @@ use crate::methods::{self, Method, MethodVisitor, Rpc};
 use crate::predictions::GetPredictions;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::client::conn::http1::{self, SendRequest};
+use hyper::client::conn::http1::{self, Connection, SendRequest};
 use hyper::header::{CONTENT_TYPE, HOST};
 use hyper::{Request, StatusCode};
 use hyper_util::rt::TokioIo;
+use std::future::{poll_fn, Future};
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 use tokio::net::TcpStream;
 
 pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
@@ -58,8 +61,17 @@ impl<M: Rpc> Connector for HttpConnector<M> {
             let stream = TcpStream::connect(&self.target).await.map_err(|_| CallError::Connection)?;
             stream.set_nodelay(true).map_err(|_| CallError::Connection)?;
             let (sender, connection) = http1::handshake(TokioIo::new(stream)).await.map_err(|_| CallError::Connection)?;
-            tokio::spawn(connection);
-            let conn = HttpConn::<M> { sender, target: self.target.clone(), route: self.route, payloads: self.payloads.clone(), reply: None };
+            // The connection is driven by the calling task itself (see `HttpConn::call`), not spawned:
+            // a spawned connection task costs two task hand-offs per call.
+            let conn = HttpConn::<M> {
+                sender,
+                connection,
+                closed: false,
+                target: self.target.clone(),
+                route: self.route,
+                payloads: self.payloads.clone(),
+                reply: None,
+            };
             Ok(Box::new(conn) as Box<dyn Conn>)
         })
     }
@@ -71,6 +83,11 @@ impl<M: Rpc> Connector for HttpConnector<M> {
 
 struct HttpConn<M: Rpc> {
     sender: SendRequest<Full<Bytes>>,
+    /// hyper's connection state machine (socket reads and writes), polled only inside `call`:
+    /// between calls the connection is idle (one request at a time, nothing pipelined).
+    connection: Connection<TokioIo<TcpStream>, Full<Bytes>>,
+    /// The connection future has finished (peer closed or I/O error): every further call fails.
+    closed: bool,
     target: String,
     route: Route<M>,
     payloads: Arc<Payloads<M>>,
@@ -93,11 +110,36 @@ impl<M: Rpc> Conn for HttpConn<M> {
     fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>> {
         Box::pin(async move {
             self.reply = None;
+            if self.closed {
+                return Err(CallError::Connection);
+            }
             let request = self.request(index)?;
-            self.sender.ready().await.map_err(|_| CallError::Connection)?;
-            let response = self.sender.send_request(request).await.map_err(|e| classify(&e))?;
-            let status = response.status();
-            let body = response.into_body().collect().await.map_err(|e| classify(&e))?.to_bytes();
+            let HttpConn { sender, connection, closed, .. } = self;
+            let mut exchange = pin!(async {
+                sender.ready().await.map_err(|_| CallError::Connection)?;
+                let response = sender.send_request(request).await.map_err(|e| classify(&e))?;
+                let status = response.status();
+                let body = response.into_body().collect().await.map_err(|e| classify(&e))?.to_bytes();
+                Ok::<_, CallError>((status, body))
+            });
+            // Poll the connection, the exchange, then the connection again: the exchange's request
+            // is written in the same poll that queued it, with no wake-up in between.
+            let (status, body) = poll_fn(|cx| {
+                for _ in 0..2 {
+                    if !*closed && std::pin::Pin::new(&mut *connection).poll(cx).is_ready() {
+                        *closed = true;
+                    }
+                    if let Poll::Ready(outcome) = exchange.as_mut().poll(cx) {
+                        return Poll::Ready(outcome);
+                    }
+                }
+                // A finished connection delivers nothing more: the exchange can never complete.
+                match *closed {
+                    true => Poll::Ready(Err(CallError::Connection)),
+                    false => Poll::Pending,
+                }
+            })
+            .await?;
             if status != StatusCode::OK {
                 return Err(CallError::Status(status.as_u16().to_string()));
             }
