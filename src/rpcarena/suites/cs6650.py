@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rpcarena import stats
 from rpcarena.suites.evidence import Evidence, ratio_text
-from rpcarena.suites.judges import faster, not_comparable
+from rpcarena.suites.judges import every_pair, faster, not_comparable
 from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, Claim, Judgement, Part, Suite
 
 PAIRS = (("grpc-py", "rest-fastapi"), ("grpc-go", "rest-go"), ("grpc-tonic", "rest-warp"),
@@ -19,17 +19,7 @@ STREAMERS = ("grpc-py", "grpc-go", "grpc-tonic", "grpc-java", "rest-fastapi")  #
 
 def per_pair(workloads: tuple[str, ...], statistic: str = "mean", seed_ratio: float | None = None):
     """The claim judged for each language pair measured; holds when it holds for every one."""
-    def judge(ev: Evidence) -> Judgement:
-        found = [(g, faster(g, r, workloads, statistic, seed_ratio=seed_ratio)(ev)) for g, r in PAIRS
-                 if ev.measured(g) and ev.measured(r)]
-        if not found:
-            return faster(*PAIRS[0], workloads, statistic)(ev)
-        measured = " | ".join(j.measured for _, j in found)
-        why = " | ".join(f"{g}: {j.why}" for g, j in found)
-        verdicts = {j.verdict for _, j in found}
-        verdict = HOLDS if verdicts == {HOLDS} else (NOT_COMPARABLE if verdicts == {NOT_COMPARABLE} else FAILS)
-        return Judgement(measured, verdict, why)
-    return judge
+    return every_pair(PAIRS, lambda grpc, rest: faster(grpc, rest, workloads, statistic, seed_ratio=seed_ratio))
 
 
 def streaming_gain(ev: Evidence) -> Judgement:

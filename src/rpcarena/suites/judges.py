@@ -136,3 +136,18 @@ def _growth(ev: Evidence, system: str, smallest: str, largest: str) -> tuple[flo
     if a is None or b is None:
         return "bytes not measured"
     return b - a, f"{a:,.0f} -> {b:,.0f} B/call"
+
+
+def every_pair(pairs: Sequence[tuple[str, str]], make: Callable[[str, str], Judge]) -> Judge:
+    """A claim judged on each (fast, slow) pair measured, e.g. one pair per language; it holds
+    when it holds for every one (the first pair is judged, and says what is missing, if none was)."""
+    def judge(ev: Evidence) -> Judgement:
+        found = [(f, make(f, s)(ev)) for f, s in pairs if ev.measured(f) and ev.measured(s)]
+        if not found:
+            return make(*pairs[0])(ev)
+        measured = " | ".join(j.measured for _, j in found)
+        why = " | ".join(f"{f}: {j.why}" for f, j in found)
+        verdicts = {j.verdict for _, j in found}
+        verdict = HOLDS if verdicts == {HOLDS} else (NOT_COMPARABLE if verdicts == {NOT_COMPARABLE} else FAILS)
+        return Judgement(measured, verdict, why)
+    return judge
