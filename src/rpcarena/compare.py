@@ -57,3 +57,19 @@ def classify_os_error(error: BaseException) -> str:
     if isinstance(error, OSError):
         return "connection"
     return "other"
+
+
+def classify_grpc(error: BaseException, grpc: Any) -> str | None:
+    """Error kind of a failed grpcio call (None when it is not a gRPC error).
+
+    UNAVAILABLE means the channel could not reach the server: a connection error,
+    as the native workers count it.
+    """
+    if not (isinstance(error, grpc.RpcError) and hasattr(error, "code")):
+        return None
+    code = error.code()
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return "timeout"
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return "connection"
+    return f"status_{code.name.lower()}"

@@ -6,7 +6,7 @@ import threading
 from concurrent import futures
 from typing import Any
 
-from rpcarena import methods, schema
+from rpcarena import compare, methods, schema
 from rpcarena.contenders import predictions_py
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
@@ -128,12 +128,7 @@ class GrpcClient(Client):
         return json_format.MessageToDict(value, preserving_proto_field_name=True)
 
     def classify(self, error: BaseException) -> str:
-        if isinstance(error, self._grpc.RpcError) and hasattr(error, "code"):
-            code = error.code()
-            if code == self._grpc.StatusCode.DEADLINE_EXCEEDED:
-                return "timeout"
-            return f"status_{code.name.lower()}"
-        return super().classify(error)
+        return compare.classify_grpc(error, self._grpc) or super().classify(error)
 
     def close(self) -> None:
         self._channel.close()

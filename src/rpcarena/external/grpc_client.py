@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rpcarena import compare
 from rpcarena.contenders.base import Client
 from rpcarena.external import checks, protos
 
@@ -52,14 +53,7 @@ class GrpcTargetClient(Client):
         return json_format.MessageToDict(value, preserving_proto_field_name=True)
 
     def classify(self, error: BaseException) -> str:
-        if isinstance(error, self._grpc.RpcError) and hasattr(error, "code"):
-            code = error.code()
-            if code == self._grpc.StatusCode.DEADLINE_EXCEEDED:
-                return "timeout"
-            if code == self._grpc.StatusCode.UNAVAILABLE:
-                return "connection"
-            return f"status_{code.name.lower()}"
-        return super().classify(error)
+        return compare.classify_grpc(error, self._grpc) or super().classify(error)
 
     def describe(self, error: BaseException) -> str:
         """One line about a failed call."""
