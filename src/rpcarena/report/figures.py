@@ -54,20 +54,28 @@ def boxplot(groups: list[Group]) -> Figure | None:
     return fig
 
 
+SPREAD_FOR_LOG = 30  # largest/smallest bar beyond which the bars are drawn on a log axis
+
+
 def interval_bars(groups: list[Group]) -> Figure | None:
     drawn = [g for g in groups if g.has_samples]
     if not drawn:
         return None
     fig, ax = _figure(0.9 + 0.45 * len(drawn) + 1.5)
     y = np.arange(len(drawn))
+    widest, narrowest = 0.0, float("inf")
     for offset, statistic, color in ((-0.2, "median", COLORS[0]), (0.2, "mean", COLORS[1])):
         cis = [g.interval(statistic) for g in drawn]
         est = np.array([c.estimate for c in cis])
         err = np.array([[c.estimate - c.low for c in cis], [c.high - c.estimate for c in cis]])
         ax.barh(y + offset, est, height=0.38, xerr=err, color=color, label=statistic, capsize=3)
+        widest = max(widest, float(est.max())) if len(est) else widest
+        narrowest = min(narrowest, float(est.min())) if len(est) else narrowest
+    if narrowest > 0 and widest / narrowest > SPREAD_FOR_LOG:
+        ax.set_xscale("log")  # one slow contender would flatten every other bar to nothing
     ax.set_yticks(y, _names(drawn))
     ax.invert_yaxis()
-    ax.set_xlabel(_latency_label(drawn))
+    ax.set_xlabel(_latency_label(drawn) + (" (log scale)" if ax.get_xscale() == "log" else ""))
     ax.set_title(f"median and mean with {stats.CONFIDENCE:.0%} bootstrap intervals")
     ax.legend(loc="lower right")
     return fig
