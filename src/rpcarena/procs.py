@@ -85,8 +85,20 @@ class Child:
         return "\n".join(lines)
 
     def last_error_line(self) -> str:
+        """The last line it wrote to stderr, else how it ended (exit code or signal)."""
         lines = [line for line in self.stderr_tail().splitlines() if line.strip()]
-        return lines[-1].strip() if lines else "no message"
+        return lines[-1].strip() if lines else f"no message; {self.ended()}"
+
+    def ended(self) -> str:
+        code = self.proc.poll()
+        if code is None:
+            return "still running"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
 
     def stop(self, grace_s: float = 3.0) -> int | None:
         """SIGTERM the process group, SIGKILL it after the grace period; reap."""
