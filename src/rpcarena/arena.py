@@ -53,8 +53,7 @@ def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
     """
     if not wanted:
         return [contender.default_client()]
-    known = registry.python_client_ids(contender.protocol) + [
-        w.language for w in native.workers().values() if w.client_contender(contender.protocol)]
+    known = registry.python_client_ids(contender.protocol) + native.client_ids(contender.protocol)
     usable = [c for c in wanted if c in known]
     if not usable:
         raise UsageError(f"no client {wanted[0]!r} speaks {contender.protocol} (for {contender.id}); "
@@ -91,7 +90,11 @@ def _client_cannot(p: Plan) -> tuple[str, str] | None:
         if streaming and p.client not in registry.python_client_ids(p.contender.protocol, streaming=True):
             return "unsupported", f"no Python stream client for {p.contender.protocol}"
         return None
-    client = registry.get(native.workers()[p.client].client_contender(p.contender.protocol))
+    client = native.client(p.client, p.contender.protocol)
+    if client is None:
+        return "unsupported", f"no client {p.client!r} speaks {p.contender.protocol}"
+    if reason := client.unavailable():
+        return "unavailable", f"the {p.client} client: {reason}"
     reason = client.unsupported(p.workload.method)
     return ("unsupported", f"the {p.client} client: {reason}") if reason else None
 
@@ -108,8 +111,11 @@ def driver_specs(p: Plan, config: RunConfig, target: str) -> list[drivers.Driver
         return drivers.python_drivers(dict(spec, client="py", external=p.contender.description))
     if p.client.startswith("py"):
         return drivers.python_drivers(dict(spec, client=p.client))
-    worker = native.workers()[p.client]
-    spec["contender"] = worker.client_contender(p.contender.protocol)
+    client = native.client(p.client, p.contender.protocol)
+    if client is None:
+        raise UsageError(f"no client {p.client!r} speaks {p.contender.protocol} (for {p.contender.id})")
+    worker = client.worker
+    spec["contender"] = client.id
     # A JIT (the JVM) is not warm after a short warm-up: its manifest sets the least that is honest.
     spec["warmup_s"] = max(config.warmup_s, float(worker.manifest.get("min_warmup_s", 0)))
     if p.contender.protocol == "tcp-raw":

@@ -117,12 +117,18 @@ class Worker:
         self.ensure_built()
         return [self._expand(a) for a in self.manifest["run"]] + list(args)
 
-    def client_contender(self, protocol: str) -> str | None:
-        """The id of this worker's contender whose client drives `protocol`."""
+    def client_entries(self, protocol: str) -> dict[str, dict]:
+        """This worker's clients of `protocol`, by the id users pass to --client.
+
+        The client of a contender that also serves goes by the language (`--client go`, the
+        first such contender of the protocol); a client-only entry (`"server": false`, such as
+        the lean load client `rust-h1`) goes by its own id.
+        """
+        found: dict[str, dict] = {}
         for entry in self.manifest["contenders"]:
             if entry["protocol"] == protocol and entry.get("client"):
-                return entry["id"]
-        return None
+                found.setdefault(self.language if entry.get("server", True) else entry["id"], entry)
+        return found
 
 
 class NativeContender(Contender):
@@ -135,7 +141,7 @@ class NativeContender(Contender):
         self.language = worker.language
         self.description = entry.get("description", "")
         self.has_server = bool(entry.get("server", True))
-        self.native_clients = (worker.language,) if entry.get("client") else ()
+        self.native_clients = ((worker.language if self.has_server else self.id),) if entry.get("client") else ()
         self._unsupported = {m: entry.get("why", "not implemented") for m in entry.get("unsupported_methods", [])}
         services = entry.get("services", ["arena.Arena"])
         self.services = None if entry["protocol"] == "tcp-raw" else tuple(services)
@@ -168,5 +174,26 @@ def workers() -> dict[str, Worker]:
 
 
 def contenders() -> list[NativeContender]:
+    """The native contenders that serve (client-only entries are in `client`)."""
     return [NativeContender(worker, entry) for worker in workers().values()
-            for entry in worker.manifest["contenders"]]
+            for entry in worker.manifest["contenders"] if entry.get("server", True)]
+
+
+def client_ids(protocol: str) -> list[str]:
+    """Every native --client id that speaks `protocol`."""
+    return [cid for worker in workers().values() for cid in worker.client_entries(protocol)]
+
+
+def client(client_id: str, protocol: str) -> NativeContender | None:
+    """The native contender entry whose client `client_id` drives servers of `protocol`."""
+    for worker in workers().values():
+        entry = worker.client_entries(protocol).get(client_id)
+        if entry is not None:
+            return NativeContender(worker, entry)
+    return None
+
+
+def clients_only() -> list[NativeContender]:
+    """Native clients without a server of their own (load clients such as `rust-h1`)."""
+    return [NativeContender(worker, entry) for worker in workers().values()
+            for entry in worker.manifest["contenders"] if not entry.get("server", True)]

@@ -7,7 +7,7 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from rpcarena import contenders, workloads
+from rpcarena import contenders, native, workloads
 from rpcarena.cli import command
 
 
@@ -18,11 +18,12 @@ def list_command(args: argparse.Namespace, console: Console) -> int:
         table.add_column(name)
     for contender in contenders.all_contenders().values():
         reason = contender.unavailable()
-        clients = contenders.python_client_ids(contender.protocol) + list(contender.native_clients)
+        clients = contenders.python_client_ids(contender.protocol) + native.client_ids(contender.protocol)
         status = "[green]available[/]" if reason is None else f"[yellow]unavailable[/]: {reason}"
         table.add_row(contender.id, contender.language, contender.protocol, ",".join(clients), status,
                       contender.description)
     console.print(table)
+    _list_load_clients(console)
     loads = Table(title="workloads", header_style="bold")
     for name in ("id", "method", "requests", "description"):
         loads.add_column(name)
@@ -31,6 +32,19 @@ def list_command(args: argparse.Namespace, console: Console) -> int:
     console.print(loads)
     _list_suites(console)
     return 0
+
+
+def _list_load_clients(console: Console) -> None:
+    """Clients with no server of their own: they only drive other contenders (--client ID)."""
+    table = Table(title="clients without a server (--client ID)", header_style="bold")
+    for name in ("id", "language", "protocol", "status", "description"):
+        table.add_column(name)
+    for client in native.clients_only():
+        reason = client.unavailable()
+        status = "[green]available[/]" if reason is None else f"[yellow]unavailable[/]: {reason}"
+        table.add_row(client.id, client.language, client.protocol, status, client.description)
+    if table.row_count:
+        console.print(table)
 
 
 def _list_suites(console: Console) -> None:

@@ -66,8 +66,12 @@ def get(contender_id: str) -> Contender:
     try:
         return all_contenders()[contender_id]
     except KeyError:
-        raise UsageError(
-            f"unknown contender {contender_id!r}: run 'rpcarena list' to see the contenders") from None
+        pass
+    from rpcarena import native
+
+    if any(c.id == contender_id for c in native.clients_only()):
+        raise UsageError(f"{contender_id!r} is a client without a server: pass it as --client {contender_id}")
+    raise UsageError(f"unknown contender {contender_id!r}: run 'rpcarena list' to see the contenders")
 
 
 # protocol -> client id -> "module:Class": Python clients of streaming methods (mode "stream").
