@@ -12,8 +12,9 @@ import os
 import pytest
 
 from rpcarena import contenders, native
-from rpcarena.arena import Arena
+from rpcarena.arena import Arena, client_ids
 from rpcarena.config import RunConfig
+from rpcarena.errors import UsageError
 
 WORKLOADS = ["usp.int64", "usp.floats200", "usp.distance", "hprpc.randnums1000", "hprpc.large8192",
              "cs6650.stream", "infobip.items10"]
@@ -66,3 +67,30 @@ def test_native_driver_reports_synced_server_counters(tmp_path):
         assert not cell.server_counters_include_warmup
         if cell.wire_in_bytes is not None:  # exactly the measured calls: 2 x (4 + 5) payload bytes each
             assert cell.payload_bytes_per_call == pytest.approx(18, abs=1)
+
+
+def test_load_client_rust_h1_verifies_every_http_json_server(tmp_path):
+    """rust-h1 has no server: it drives other servers, framed by Content-Length (warp, uvicorn,
+    the JDK server) or by chunks (net/http chunks replies over 2 KB, such as large8192)."""
+    load_client = native.client("rust-h1", "http-json")
+    assert load_client is not None and not load_client.has_server
+    if load_client.unavailable() and os.environ.get("CI") != "true":
+        pytest.skip(load_client.unavailable())
+    servers = [c for c in ("rest-warp", "rest-go", "rest-jackson") if c in NATIVE] + ["rest-fastapi"]
+    config = RunConfig(contenders=servers, workloads=["usp.person", "hprpc.large8192", "infobip.items10"],
+                       client_drivers=["rust-h1"], calls=20, warmup_s=0, out=tmp_path / "r.json")
+    cells = Arena(config).run().cells
+    assert len(cells) == 3 * len(servers)
+    for cell in cells:
+        assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "rust-h1", 20, {}), \
+            (cell.contender, cell.workload, cell.reason, cell.errors)
+        assert cell.client_tool["name"] == "rust-h1"
+
+
+def test_client_only_ids_are_clients_not_contenders():
+    assert "rust-h1" not in contenders.all_contenders()
+    assert client_ids(contenders.get("rest-go"), ["go", "rust-h1"]) == ["go", "rust-h1"]
+    with pytest.raises(UsageError, match="no client 'rust-h1' speaks grpc"):
+        client_ids(contenders.get("grpc-go"), ["rust-h1"])
+    with pytest.raises(UsageError, match="--client rust-h1"):
+        contenders.get("rust-h1")

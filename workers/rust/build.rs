@@ -9,7 +9,7 @@ use std::{env, fs, path::Path, process::Command};
 
 const PROTOS: [&str; 2] = ["../../proto/arena.proto", "../../proto/predictions.proto"];
 const LARGE_SIZES: [usize; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
-const REPORTED_CRATES: [&str; 6] = ["tonic", "warp", "axum", "hyper", "tokio", "prost"];
+const REPORTED_CRATES: [&str; 7] = ["tonic", "warp", "axum", "hyper", "tokio", "prost", "httparse"];
 
 fn main() {
     compile_proto();

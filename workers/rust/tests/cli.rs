@@ -85,13 +85,16 @@ fn drive_writes_one_result_document() {
 #[test]
 fn manifest_lists_exactly_the_registered_contenders() {
     let manifest: Value = serde_json::from_str(include_str!("../worker.json")).unwrap();
-    let listed: Vec<(String, String)> = manifest["contenders"]
-        .as_array()
-        .unwrap()
+    // (id, protocol, serves, drives); `"server"` defaults to true, `"client"` to false.
+    let entry = |c: &Value| {
+        let flag = |key: &str, default: bool| c[key].as_bool().unwrap_or(default);
+        (c["id"].as_str().unwrap().to_string(), c["protocol"].as_str().unwrap().to_string(), flag("server", true), flag("client", false))
+    };
+    let listed: Vec<_> = manifest["contenders"].as_array().unwrap().iter().map(entry).collect();
+    let registered: Vec<_> = rpcarena_worker::contenders::ALL
         .iter()
-        .map(|c| (c["id"].as_str().unwrap().into(), c["protocol"].as_str().unwrap().into()))
+        .map(|c| (c.id.to_string(), c.protocol.to_string(), c.server.is_some(), c.client.is_some()))
         .collect();
-    let registered: Vec<(String, String)> = rpcarena_worker::contenders::ALL.iter().map(|c| (c.id.into(), c.protocol.into())).collect();
     assert_eq!(listed, registered);
 }
 

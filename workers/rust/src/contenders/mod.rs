@@ -38,7 +38,8 @@ pub struct Contender {
     pub client: Option<ClientFn>,
 }
 
-pub static ALL: &[Contender] = &[grpc_tonic::CONTENDER, rest_warp::CONTENDER, rest_axum::CONTENDER, tcp_raw::CONTENDER];
+pub static ALL: &[Contender] =
+    &[grpc_tonic::CONTENDER, rest_warp::CONTENDER, rest_axum::CONTENDER, http_json::h1::CONTENDER, tcp_raw::CONTENDER];
 
 pub fn find(id: &str) -> Option<&'static Contender> {
     ALL.iter().find(|c| c.id == id)

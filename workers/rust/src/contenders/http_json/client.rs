@@ -2,13 +2,12 @@
 //! serde encoding of the typed request and decoding of the typed reply, along the operation's
 //! [`Route`] (`POST /arena/{Method}`, or `GET /predictions/{id_client}`).
 
-use super::route::{self, Route};
+use super::route::{self, ClientKind, Route};
 use super::JSON;
 use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::payloads::Payloads;
-use crate::drive::spec::{bad, Mode, Spec, SpecError};
-use crate::methods::{self, Method, MethodVisitor, Rpc};
-use crate::predictions::GetPredictions;
+use crate::drive::spec::{Spec, SpecError};
+use crate::methods::Rpc;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::{self, Connection, SendRequest};
@@ -22,30 +21,16 @@ use std::task::Poll;
 use tokio::net::TcpStream;
 
 pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
-    if spec.mode == Mode::Stream {
-        return Err(bad("http-json has no stream mode"));
-    }
-    if spec.method == GetPredictions::NAME {
-        return build(spec, super::predictions::route());
-    }
-    let unknown = || Err(bad(format!("unknown method {:?} for http-json", spec.method)));
-    methods::visit(&spec.method, Typed { spec }).unwrap_or_else(unknown)
+    route::connector::<Hyper>(spec)
 }
 
-fn build<M: Rpc>(spec: &Spec, route: Route<M>) -> Result<SharedConnector, SpecError> {
-    let (requests, responses) = spec.json_payloads()?;
-    let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
-    Ok(Arc::new(HttpConnector { target: spec.target.clone(), route, payloads }))
-}
+struct Hyper;
 
-struct Typed<'a> {
-    spec: &'a Spec,
-}
-
-impl MethodVisitor for Typed<'_> {
-    type Out = Result<SharedConnector, SpecError>;
-    fn visit<M: Method>(self) -> Self::Out {
-        build::<M>(self.spec, route::arena())
+impl ClientKind for Hyper {
+    fn build<M: Rpc>(spec: &Spec, route: Route<M>) -> Result<SharedConnector, SpecError> {
+        let (requests, responses) = spec.json_payloads()?;
+        let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
+        Ok(Arc::new(HttpConnector { target: spec.target.clone(), route, payloads }))
     }
 }
 

@@ -3,7 +3,10 @@
 //! the predictions seed's REST twin has its own (`super::predictions::route`).
 
 use super::PREFIX;
-use crate::methods::Rpc;
+use crate::drive::call::SharedConnector;
+use crate::drive::spec::{bad, Mode, Spec, SpecError};
+use crate::methods::{self, MethodVisitor, Rpc};
+use crate::predictions::GetPredictions;
 use bytes::Bytes;
 use hyper::Method;
 
@@ -39,4 +42,31 @@ fn post_json<M: Rpc>(request: &M::Req) -> Option<Call> {
 
 fn json_reply<M: Rpc>(body: &[u8]) -> Option<M::Resp> {
     serde_json::from_slice(body).ok()
+}
+
+/// A client built for one operation along its route (what differs between the http-json clients).
+pub trait ClientKind {
+    fn build<M: Rpc>(spec: &Spec, route: Route<M>) -> Result<SharedConnector, SpecError>;
+}
+
+/// The connector of client kind `K` for the spec's operation: the predictions seed's own route
+/// for `GetPredictions`, the contract's `POST /arena/{Method}` for every arena method.
+pub fn connector<K: ClientKind>(spec: &Spec) -> Result<SharedConnector, SpecError> {
+    if spec.mode == Mode::Stream {
+        return Err(bad("http-json has no stream mode"));
+    }
+    if spec.method == GetPredictions::NAME {
+        return K::build(spec, super::predictions::route());
+    }
+    let unknown = || Err(bad(format!("unknown method {:?} for http-json", spec.method)));
+    methods::visit(&spec.method, Visit::<K>(spec, std::marker::PhantomData)).unwrap_or_else(unknown)
+}
+
+struct Visit<'a, K>(&'a Spec, std::marker::PhantomData<K>);
+
+impl<K: ClientKind> MethodVisitor for Visit<'_, K> {
+    type Out = Result<SharedConnector, SpecError>;
+    fn visit<M: methods::Method>(self) -> Self::Out {
+        K::build::<M>(self.0, arena())
+    }
 }
