@@ -109,3 +109,16 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
     assert "interrupted" in stderr and str(out) in stderr
     assert load(out).interrupted == "Ctrl-C"
     _assert_nothing_left(pids)
+
+
+def test_a_last_line_without_a_newline_is_read(tmp_path):
+    from rpcarena.procs import Child
+
+    child = Child(["printf", '{"event": "warm"}\n{"calls": 1}'], None, tmp_path / "child.log")
+    try:
+        assert child.read_json(5) == {"event": "warm"}
+        assert child.read_json(5) == {"calls": 1}
+        assert child.read_json(0.2) is None
+    finally:
+        child.stop()
+    assert child.ended() == "exit code 0"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import time
+from pathlib import Path
 
 import pytest
 
 from rpcarena import drivers, hist, pacer, placement, workloads
 from rpcarena.config import RunConfig, parse_duration, parse_ints
-from rpcarena.errors import UsageError
+from rpcarena.errors import UsageError, WorkerError
 
 
 @pytest.mark.parametrize("text,seconds", [("10s", 10.0), ("500ms", 0.5), ("2m", 120.0), ("1.5", 1.5),
@@ -132,3 +134,30 @@ def test_fast_summary_equals_hdrhistogram():
     assert hist.percentiles(h, (0.5, 100.0)) == {0.5: h.get_value_at_percentile(0.5),
                                                 100.0: h.get_value_at_percentile(100.0)}
     assert hist.summary_us(hist.new()) == {"count": 0}
+
+
+class _ExitedDriver:
+    """A driver process that has exited; its unread output lines (None: a read that timed out)."""
+
+    log = Path("driver-0.log")
+
+    def __init__(self, reads: list) -> None:
+        self.reads = reads
+
+    def read_json(self, timeout_s: float) -> dict | None:
+        return self.reads.pop(0) if self.reads else None
+
+    def alive(self) -> bool:
+        return False
+
+    def last_error_line(self) -> str:
+        return "no message; exit code 0"
+
+
+def test_a_result_written_just_before_the_driver_exits_is_kept():
+    drive = drivers.Drive([], None, Path("."), lambda: True, lambda: "")
+    wants_result = lambda m: "calls" in m  # noqa: E731
+    # The first read timed out; the driver then wrote its result and exited before the check.
+    assert drive._await(_ExitedDriver([None, {"calls": 3}]), time.monotonic() + 5, wants_result) == {"calls": 3}
+    with pytest.raises(WorkerError, match="client driver failed: no message; exit code 0"):
+        drive._await(_ExitedDriver([None]), time.monotonic() + 5, wants_result)

@@ -102,10 +102,13 @@ class Drive:
             if not self.alive():
                 raise ServerError(self.died())
             message = child.read_json(min(0.5, max(0.0, deadline - time.monotonic())))
+            if message is None and not child.alive():
+                # It may have written its last line and exited since the read above gave up.
+                message = child.read_json(0.1)
+                if message is None:
+                    raise WorkerError(f"client driver failed: {child.last_error_line()} (log: {child.log})")
             if message is not None and want(message):
                 return message
-            if message is None and not child.alive() and child.read_json(0.1) is None:
-                raise WorkerError(f"client driver failed: {child.last_error_line()} (log: {child.log})")
             if time.monotonic() > deadline:
                 raise WorkerError(f"client driver timed out (log: {child.log}); raise --cell-timeout")
 

@@ -64,8 +64,11 @@ class Child:
                 if not sel.select(min(remaining, 0.5)):
                     continue
             chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
-            if not chunk:
-                return None
+            if not chunk:  # the end of its output: a last line without a newline still counts
+                if not self._buffer.strip():
+                    return None
+                self._buffer += b"\n"
+                break
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:
