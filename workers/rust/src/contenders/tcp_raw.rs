@@ -2,7 +2,7 @@
 //! over one persistent TCP connection per client (TCP_NODELAY), with tokio.
 
 use super::{Contender, ServerOptions, Shutdown};
-use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
+use crate::drive::call::{connect_tcp, BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::spec::{bad, Spec, SpecError};
 use base64::Engine;
 use std::io;
@@ -88,8 +88,7 @@ struct RawConnector {
 impl Connector for RawConnector {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
-            let stream = TcpStream::connect(&self.target).await.map_err(|_| CallError::Connection)?;
-            stream.set_nodelay(true).map_err(|_| CallError::Connection)?;
+            let stream = connect_tcp(&self.target).await?;
             Ok(Box::new(RawConn { stream, frames: self.frames.clone(), reply: Vec::new() }) as Box<dyn Conn>)
         })
     }

@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use tokio::net::TcpStream;
 
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -54,3 +55,11 @@ pub trait Connector: Send + Sync {
 }
 
 pub type SharedConnector = Arc<dyn Connector>;
+
+/// A client's TCP connection to `target`, with TCP_NODELAY: one request must not wait for the
+/// previous reply's ACK (Nagle), or every call would carry a delayed-ACK stall.
+pub async fn connect_tcp(target: &str) -> Result<TcpStream, CallError> {
+    let stream = TcpStream::connect(target).await.map_err(|_| CallError::Connection)?;
+    stream.set_nodelay(true).map_err(|_| CallError::Connection)?;
+    Ok(stream)
+}

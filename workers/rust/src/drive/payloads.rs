@@ -1,6 +1,6 @@
 //! A spec's requests and expected responses decoded once into the operation's types.
 
-use super::spec::{bad, SpecError};
+use super::spec::{bad, Spec, SpecError};
 use super::verify;
 use crate::methods::Rpc;
 use serde_json::Value;
@@ -11,6 +11,12 @@ pub struct Payloads<M: Rpc> {
 }
 
 impl<M: Rpc> Payloads<M> {
+    /// The spec's requests and responses (at least one request), decoded.
+    pub fn from_spec(spec: &Spec) -> Result<Self, SpecError> {
+        let (requests, responses) = spec.json_payloads()?;
+        Self::decode(requests, responses)
+    }
+
     pub fn decode(requests: &[Value], responses: &[Value]) -> Result<Self, SpecError> {
         Ok(Payloads { requests: decode_all(requests, M::NAME, "request")?, responses: decode_all(responses, M::NAME, "response")? })
     }

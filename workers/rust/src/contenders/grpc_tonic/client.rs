@@ -64,8 +64,7 @@ struct Unary<'a> {
 
 impl Unary<'_> {
     fn build<M: Rpc>(self) -> Result<SharedConnector, SpecError> {
-        let (requests, responses) = self.spec.json_payloads()?;
-        let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
+        let payloads = Arc::new(Payloads::<M>::from_spec(self.spec)?);
         Ok(Arc::new(UnaryConnector { endpoint: self.endpoint, payloads, path: path::<M>() }))
     }
 }

@@ -20,8 +20,7 @@ pub fn connector(spec: &Spec, endpoint: Endpoint) -> Result<SharedConnector, Spe
     if spec.method != InvertStream::NAME {
         return Err(bad(format!("mode stream needs method InvertStream, not {:?}", spec.method)));
     }
-    let (requests, responses) = spec.json_payloads()?;
-    let payloads = Arc::new(Payloads::<InvertStream>::decode(requests, responses)?);
+    let payloads = Arc::new(Payloads::<InvertStream>::from_spec(spec)?);
     Ok(Arc::new(StreamConnector { endpoint, payloads }))
 }
 

@@ -4,7 +4,7 @@
 
 use super::route::{self, ClientKind, Route};
 use super::JSON;
-use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
+use crate::drive::call::{connect_tcp, BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::payloads::Payloads;
 use crate::drive::spec::{Spec, SpecError};
 use crate::methods::Rpc;
@@ -28,8 +28,7 @@ struct Hyper;
 
 impl ClientKind for Hyper {
     fn build<M: Rpc>(spec: &Spec, route: Route<M>) -> Result<SharedConnector, SpecError> {
-        let (requests, responses) = spec.json_payloads()?;
-        let payloads = Arc::new(Payloads::<M>::decode(requests, responses)?);
+        let payloads = Arc::new(Payloads::<M>::from_spec(spec)?);
         Ok(Arc::new(HttpConnector { target: spec.target.clone(), route, payloads }))
     }
 }
@@ -43,8 +42,7 @@ struct HttpConnector<M: Rpc> {
 impl<M: Rpc> Connector for HttpConnector<M> {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
-            let stream = TcpStream::connect(&self.target).await.map_err(|_| CallError::Connection)?;
-            stream.set_nodelay(true).map_err(|_| CallError::Connection)?;
+            let stream = connect_tcp(&self.target).await?;
             let (sender, connection) = http1::handshake(TokioIo::new(stream)).await.map_err(|_| CallError::Connection)?;
             // The connection is driven by the calling task itself (see `HttpConn::call`), not spawned:
             // a spawned connection task costs two task hand-offs per call.

@@ -17,7 +17,7 @@
 use super::route::{self, Call, ClientKind, Route};
 use super::JSON;
 use crate::contenders::Contender;
-use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
+use crate::drive::call::{connect_tcp, BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::payloads::Payloads;
 use crate::drive::spec::{bad, Spec, SpecError};
 use crate::methods::Rpc;
@@ -47,8 +47,7 @@ struct H1;
 
 impl ClientKind for H1 {
     fn build<M: Rpc>(spec: &Spec, route: Route<M>) -> Result<SharedConnector, SpecError> {
-        let (requests, responses) = spec.json_payloads()?;
-        let payloads = Payloads::<M>::decode(requests, responses)?;
+        let payloads = Payloads::<M>::from_spec(spec)?;
         let encode = |(i, request): (usize, &M::Req)| {
             let call = (route.request)(request).ok_or_else(|| bad(format!("request {i} of {} does not encode", M::NAME)))?;
             Ok(encode(&spec.target, call))
@@ -88,7 +87,7 @@ struct H1Connector<M: Rpc> {
 impl<M: Rpc> Connector for H1Connector<M> {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
-            let stream = open(&self.shared.target).await?;
+            let stream = connect_tcp(&self.shared.target).await?;
             let verified = vec![Vec::new(); self.shared.wire.len()];
             let conn = H1Conn { stream: Some(stream), shared: self.shared.clone(), inbox: Inbox::new(), verified, right: false };
             Ok(Box::new(conn) as Box<dyn Conn>)
@@ -98,12 +97,6 @@ impl<M: Rpc> Connector for H1Connector<M> {
     fn payload_count(&self) -> usize {
         self.shared.wire.len()
     }
-}
-
-async fn open(target: &str) -> Result<TcpStream, CallError> {
-    let stream = TcpStream::connect(target).await.map_err(|_| CallError::Connection)?;
-    stream.set_nodelay(true).map_err(|_| CallError::Connection)?;
-    Ok(stream)
 }
 
 struct H1Conn<M: Rpc> {
@@ -123,7 +116,7 @@ impl<M: Rpc> Conn for H1Conn<M> {
             self.right = false;
             let stream = match &mut self.stream {
                 Some(stream) => stream,
-                None => self.stream.insert(open(&self.shared.target).await?),
+                None => self.stream.insert(connect_tcp(&self.shared.target).await?),
             };
             stream.write_all(&self.shared.wire[index]).await.map_err(|_| CallError::Connection)?;
             let reply = self.inbox.receive(stream).await?;
