@@ -211,11 +211,13 @@ impl Inbox {
                 }
             }
         };
-        let (body, keep_alive) = match head.framing {
-            Framing::Length(len) => (self.read_length(stream, head.len, len).await?, head.keep_alive),
-            Framing::Chunked => (self.read_chunked(stream, head.len).await?, head.keep_alive),
-            Framing::UntilClose => (self.read_to_close(stream, head.len).await?, false),
+        let body = match head.framing {
+            Framing::Length(len) => self.read_length(stream, head.len, len).await?,
+            Framing::Chunked => self.read_chunked(stream, head.len).await?,
+            Framing::UntilClose => self.read_to_close(stream, head.len).await?,
         };
+        // A body framed by the close of the connection leaves nothing to keep alive.
+        let keep_alive = head.keep_alive && head.framing != Framing::UntilClose;
         Ok(Reply { status: head.status, body, keep_alive })
     }
 
