@@ -18,6 +18,7 @@ import pytest
 
 from rpcarena.commands.target import TargetOption
 from rpcarena.external import template
+from rpcarena.procs import free_port
 from rpcarena.results import load
 from tests.conftest import ROOT, run_cli
 
@@ -181,16 +182,8 @@ def bad_proto(tmp_path_factory):
     return str(path)
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 BAD = {
-    "down": (lambda s, p: ["--grpc", f"127.0.0.1:{_free_port()}", "--method", "arena.Arena/Void", "--proto", PROTO],
+    "down": (lambda s, p: ["--grpc", f"127.0.0.1:{free_port('127.0.0.1')}", "--method", "arena.Arena/Void", "--proto", PROTO],
              "is down"),
     "bad proto": (lambda s, p: ["--grpc", s["grpc-py"].address, "--method", "arena.Arena/Void", "--proto", p],
                   "cannot compile"),

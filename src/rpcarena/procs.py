@@ -12,6 +12,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import time
 from collections import deque
@@ -21,6 +22,14 @@ from rpcarena.placement import preexec
 
 _LIVE: set[subprocess.Popen] = set()
 STDERR_TAIL = 20
+
+
+def free_port(host: str) -> int:
+    """A port free on `host` now, for a child that takes its port on the command line (Redis,
+    HAProxy); the child binds it a moment later."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
 
 
 class Child:

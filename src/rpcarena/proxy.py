@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from rpcarena.errors import ServerError
-from rpcarena.procs import Child
+from rpcarena.procs import Child, free_port
 
 VIAS = ("haproxy",)
 PROXIED = ("http-json", "http-javaser")
@@ -65,12 +65,6 @@ def unavailable() -> str | None:
     return None if shutil.which("haproxy") else "haproxy not found (apt-get install haproxy)"
 
 
-def _free_port(host: str) -> int:
-    with socket.socket() as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
-
-
 class Haproxy:
     """One HAProxy for one cell, forwarding to `backend` (host:port); its address is `target`."""
 
@@ -90,7 +84,7 @@ class Haproxy:
         binary = shutil.which("haproxy")
         if binary is None:
             raise ServerError(unavailable())
-        self.port = _free_port(self.host)
+        self.port = free_port(self.host)
         config = self.folder / "haproxy.cfg"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(CONFIG.format(front=self.target, backend=self.backend))

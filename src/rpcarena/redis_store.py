@@ -16,16 +16,10 @@ import time
 from pathlib import Path
 
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.procs import Child
+from rpcarena.procs import Child, free_port
 
 ENV = "RPCARENA_REDIS_URL"
 READY_TIMEOUT_S = 20.0
-
-
-def _free_port(host: str) -> int:
-    with socket.socket() as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
 
 
 def seed(url: str) -> int:
@@ -67,7 +61,7 @@ class RedisStore:
         binary = shutil.which("redis-server")
         if binary is None:
             raise UnavailableError("redis-server not found: apt-get install redis-server, or pass --redis URL")
-        port = _free_port(self.host)
+        port = free_port(self.host)
         folder = Path(tempfile.mkdtemp(prefix="rpcarena-redis-"))
         argv = [binary, "--bind", self.host, "--port", str(port), "--save", "", "--appendonly", "no",
                 "--dir", str(folder), "--protected-mode", "yes"]
