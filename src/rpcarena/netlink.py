@@ -49,6 +49,11 @@ def unavailable() -> str | None:
     return None
 
 
+def in_namespace(netns: str) -> list[str]:
+    """The argv prefix that runs a command inside network namespace `netns`."""
+    return ["ip", "netns", "exec", netns]
+
+
 def _run(*argv: str) -> None:
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
@@ -79,7 +84,7 @@ class Link:
     @property
     def exec_prefix(self) -> list[str]:
         """What runs a command inside the namespace."""
-        return ["ip", "netns", "exec", self.netns]
+        return in_namespace(self.netns)
 
     def __enter__(self) -> "Link":
         reason = unavailable()

@@ -20,6 +20,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from rpcarena import netlink
+
 HEADER_BYTES = 52  # IPv4 (20) + TCP (20) + timestamp option (12), every segment on loopback
 _TABLES: set[tuple[str | None, str]] = set()  # (network namespace, table)
 
@@ -49,7 +51,7 @@ def unavailable() -> str | None:
 
 
 def _nft(*args: str, netns: str | None = None) -> str:
-    prefix = ["ip", "netns", "exec", netns] if netns else []
+    prefix = netlink.in_namespace(netns) if netns else []
     done = subprocess.run([*prefix, "nft", *args], capture_output=True, text=True, timeout=10, check=False)
     if done.returncode != 0:
         raise OSError(done.stderr.strip() or f"nft {' '.join(args)} failed")
