@@ -29,6 +29,10 @@ class Evidence:
         """The same run seen through the cells of another network."""
         return Evidence(self.results, self.missing, network)
 
+    def on_link(self) -> "Evidence":
+        """The same run seen through the cells measured over an emulated link (a part with `link`)."""
+        return self.over(lambda cell: cell.link is not None)
+
     def get(self, contender: str, workload: str, clients: int = 1) -> Group | None:
         return self.groups.get((contender, workload, clients))
 

@@ -40,7 +40,7 @@ def http_catches_up(ev: Evidence) -> Judgement:
 def lead_shrinks(ev: Evidence) -> Judgement:
     """MML's lead (JSON/MML mean) is significantly smaller over the network than on loopback,
     at 0 and 10 items, at every level measured in both settings."""
-    net = ev.over(lambda cell: cell.link is not None)
+    net = ev.on_link()
     gone = ev.absent([MML, JSON], list(ITEMS[:2])) or net.absent([MML, JSON], list(ITEMS[:2]))
     if gone:
         return Judgement("-", NOT_COMPARABLE, gone)

@@ -27,7 +27,7 @@ def not_comparable(why: str, measured: Judge | None = None) -> Judge:
 
 def on_network(judge: Judge) -> Judge:
     """Judge from the cells measured over an emulated link (a part with `link`), not loopback."""
-    return lambda ev: judge(ev.over(lambda cell: cell.link is not None))
+    return lambda ev: judge(ev.on_link())
 
 
 def _ratios(ev: Evidence, slow: str, fast: str, workloads: Sequence[str], statistic: str,
