@@ -141,7 +141,7 @@ class NativeContender(Contender):
         self.language = worker.language
         self.description = entry.get("description", "")
         self.has_server = bool(entry.get("server", True))
-        self.native_clients = ((worker.language if self.has_server else self.id),) if entry.get("client") else ()
+        self.native_clients = (worker.language,) if entry.get("client") else ()
         self._unsupported = {m: entry.get("why", "not implemented") for m in entry.get("unsupported_methods", [])}
         services = entry.get("services", ["arena.Arena"])
         self.services = None if entry["protocol"] == "tcp-raw" else tuple(services)

@@ -17,11 +17,9 @@ def list_command(args: argparse.Namespace, console: Console) -> int:
     for name in ("id", "language", "protocol", "clients", "status", "description"):
         table.add_column(name)
     for contender in contenders.all_contenders().values():
-        reason = contender.unavailable()
         clients = contenders.python_client_ids(contender.protocol) + native.client_ids(contender.protocol)
-        status = "[green]available[/]" if reason is None else f"[yellow]unavailable[/]: {reason}"
-        table.add_row(contender.id, contender.language, contender.protocol, ",".join(clients), status,
-                      contender.description)
+        table.add_row(contender.id, contender.language, contender.protocol, ",".join(clients),
+                      _status(contender.unavailable()), contender.description)
     console.print(table)
     _list_load_clients(console)
     loads = Table(title="workloads", header_style="bold")
@@ -34,15 +32,17 @@ def list_command(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _status(unavailable: str | None) -> str:
+    return "[green]available[/]" if unavailable is None else f"[yellow]unavailable[/]: {unavailable}"
+
+
 def _list_load_clients(console: Console) -> None:
     """Clients with no server of their own: they only drive other contenders (--client ID)."""
     table = Table(title="clients without a server (--client ID)", header_style="bold")
     for name in ("id", "language", "protocol", "status", "description"):
         table.add_column(name)
     for client in native.clients_only():
-        reason = client.unavailable()
-        status = "[green]available[/]" if reason is None else f"[yellow]unavailable[/]: {reason}"
-        table.add_row(client.id, client.language, client.protocol, status, client.description)
+        table.add_row(client.id, client.language, client.protocol, _status(client.unavailable()), client.description)
     if table.row_count:
         console.print(table)
 
