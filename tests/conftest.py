@@ -16,6 +16,26 @@ from rpcarena import contenders
 from rpcarena.server import Server
 
 ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
+
+
+def fake_arena(config):
+    """Stands in for the arena in suite tests: the fixture's first real measured cell, relabelled
+    for each (contender, workload) of the part and for its network (via, link)."""
+    import copy
+
+    import rpcarena
+
+    doc = rpcarena.load(FIXTURE)
+    cells = []
+    for contender in config.contenders:
+        for workload in config.workloads:
+            copied = copy.deepcopy(doc.cells[0])
+            copied.contender, copied.workload = contender, workload
+            copied.via, copied.link = config.via, config.link
+            cells.append(copied)
+    doc.cells, doc.config = cells, config.to_json()
+    return doc
 
 
 @pytest.fixture

@@ -99,19 +99,9 @@ def test_a_bad_rate_or_proxy_is_a_usage_error():
 
 
 def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):
-    import copy
-    from pathlib import Path
-
-    import rpcarena
     from rpcarena.suites import SUITES, findings, runner
     from rpcarena.suites.model import NOT_COMPARABLE
-
-    fixture = rpcarena.load(Path(__file__).parent / "fixtures" / "results_usp_int32_small.json")
-
-    def fake_arena(config):  # one real measured cell, relabelled for every system of the part
-        doc = copy.deepcopy(fixture)
-        doc.cells = [_relabel(fixture.cells[0], c, w, config) for c in config.contenders for w in config.workloads]
-        return doc
+    from tests.conftest import fake_arena
 
     suite = SUITES["infobip2016"]
     assert [p.link for p in suite.parts] == [None, "100mbit"] and suite.parts[1].via == "haproxy"
@@ -119,11 +109,3 @@ def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):
     found = {f.claim: f for f in findings(suite, doc, {})}
     network = [f for claim, f in found.items() if claim.startswith("Network")]
     assert len(network) == 3 and all(f.verdict != NOT_COMPARABLE for f in network[:2]), network
-
-
-def _relabel(cell, contender, workload, config):
-    import copy
-
-    out = copy.deepcopy(cell)
-    out.contender, out.workload, out.via, out.link = contender, workload, config.via, config.link
-    return out

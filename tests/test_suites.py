@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +10,7 @@ from rpcarena import report
 from rpcarena.suites import SUITES, findings, findings_of, runner
 from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE
 
-FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
+from tests.conftest import FIXTURE, fake_arena
 VERDICTS = {HOLDS, FAILS, NOT_COMPARABLE}
 CLAIMS = {"usp2018": 4, "predictions": 2, "hprpc2016": 8, "cs6650": 5, "infobip2016": 6}
 
@@ -43,21 +41,6 @@ def test_unknown_contenders_are_missing_with_a_reason():
     missing = runner.missing_systems(SUITES["infobip2016"])
     if "typed-json" in missing:
         assert missing["typed-json"]
-
-
-def fake_arena(config):
-    """Stands in for the arena: the real measured cells of the fixture, relabelled for the part."""
-    doc = rpcarena.load(FIXTURE)
-    cells = []
-    for cell in doc.cells[:1]:  # one real cell per (contender, workload) keeps the test quick
-        for contender in config.contenders:
-            for workload in config.workloads:
-                copied = copy.deepcopy(cell)
-                copied.contender, copied.workload = contender, workload
-                copied.via, copied.link = config.via, config.link
-                cells.append(copied)
-    doc.cells, doc.config = cells, config.to_json()
-    return doc
 
 
 def test_a_suite_run_merges_parts_and_reports_findings(tmp_path):
