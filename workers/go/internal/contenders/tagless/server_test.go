@@ -10,22 +10,12 @@ import (
 	"testing"
 
 	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/connserver/connservertest"
 )
 
 func dialServer(t *testing.T) (net.Conn, *bufio.Reader) {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := NewServer()
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	c, err := net.Dial("tcp", lis.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := connservertest.Dial(t, NewServer())
 	return c, bufio.NewReader(c)
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/connserver/connservertest"
 	"rpcarena/workers/go/internal/vectors"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -15,19 +16,7 @@ import (
 
 func dialServer(t *testing.T) net.Conn {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := NewServer()
-	go srv.Serve(lis)
-	t.Cleanup(srv.Stop)
-	c, err := net.Dial("tcp", lis.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return connservertest.Dial(t, NewServer())
 }
 
 // The floor has no semantics: every vector's protobuf request comes back unchanged.
