@@ -17,7 +17,8 @@ generators pinned to the arena's client CPUs:
 
 The peer is warmed by an unmeasured run of --warmup seconds against the same
 server; the native driver warms up by the worker contract. It prints calls/s,
-p50 and p99 side by side with ratios (rpcarena / peer), whether the goals hold
+p50 and p99 side by side with ratios (rpcarena / peer, the median of the
+per-round ratios), whether the goals hold
 (calls/s >= the peer's at every level; p50 at 1 connection no more than 10 %
 above the peer's), and the load average before and after (the machine is shared).
 Goals are judged on paired ratios, one per round (each round runs the peer and
@@ -199,10 +200,14 @@ HEADER = (f"{'server':<11}{'conns':>5} {'peer':>5} {'ours':>8} {'peer calls/s':>
           f"errors peer / ours")
 
 
-def row(server_id: str, connections: int, peer: Measurement, ours: Measurement) -> str:
+def row(server_id: str, connections: int, peer_runs: list[Measurement], our_runs: list[Measurement]) -> str:
+    """Medians over rounds; the ratios are the medians of the paired ratios the goals judge."""
+    peer, ours = median(peer_runs), median(our_runs)
+    calls_ratio = statistics.median(paired(our_runs, peer_runs, "calls_per_s"))
+    p50_ratio = statistics.median(paired(our_runs, peer_runs, "p50_us"))
     return (f"{server_id:<11}{connections:>5} {peer.tool:>5} {ours.tool.removeprefix('rpcarena-'):>8} {peer.calls_per_s:>13,.0f} {ours.calls_per_s:>13,.0f} "
-            f"{ours.calls_per_s / peer.calls_per_s:>6.2f}  {peer.p50_us:>7.0f}/{peer.p99_us:<8.0f}  "
-            f"{ours.p50_us:>7.0f}/{ours.p99_us:<8.0f} {ours.p50_us / peer.p50_us:>9.2f}  "
+            f"{calls_ratio:>6.2f}  {peer.p50_us:>7.0f}/{peer.p99_us:<8.0f}  "
+            f"{ours.p50_us:>7.0f}/{ours.p99_us:<8.0f} {p50_ratio:>9.2f}  "
             f"{peer.cpu_us_per_call:>9.1f}/{ours.cpu_us_per_call:<9.1f}  "
             f"{_us(peer.server_cpu_us_per_call):>8}/{_us(ours.server_cpu_us_per_call):<9}  "
             f"{_busy(peer):>5}/{_busy(ours):<5}  "
@@ -227,14 +232,19 @@ def goals(rows: list[tuple[str, int, list[Measurement], list[Measurement]]]) -> 
     out = []
     for server_id, connections, peer, ours in rows:
         tool, peer_tool = ours[0].tool, peer[0].tool
-        ratios = [o.calls_per_s / p.calls_per_s for o, p in zip(ours, peer)]
+        ratios = paired(ours, peer, "calls_per_s")
         out.append(f"  {server_id} x{connections} ({tool}): calls/s >= {peer_tool}: "
                    f"{verdict(ratios, lambda r: r >= 1.0)}")
         if connections == 1:
-            ratios = [o.p50_us / p.p50_us for o, p in zip(ours, peer)]
+            ratios = paired(ours, peer, "p50_us")
             out.append(f"  {server_id} x1 ({tool}): p50 within 10% of {peer_tool}: "
                        f"{verdict(ratios, lambda r: r <= P50_TOLERANCE)}")
     return out
+
+
+def paired(ours: list[Measurement], peer: list[Measurement], field_name: str) -> list[float]:
+    """Per round, rpcarena's value over the peer's (the two ran back to back)."""
+    return [getattr(o, field_name) / getattr(p, field_name) for o, p in zip(ours, peer)]
 
 
 def verdict(ratios: list[float], holds: Callable[[float], bool]) -> str:
@@ -283,7 +293,7 @@ def run(args, setup: Setup) -> list:
             peer, ours = measure(server_id, connections, args.rounds, setup)
             results.append((server_id, connections, peer, ours))
             for runs in ours.values():
-                print(row(server_id, connections, median(peer), median(runs)), flush=True)
+                print(row(server_id, connections, peer, runs), flush=True)
     return results
 
 
