@@ -1,0 +1,202 @@
+"""The worker contract, typed: what crosses a process boundary between the orchestrator and a worker.
+
+A worker (Python, Go, Rust, Java) is given a `DriveSpec` on stdin and answers with
+a `DriveResult` line; a server announces itself with a `Ready` line. Each is a
+frozen dataclass parsed once at the boundary: an unknown key, a missing required
+key or a value of the wrong JSON type is a `ContractError` naming the key, never a
+KeyError deep inside a driver. Every default is stated here and nowhere else.
+
+`tools/gen_contract.py` writes the golden documents of `proto/contract/` from this
+module; every native worker's tests parse those specs and check what they emit
+against `fields.json`. See docs/worker-contract.md for the meaning of each key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from rpcarena.errors import WorkerError
+
+VERSION = 1
+ARRIVALS = ("constant", "poisson")
+MODES = ("unary", "stream")
+DEFAULT_SAMPLE_LIMIT = 10_000
+DEFAULT_TIMEOUT_MS = 5000
+
+# JSON kinds a key may hold; "null" is added for optional values.
+_KINDS: dict[str, tuple[type, ...]] = {
+    "integer": (int,), "number": (int, float), "string": (str,), "boolean": (bool,),
+    "object": (dict,), "array": (list,),
+}
+
+
+class ContractError(WorkerError):
+    """A document that does not follow the worker contract."""
+
+
+def kind(json_kind: str, nullable: bool = False) -> dict[str, Any]:
+    """Field metadata: the JSON kind of a key, and whether null is allowed."""
+    return {"json": json_kind, "nullable": nullable}
+
+
+T = TypeVar("T", bound="Document")
+
+
+class Document:
+    """A frozen contract document: strict `from_json`, `to_json` without unset extensions."""
+
+    WHAT: ClassVar[str] = "document"
+    # keys written only when not None: extensions some workers never see
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def from_json(cls: type[T], data: object) -> T:
+        if not isinstance(data, dict):
+            raise ContractError(f"a {cls.WHAT} must be a JSON object, not {type(data).__name__}")
+        fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(data) - set(fields))
+        if unknown:
+            raise ContractError(f"{cls.WHAT}: unknown key(s) {', '.join(unknown)} (contract {VERSION})")
+        values = {}
+        for name, f in fields.items():
+            if name in data:
+                values[name] = _checked(cls.WHAT, name, data[name], f.metadata)
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ContractError(f"{cls.WHAT}: missing key {name!r}")
+        document = cls(**values)
+        document.validate()
+        return document
+
+    @classmethod
+    def from_line(cls: type[T], line: str) -> T:
+        try:
+            return cls.from_json(json.loads(line))
+        except ValueError as error:
+            raise ContractError(f"a {cls.WHAT} line is not JSON ({error})") from None
+
+    def validate(self) -> None:
+        """Checks across keys; the types are checked already."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        for name in self.OMIT_WHEN_NONE:
+            if out[name] is None:
+                del out[name]
+        return out
+
+    def to_line(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def field_table(cls) -> dict[str, dict[str, Any]]:
+        """Every key: its JSON kind, whether null is allowed, whether it is required."""
+        table = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            table[f.name] = dict(f.metadata, required=required)
+        return table
+
+
+def _checked(what: str, name: str, value: Any, meta: Any) -> Any:
+    if value is None and meta.get("nullable"):
+        return None
+    kinds = _KINDS[meta["json"]]
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        shown = "null" if value is None else type(value).__name__
+        raise ContractError(f"{what}: key {name!r} must be {meta['json']}, not {shown}")
+    return float(value) if meta["json"] == "number" else value
+
+
+@dataclass(frozen=True)
+class DriveSpec(Document):
+    """What a driver is asked to do: one cell's measured phase against one target."""
+
+    WHAT: ClassVar[str] = "drive spec"
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external")
+
+    contender: str = field(metadata=kind("string"))
+    target: str = field(metadata=kind("string"))
+    method: str = field(metadata=kind("string"))
+    requests: list = field(default_factory=list, metadata=kind("array"))
+    responses: list = field(default_factory=list, metadata=kind("array"))
+    contract: int = field(default=VERSION, metadata=kind("integer"))
+    clients: int = field(default=1, metadata=kind("integer"))
+    warmup_s: float = field(default=0.0, metadata=kind("number"))
+    calls: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    duration_s: float | None = field(default=None, metadata=kind("number", nullable=True))
+    timeout_ms: int = field(default=DEFAULT_TIMEOUT_MS, metadata=kind("integer"))
+    sample_limit: int = field(default=DEFAULT_SAMPLE_LIMIT, metadata=kind("integer"))
+    rate_per_s: float | None = field(default=None, metadata=kind("number", nullable=True))
+    arrival: str = field(default="constant", metadata=kind("string"))
+    mode: str = field(default="unary", metadata=kind("string"))
+    sync: bool = field(default=False, metadata=kind("boolean"))
+    # tcp-raw to native drivers: the protobuf encoding of each request, base64, instead of requests
+    payloads_b64: list | None = field(default=None, metadata=kind("array", nullable=True))
+    # Python drivers only: which Python client (py, py-requests, py-tuple), or an external target
+    client: str | None = field(default=None, metadata=kind("string", nullable=True))
+    external: dict | None = field(default=None, metadata=kind("object", nullable=True))
+
+    def validate(self) -> None:
+        if self.contract != VERSION:
+            raise ContractError(f"drive spec contract {self.contract}: this rpcarena speaks contract {VERSION}")
+        if self.clients < 1:
+            raise ContractError("drive spec: clients must be at least 1")
+        if self.calls is None and self.duration_s is None:
+            raise ContractError("drive spec: give calls or duration_s")
+        if self.arrival not in ARRIVALS or self.mode not in MODES:
+            raise ContractError(f"drive spec: arrival must be one of {ARRIVALS}, mode one of {MODES}")
+        if not self.requests and not self.payloads_b64:
+            raise ContractError("drive spec: give requests (or payloads_b64 for tcp-raw)")
+
+    def but(self, **changes: Any) -> "DriveSpec":
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class DriveResult(Document):
+    """What a driver measured: counts, its HdrHistograms, a bounded sample, its own CPU."""
+
+    WHAT: ClassVar[str] = "drive result"
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns")
+
+    calls: int = field(metadata=kind("integer"))
+    errors: dict = field(metadata=kind("object"))
+    wall_s: float = field(metadata=kind("number"))
+    cpu_user_s: float = field(metadata=kind("number"))
+    cpu_sys_s: float = field(metadata=kind("number"))
+    histogram: str = field(metadata=kind("string"))
+    samples: list = field(metadata=kind("array"))
+    tool: dict = field(metadata=kind("object"))
+    contract: int = field(default=VERSION, metadata=kind("integer"))
+    error_examples: dict = field(default_factory=dict, metadata=kind("object"))
+    histogram_uncorrected: str | None = field(default=None, metadata=kind("string", nullable=True))
+    late_calls: int = field(default=0, metadata=kind("integer"))
+    retries: int = field(default=0, metadata=kind("integer"))  # calls a failing-over client re-sent
+    start_mono_ns: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    end_mono_ns: int | None = field(default=None, metadata=kind("integer", nullable=True))
+
+    @property
+    def error_counts(self) -> dict[str, int]:
+        return {k: int(n) for k, n in self.errors.items() if n}
+
+
+@dataclass(frozen=True)
+class Ready(Document):
+    """A server's one line once it accepts connections."""
+
+    WHAT: ClassVar[str] = "ready line"
+
+    event: str = field(metadata=kind("string"))
+    port: int = field(metadata=kind("integer"))
+    pid: int = field(metadata=kind("integer"))
+    contract: int = field(default=VERSION, metadata=kind("integer"))
+
+    def validate(self) -> None:
+        if self.event != "ready" or not 0 < self.port < 65536:
+            raise ContractError(f"ready line: want event 'ready' and a port, got {self.event!r} {self.port}")
+
+
+WARM = {"event": "warm"}  # a synced driver's line when its warm-up is done
