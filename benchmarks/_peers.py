@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rpcarena.placement import preexec
+from rpcarena.orchestration.placement import preexec
 
 GHZ_VERSION = "v0.120.0"
 GHZ_MODULE = "github.com/bojand/ghz/cmd/ghz"

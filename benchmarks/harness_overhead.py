@@ -26,17 +26,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from rpcarena import contenders, workloads
+from rpcarena import contenders, seeds
 from rpcarena.contenders.tcp_raw import HEADER
-from rpcarena.drive import Driver
-from rpcarena.server import Server
+from rpcarena.orchestration.server_process import Server
+from rpcarena.worker.drive import Driver
 
 WORKLOAD = "usp.int32"
 
 
 def bare_loop(target: str, frame: bytes, calls: int) -> float:
     """Microseconds per call of the client called in a plain loop: no clock, no record."""
-    workload = workloads.WORKLOADS[WORKLOAD]
+    workload = seeds.WORKLOADS[WORKLOAD]
     client = contenders.python_client("tcp-raw")(target, workload.method, 5.0)
     call = client.call
     start = time.perf_counter_ns()
@@ -52,7 +52,7 @@ def bare_loop(target: str, frame: bytes, calls: int) -> float:
 
 def driver_loop(target: str, calls: int, sample_limit: int = 10_000) -> float:
     """Microseconds per call of rpcarena's Python driver, same echo, one client."""
-    workload = workloads.WORKLOADS[WORKLOAD]
+    workload = seeds.WORKLOADS[WORKLOAD]
     spec = {"contract": 1, "contender": "tcp-raw", "target": target, "method": workload.method,
             "requests": workload.requests, "responses": workload.responses, "clients": 1,
             "warmup_s": 0, "calls": calls, "timeout_ms": 5000, "sample_limit": sample_limit}
@@ -63,7 +63,7 @@ def driver_loop(target: str, calls: int, sample_limit: int = 10_000) -> float:
 
 
 def frame_of(target: str) -> bytes:
-    workload = workloads.WORKLOADS[WORKLOAD]
+    workload = seeds.WORKLOADS[WORKLOAD]
     client = contenders.python_client("tcp-raw")(target, workload.method, 5.0)
     frame = client.prepare(workload.requests[0])
     client.close()

@@ -49,20 +49,22 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _peers import Measurement, PeerError, ensure_system_tools, ghz, ghz_fixed_cpu_s, ghz_path, wrk  # noqa: E402
-
-from rpcarena import contenders, drivers, environment, hist, native, workloads  # noqa: E402
-from rpcarena.arena import Plan, driver_specs  # noqa: E402
+from rpcarena import contenders, environment, seeds  # noqa: E402
+from rpcarena.analysis import hist  # noqa: E402
 from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
+from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
-from rpcarena.placement import Placement, plan  # noqa: E402
-from rpcarena.server import Server  # noqa: E402
+from rpcarena.orchestration import phase  # noqa: E402
+from rpcarena.orchestration.arena import Plan, driver_specs  # noqa: E402
+from rpcarena.orchestration.placement import Placement, plan  # noqa: E402
+from rpcarena.orchestration.server_process import Server  # noqa: E402
 
 PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the
@@ -99,7 +101,7 @@ def driver_env(extra: dict):
 
 def peer_once(server_id: str, connections: int, setup: Setup) -> Measurement:
     """A fresh server, warmed and then measured by the peer."""
-    workload = workloads.WORKLOADS[WORKLOAD]
+    workload = seeds.WORKLOADS[WORKLOAD]
     with Server(contenders.get(server_id), "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
         run = _peer_call(PEERS[server_id], server.target, workload, connections, setup.placement.clients)
@@ -139,10 +141,10 @@ def native_once(server_id: str, client: str, connections: int, setup: Setup) -> 
     contender = contenders.get(server_id)
     config = RunConfig(contenders=[server_id], workloads=[WORKLOAD], clients=[connections],
                        duration_s=setup.duration_s, warmup_s=setup.warmup_s)
-    p = Plan(contender, client, workloads.WORKLOADS[WORKLOAD], connections, 0)
+    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], connections, 0)
     with Server(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
-        drive = drivers.Drive(driver_specs(p, config, server.target), setup.placement.clients, setup.logs,
+        drive = phase.Drive(driver_specs(p, config, server.target), setup.placement.clients, setup.logs,
                               server.alive, server.died_message)
         before: list = []
         with driver_env(setup.driver_env):  # the server is started already: only the driver sees it
@@ -196,7 +198,7 @@ def _errors(m: Measurement) -> str:
 
 
 HEADER = (f"{'server':<11}{'conns':>5} {'peer':>5} {'ours':>8} {'peer calls/s':>13} {'ours calls/s':>13} {'ratio':>6}  "
-          f"{'peer p50/p99 us':>16}  {'ours p50/p99 us':>16} {'p50 ratio':>9}  {'client CPU us/call':>19}  {'server CPU us/call':>18}  {'server busy':>11}  "
+          f"{'peer p50/p99 us':>16}  {'ours p50/p99 us':>16} {'p50 ratio':>9}  {'client CPU us/call':>19}  {'server CPU us/call':>18}  {'server busy':>11}  "  # noqa: E501
           f"errors peer / ours")
 
 
@@ -205,7 +207,7 @@ def row(server_id: str, connections: int, peer_runs: list[Measurement], our_runs
     peer, ours = median(peer_runs), median(our_runs)
     calls_ratio = statistics.median(paired(our_runs, peer_runs, "calls_per_s"))
     p50_ratio = statistics.median(paired(our_runs, peer_runs, "p50_us"))
-    return (f"{server_id:<11}{connections:>5} {peer.tool:>5} {ours.tool.removeprefix('rpcarena-'):>8} {peer.calls_per_s:>13,.0f} {ours.calls_per_s:>13,.0f} "
+    return (f"{server_id:<11}{connections:>5} {peer.tool:>5} {ours.tool.removeprefix('rpcarena-'):>8} {peer.calls_per_s:>13,.0f} {ours.calls_per_s:>13,.0f} "  # noqa: E501
             f"{calls_ratio:>6.2f}  {peer.p50_us:>7.0f}/{peer.p99_us:<8.0f}  "
             f"{ours.p50_us:>7.0f}/{ours.p99_us:<8.0f} {p50_ratio:>9.2f}  "
             f"{peer.cpu_us_per_call:>9.1f}/{ours.cpu_us_per_call:<9.1f}  "
@@ -299,7 +301,8 @@ def run(args, setup: Setup) -> list:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--duration", type=int, default=5, help="measured seconds per run (whole: wrk takes no fractions)")
+    parser.add_argument("--duration", type=int, default=5,
+                        help="measured seconds per run (whole: wrk takes no fractions)")
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured seconds before each run (whole)")
     parser.add_argument("--rounds", type=int, default=5, help="alternating peer/rpcarena rounds per level (medians)")
     parser.add_argument("--connections", default="1,32,64")

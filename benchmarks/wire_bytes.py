@@ -15,9 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from rpcarena.arena import Arena
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError
+from rpcarena.orchestration.arena import Arena
 
 CONTENDERS = ["grpc-py", "tagless", "typed-json", "thrift-binary", "thrift-compact", "rest-fastapi"]
 WORKLOADS = ["hprpc.hello", "hprpc.average10000", "hprpc.randnums10000"] + [

@@ -35,11 +35,11 @@ def test_one_input(data: bytes) -> None:
 
 def seeds() -> list[bytes]:
     """Valid requests of every canonical workload: method index byte + tagless body."""
-    from rpcarena import contenders, workloads
+    from rpcarena import contenders, seeds
     from rpcarena.codec.tagless import from_dict
 
     out = []
-    for w in workloads.WORKLOADS.values():
+    for w in seeds.WORKLOADS.values():
         if contenders.get("tagless").unsupported(w.method):
             continue  # streams, and services it does not serve (predictions)
         index = tagless.method_index(w.method)

@@ -23,12 +23,12 @@ def test_one_input(data: bytes) -> None:
 
 def seeds() -> list[bytes]:
     """Valid calls of the canonical workloads (large ones cut to keep inputs small)."""
-    from rpcarena import contenders, workloads
+    from rpcarena import contenders, seeds
     from rpcarena.codec import typed_json as tj
-    from rpcarena.schema import methods
+    from rpcarena.protocol.schema import methods
 
     out = []
-    for w in workloads.WORKLOADS.values():
+    for w in seeds.WORKLOADS.values():
         if contenders.get("typed-json").unsupported(w.method):
             continue  # streams, and services it does not serve (predictions)
         arg = tj.to_typed(tj.descriptor(methods()[w.method].request), w.requests[0])

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import dataclasses
 import json
 import os
 import subprocess
@@ -12,39 +15,70 @@ from pathlib import Path
 import psutil
 import pytest
 
+import rpcarena
 from rpcarena import contenders
-from rpcarena.server import Server
+from rpcarena.errors import ServerError
+from rpcarena.orchestration import contender_cells, placement
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.backing import Backing
+from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.plan import Plan
+from rpcarena.orchestration.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 
 
-def fake_arena(config):
-    """Stands in for the arena in suite tests: the fixture's first real measured cell, relabelled
-    for each (contender, workload) of the part and for its network (via, link)."""
-    import copy
+class FakeCells:
+    """A cell runner that starts nothing (hyperfine's mock executor): every cell it measures is the
+    fixture's first measured cell, relabelled, so the arena, --repeat, --find-max, suites and
+    reports run without a server. `fail` names contenders whose cells fail; `skip` those skipped."""
 
-    import rpcarena
+    def __init__(self, fail: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> None:
+        self.template = rpcarena.load(FIXTURE).cells[0]
+        self.fail, self.skip_ids = fail, skip
+        self.measured: list[str] = []
 
-    doc = rpcarena.load(FIXTURE)
-    cells = []
-    for contender in config.contenders:
-        for workload in config.workloads:
-            copied = copy.deepcopy(doc.cells[0])
-            copied.contender, copied.workload = contender, workload
-            copied.via, copied.link = config.via, config.link
-            cells.append(copied)
-    doc.cells, doc.config = cells, config.to_json()
-    return doc
+    def skip(self, plan: Plan, context: RunContext):
+        return ("unsupported", "skipped by the fake runner") if plan.subject.id in self.skip_ids else None
+
+    def measure(self, plan: Plan, context: RunContext, cell, logs: Path) -> None:
+        self.measured.append(plan.label)
+        if plan.subject.id in self.fail:
+            raise ServerError(f"{plan.subject.id} server died (fake)")
+        for name in ("calls", "errors", "wall_s", "latency_histogram", "samples_ns", "client_cpu_user_s",
+                     "client_cpu_sys_s", "client_processes", "server_cpu_user_s", "server_cpu_sys_s",
+                     "wire_in_bytes", "wire_in_packets", "wire_out_bytes", "wire_out_packets"):
+            setattr(cell, name, copy.deepcopy(getattr(self.template, name)))
+        cell.warmup_s = context.config.warmup_s
+
+
+def fake_plans(config, runner=None):
+    """The configuration's contender plans, each measured by the fake runner."""
+    runner = runner or FakeCells()
+    return [dataclasses.replace(p, runner=runner) for p in contender_cells.plans(config)]
+
+
+@contextlib.contextmanager
+def fake_context(config, workloads):
+    """A run context that starts no Redis and makes no link (the suites' network parts included)."""
+    with Backing([], {}, config.host) as backing:
+        yield RunContext(config, placement.plan("none"), Path(config.out).parent / "logs", backing, None,
+                         "not counted: a fake run")
+
+
+def fake_arena(config, runner=None):
+    """The real arena over fake cells: what suite tests run in place of measuring."""
+    return Arena(config, fake_plans(config, runner), context=fake_context).run()
 
 
 @pytest.fixture
 def start_server(tmp_path):
     """start_server(contender_id) -> a running Server on 127.0.0.1, port 0; stopped after the test."""
-    started: list[Server] = []
+    started: list[ServerProcess] = []
 
-    def start(contender_id: str) -> Server:
-        server = Server(contenders.get(contender_id), "127.0.0.1", None, tmp_path / f"{contender_id}.log")
+    def start(contender_id: str) -> ServerProcess:
+        server = ServerProcess(contenders.get(contender_id), "127.0.0.1", None, tmp_path / f"{contender_id}.log")
         started.append(server.start())
         return server
 
@@ -92,8 +126,8 @@ def cells_in(path) -> int:
 def server_of(cli: psutil.Process, contender: str):
     for child in descendants(cli):
         try:
-            if "rpcarena.serve" in " ".join(child.cmdline()) and contender in child.cmdline():
-                drivers = [c for c in descendants(cli) if "rpcarena.drive" in " ".join(c.cmdline())]
+            if "rpcarena.worker.serve" in " ".join(child.cmdline()) and contender in child.cmdline():
+                drivers = [c for c in descendants(cli) if "rpcarena.worker.drive" in " ".join(c.cmdline())]
                 return child if drivers else None
         except psutil.NoSuchProcess:
             continue

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.conftest import run_cli
 
 import rpcarena
-from rpcarena.arena import Arena
 from rpcarena.config import RunConfig
 from rpcarena.errors import UsageError
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
 from rpcarena.results import load
-from tests.conftest import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,8 @@ def test_usp_suite_verified_for_every_function(usp_run):
 def test_results_document_reads_back(usp_run):
     _, out = usp_run
     data = json.loads(out.read_text())
-    assert data["format"] == "rpcarena-results" and data["version"] == 1
+    assert data["format"] == "rpcarena-results" and data["version"] == 2
+    assert data["placement"]["policy"] == "split" and data["failures"] == [] and "extra" not in data
     assert data["environment"]["cpu_model"] and data["environment"]["kernel"]
     assert data["config"]["contenders"] == ["grpc-py", "rpyc", "rest-fastapi", "tcp-raw"]
     frame = rpcarena.load(out).to_pandas()
@@ -50,7 +52,7 @@ def test_rpyc_lists_cost_round_trips_that_tuples_do_not(tmp_path):
     """The usp2018 finding, by count: netref lists make the server call back per element."""
     config = RunConfig(contenders=["rpyc", "rpyc-tuple"], workloads=["usp.distance"], calls=40, warmup_s=0,
                        out=tmp_path / "r.json")
-    cells = {c.contender: c for c in Arena(config).run().cells}
+    cells = {c.contender: c for c in Arena(config, plans(config)).run().cells}
     lists, tuples = cells["rpyc"], cells["rpyc-tuple"]
     assert lists.calls == tuples.calls == 40
     if lists.wire_in_packets is None:
@@ -62,7 +64,7 @@ def test_wire_bytes_of_the_floor_are_exact(tmp_path):
     """tcp-raw sends a 4-byte length and the protobuf payload each way, nothing else."""
     config = RunConfig(contenders=["tcp-raw"], workloads=["usp.int32", "usp.distance"], calls=50, warmup_s=0,
                        out=tmp_path / "r.json")
-    cells = {c.workload: c for c in Arena(config).run().cells}
+    cells = {c.workload: c for c in Arena(config, plans(config)).run().cells}
     if cells["usp.int32"].wire_in_bytes is None:
         pytest.skip("byte counters need root and nft")
     assert cells["usp.int32"].payload_bytes_per_call == pytest.approx(2 * (4 + 5), abs=0.5)
@@ -72,7 +74,7 @@ def test_wire_bytes_of_the_floor_are_exact(tmp_path):
 def test_clients_processes_and_placement_are_recorded(tmp_path):
     config = RunConfig(contenders=["tcp-raw"], workloads=["usp.void"], clients=[3], calls=90, warmup_s=0,
                        out=tmp_path / "r.json", pin="split")
-    (cell,) = Arena(config).run().cells
+    (cell,) = Arena(config, plans(config)).run().cells
     assert cell.calls == 90 and cell.client_processes == 3
     assert cell.placement["policy"] in ("split", "same")
     assert cell.placement["server_ran_on"] == cell.placement["server_cpus"]
@@ -81,7 +83,7 @@ def test_clients_processes_and_placement_are_recorded(tmp_path):
 def test_duration_mode_and_samples_are_bounded(tmp_path):
     config = RunConfig(contenders=["tcp-raw"], workloads=["usp.void"], duration_s=0.5, warmup_s=0,
                        sample_limit=50, out=tmp_path / "r.json")
-    (cell,) = Arena(config).run().cells
+    (cell,) = Arena(config, plans(config)).run().cells
     assert cell.calls > 0 and cell.errors == {}
     assert 0 < len(cell.samples_ns) <= 50
 
@@ -90,4 +92,4 @@ def test_unknown_client_for_a_protocol_is_refused(tmp_path):
     config = RunConfig(contenders=["grpc-py"], workloads=["usp.void"], client_drivers=["py-requests"],
                        out=tmp_path / "r.json")
     with pytest.raises(UsageError, match="speaks grpc"):
-        Arena(config).run()
+        Arena(config, plans(config)).run()

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.conftest import run_cli
 
 import rpcarena
-from rpcarena import comparison
+from rpcarena.analysis import comparison
 from rpcarena.errors import UsageError
-from tests.conftest import run_cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 

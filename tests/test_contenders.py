@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rpcarena import contenders, workloads
+from rpcarena import contenders, seeds
 from rpcarena.contenders.base import PythonContender
 
 PYTHON = [c.id for c in contenders.all_contenders().values() if isinstance(c, PythonContender)]
-UNARY = [w for w in workloads.WORKLOADS.values() if w.mode == "unary" and not w.needs]  # no backing Redis here
+UNARY = [w for w in seeds.WORKLOADS.values() if w.mode == "unary" and not w.needs]  # no backing Redis here
 
 
 @pytest.mark.parametrize("contender_id", PYTHON)

@@ -9,9 +9,9 @@ import time
 
 import psutil
 import pytest
+from tests.conftest import cells_in, descendants, popen_cli, run_cli, server_of, wait_for
 
 from rpcarena.results import load
-from tests.conftest import cells_in, descendants, popen_cli, run_cli, server_of, wait_for
 
 
 def _one_line_error(done, needle: str, code: int) -> None:
@@ -112,7 +112,7 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
 
 
 def test_a_last_line_without_a_newline_is_read(tmp_path):
-    from rpcarena.procs import Child
+    from rpcarena.orchestration.children import Child
 
     child = Child(["printf", '{"event": "warm"}\n{"calls": 1}'], None, tmp_path / "child.log")
     try:

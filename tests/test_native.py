@@ -11,10 +11,12 @@ import os
 
 import pytest
 
-from rpcarena import contenders, native
-from rpcarena.arena import Arena, client_ids
+from rpcarena import contenders
 from rpcarena.config import RunConfig
+from rpcarena.contenders import native
 from rpcarena.errors import UsageError
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import client_ids, plans
 
 WORKLOADS = ["usp.int64", "usp.floats200", "usp.distance", "hprpc.randnums1000", "hprpc.large8192",
              "cs6650.stream", "infobip.items10"]
@@ -36,7 +38,7 @@ def test_native_contender_verified_by_its_own_and_python_clients(contender_id, t
     loads = JVM_WORKLOADS if contender.language == "java" else WORKLOADS
     config = RunConfig(contenders=[contender_id], workloads=loads, client_drivers=clients, calls=20,
                        warmup_s=0, out=tmp_path / "r.json")
-    results = Arena(config).run()
+    results = Arena(config, plans(config)).run()
     measured = [c for c in results.cells if c.status == "ok"]
     for cell in results.cells:
         assert cell.status in ("ok", "unsupported"), (cell.client, cell.workload, cell.reason)
@@ -51,7 +53,7 @@ def test_matrix_python_client_to_every_grpc_server(tmp_path):
         _available(server)
     config = RunConfig(contenders=servers + ["grpc-py"], workloads=["usp.person"], client_drivers=["py"],
                        calls=20, warmup_s=0, out=tmp_path / "r.json")
-    for cell in Arena(config).run().cells:
+    for cell in Arena(config, plans(config)).run().cells:
         assert cell.status == "ok" and cell.calls == 20, (cell.contender, cell.reason)
 
 
@@ -62,7 +64,7 @@ def test_native_driver_reports_synced_server_counters(tmp_path):
     ids = [next(c.id for c in contenders.all_contenders().values()
                 if c.language == lang and c.protocol == "tcp-raw") for lang in synced]
     config = RunConfig(contenders=ids, workloads=["usp.int32"], calls=50, warmup_s=0.2, out=tmp_path / "r.json")
-    for cell in Arena(config).run().cells:
+    for cell in Arena(config, plans(config)).run().cells:
         assert cell.status == "ok", cell.reason
         assert not cell.server_counters_include_warmup
         if cell.wire_in_bytes is not None:  # exactly the measured calls: 2 x (4 + 5) payload bytes each
@@ -79,7 +81,7 @@ def test_load_client_rust_h1_verifies_every_http_json_server(tmp_path):
     servers = [c for c in ("rest-warp", "rest-go", "rest-jackson") if c in NATIVE] + ["rest-fastapi"]
     config = RunConfig(contenders=servers, workloads=["usp.person", "hprpc.large8192", "infobip.items10"],
                        client_drivers=["rust-h1"], calls=20, warmup_s=0, out=tmp_path / "r.json")
-    cells = Arena(config).run().cells
+    cells = Arena(config, plans(config)).run().cells
     assert len(cells) == 3 * len(servers)
     for cell in cells:
         assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "rust-h1", 20, {}), \

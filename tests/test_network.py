@@ -12,9 +12,11 @@ import subprocess
 
 import pytest
 
-from rpcarena import contenders, netlink, proxy
-from rpcarena.arena import Arena
+from rpcarena import contenders
 from rpcarena.config import RunConfig
+from rpcarena.network import link, proxy
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
 
 
 def _need(reason: str | None) -> None:
@@ -23,7 +25,7 @@ def _need(reason: str | None) -> None:
 
 
 def _need_link() -> None:
-    _need(netlink.unavailable() or (None if shutil.which("nft") else "nft not found"))
+    _need(link.unavailable() or (None if shutil.which("nft") else "nft not found"))
 
 
 def _ours() -> list[str]:
@@ -40,7 +42,7 @@ def test_http_through_haproxy_and_the_rest_unsupported_or_direct(tmp_path):
     http = ["rest-fastapi"] + [c for c in ("rest-go",) if contenders.get(c).unavailable() is None]
     config = RunConfig(contenders=http + ["tcp-raw", "grpc-py", "typed-json"], workloads=["infobip.items10"],
                        calls=50, warmup_s=0, via="haproxy", out=tmp_path / "r.json")
-    cells = {c.contender: c for c in Arena(config).run().cells}
+    cells = {c.contender: c for c in Arena(config, plans(config)).run().cells}
     for cid in http:
         cell = cells[cid]
         assert cell.status == "ok" and cell.calls == 50 and cell.errors == {}, (cid, cell.reason, cell.errors)
@@ -57,20 +59,20 @@ def test_a_link_keeps_exact_bytes_per_call_and_cleans_up(tmp_path):
     _need_link()
     config = RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], calls=200, warmup_s=0,
                        link="100mbit", out=tmp_path / "r.json")
-    results = Arena(config).run()
+    results = Arena(config, plans(config)).run()
     cell = results.cells[0]
     assert cell.status == "ok" and cell.calls == 200 and cell.link == "100mbit", cell.reason
     assert cell.payload_bytes_per_call == 2 * (4 + 5)  # length prefix + protobuf int32, each way
-    assert results.extra["link"]["bits_per_s"] == 100_000_000
+    assert results.link["bits_per_s"] == 100_000_000
     assert _ours() == []
 
 
 def test_a_slow_link_bounds_throughput(tmp_path):
     _need_link()
-    rate = netlink.parse_rate("20mbit")
+    rate = link.parse_rate("20mbit")
     config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=40, warmup_s=0,
                        link="20mbit", out=tmp_path / "r.json")
-    cell = Arena(config).run().cells[0]
+    cell = Arena(config, plans(config)).run().cells[0]
     assert cell.status == "ok" and cell.calls == 40 and cell.errors == {}, cell.reason
     for sent in (cell.wire_in_bytes, cell.wire_out_bytes):
         per_call = sent / cell.calls
@@ -84,7 +86,7 @@ def test_namespace_and_veth_are_gone_after_a_failed_cell(tmp_path):
     _need_link()
     config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=100_000, warmup_s=0,
                        link="1mbit", cell_timeout_s=1.0, out=tmp_path / "r.json")
-    cell = Arena(config).run().cells[0]
+    cell = Arena(config, plans(config)).run().cells[0]
     assert cell.status == "failed" and cell.reason
     assert _ours() == []
 
@@ -99,9 +101,12 @@ def test_a_bad_rate_or_proxy_is_a_usage_error():
 
 
 def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):
-    from rpcarena.suites import SUITES, findings, runner
-    from rpcarena.suites.model import NOT_COMPARABLE
     from tests.conftest import fake_arena
+
+    from rpcarena.seeds import SUITES
+    from rpcarena.suites import runner
+    from rpcarena.suites.findings import findings
+    from rpcarena.suites.model import NOT_COMPARABLE
 
     suite = SUITES["infobip2016"]
     assert [p.link for p in suite.parts] == [None, "100mbit"] and suite.parts[1].via == "haproxy"

@@ -6,11 +6,11 @@ import time
 
 import psutil
 import pytest
+from tests.conftest import popen_cli, server_of, wait_for
 
-from rpcarena import hist, slo
+from rpcarena.analysis import hist, slo
 from rpcarena.errors import UsageError
 from rpcarena.results import Cell, load
-from tests.conftest import popen_cli, server_of, wait_for
 
 STALL_S = 0.3
 

@@ -7,10 +7,11 @@ import shutil
 
 import pytest
 
-from rpcarena import contenders, redis_store
-from rpcarena.arena import Arena
+from rpcarena import contenders
 from rpcarena.config import RunConfig
-from rpcarena.workloads import predictions
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
+from rpcarena.seeds.predictions import dataset, store
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None and os.environ.get("CI") != "true",
                                  reason="redis-server is not installed")
@@ -19,34 +20,34 @@ needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None and os.env
 def test_the_data_set_is_exact_in_float32():
     import struct
 
-    for i in range(predictions.CLIENTS):
-        for score in predictions.scores(i).values():
+    for i in range(dataset.CLIENTS):
+        for score in dataset.scores(i).values():
             assert struct.unpack("<f", struct.pack("<f", score))[0] == score
-    reply = predictions.response("client-0007")["predictions"]
+    reply = dataset.response("client-0007")["predictions"]
     assert [p["class_name"] for p in reply] == sorted(p["class_name"] for p in reply)
-    assert predictions.response("nobody") == {"predictions": []}
+    assert dataset.response("nobody") == {"predictions": []}
 
 
 @needs_redis
 def test_the_store_starts_seeds_and_stops():
     import redis
 
-    with redis_store.RedisStore() as store:
-        client = redis.Redis.from_url(store.url)
+    with store.RedisStore() as redis_store:
+        client = redis.Redis.from_url(redis_store.url)
         assert client.hgetall("predictions:client-0003")
-        assert os.environ[redis_store.ENV] == store.url
-        pid = store.child.pid
+        pid, folder = redis_store.child.pid, redis_store.folder
+        assert folder.is_dir()
         client.close()
-    assert redis_store.ENV not in os.environ
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+    assert not folder.exists()  # nothing of the run is left in /tmp
 
 
 @needs_redis
 def test_python_servers_answer_from_redis(tmp_path):
     config = RunConfig(contenders=["grpc-py", "rest-fastapi", "rpyc"], workloads=["predictions.get"],
                        client_drivers=["py", "py-requests"], calls=100, warmup_s=0, out=tmp_path / "r.json")
-    cells = {(c.contender, c.client): c for c in Arena(config).run().cells}
+    cells = {(c.contender, c.client): c for c in Arena(config, plans(config)).run().cells}
     for key in (("grpc-py", "py"), ("rest-fastapi", "py"), ("rest-fastapi", "py-requests")):
         assert cells[key].status == "ok", cells[key].reason
         assert cells[key].calls == 100 and cells[key].errors == {}
@@ -54,10 +55,10 @@ def test_python_servers_answer_from_redis(tmp_path):
 
 
 def test_without_redis_the_cells_say_why(tmp_path, monkeypatch):
-    monkeypatch.setattr(redis_store.shutil, "which", lambda name: None)
+    monkeypatch.setattr(store.shutil, "which", lambda name: None)
     config = RunConfig(contenders=["grpc-py"], workloads=["predictions.get", "usp.void"], calls=5, warmup_s=0,
                        out=tmp_path / "r.json")
-    cells = {c.workload: c for c in Arena(config).run().cells}
+    cells = {c.workload: c for c in Arena(config, plans(config)).run().cells}
     assert cells["predictions.get"].status == "unavailable" and "redis-server" in cells["predictions.get"].reason
     assert cells["usp.void"].status == "ok"
 

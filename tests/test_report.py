@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.conftest import run_cli
 
 import rpcarena
 from rpcarena import report
-from tests.conftest import run_cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import rpcarena
-from rpcarena import stability, stats
-from rpcarena.groups import group
+from rpcarena.analysis import stability, stats
+from rpcarena.analysis.groups import group
 from rpcarena.results import Cell
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"

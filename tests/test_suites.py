@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-
 import pytest
+from tests.conftest import FIXTURE, fake_arena
 
 import rpcarena
 from rpcarena import report
-from rpcarena.suites import SUITES, findings, findings_of, runner
+from rpcarena.seeds import SUITES
+from rpcarena.suites import runner
+from rpcarena.suites.findings import findings, findings_of
 from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE
 
-from tests.conftest import FIXTURE, fake_arena
 VERDICTS = {HOLDS, FAILS, NOT_COMPARABLE}
 CLAIMS = {"usp2018": 4, "predictions": 2, "hprpc2016": 8, "cs6650": 5, "infobip2016": 6}
 
@@ -52,7 +53,7 @@ def test_a_suite_run_merges_parts_and_reports_findings(tmp_path):
     assert [p["title"] for p in doc.config["parts"]] == [p.title for p in suite.parts]
     again = rpcarena.load(out)
     found, missing = findings_of(again)
-    assert len(found) == len(suite.claims) and missing == doc.extra["suite"]["missing"]
+    assert len(found) == len(suite.claims) and missing == doc.suite["missing"]
     assert not list(tmp_path.glob(".suite.part*.json"))
 
 

@@ -12,16 +12,17 @@ import sys
 import pytest
 from google.protobuf import json_format
 
-from rpcarena import schema, workloads
+from rpcarena import seeds
 from rpcarena.codec import frames
 from rpcarena.codec.tagless import codec, from_dict, plain, to_dict
 from rpcarena.contenders import tagless
+from rpcarena.protocol import schema
 
-UNARY = [w for w in workloads.WORKLOADS.values() if w.mode == "unary" and not w.needs]  # no backing Redis here
+UNARY = [w for w in seeds.WORKLOADS.values() if w.mode == "unary" and not w.needs]  # no backing Redis here
 
 
 def start(contender: str) -> tuple[subprocess.Popen, dict]:
-    proc = subprocess.Popen([sys.executable, "-m", "rpcarena.serve", contender, "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "rpcarena.worker.serve", contender, "--port", "0"],
                             stdout=subprocess.PIPE, start_new_session=True)
     return proc, json.loads(proc.stdout.readline())
 
@@ -62,7 +63,7 @@ def test_large_data_is_one_struct_of_its_fields() -> None:
 def test_client_calls_every_kind_of_method(server) -> None:
     for workload_id in ("usp.void", "usp.distance", "hprpc.hello", "hprpc.randnums100", "hprpc.large8192",
                         "infobip.items10", "usp.strings200"):
-        w = workloads.WORKLOADS[workload_id]
+        w = seeds.WORKLOADS[workload_id]
         client = tagless.TaglessClient(server, w.method, 5.0)
         try:
             got = client.call(client.prepare(w.requests[0]))

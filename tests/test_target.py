@@ -1,7 +1,7 @@
 """`rpcarena target` against servers started by hand (outside rpcarena), on ephemeral ports.
 
 The built-in gRPC, FastAPI and RPyC servers are started here as plain processes
-(`python -m rpcarena.serve ... --port 0`), a small HTTP server and a gRPC server
+(`python -m rpcarena.worker.serve ... --port 0`), a small HTTP server and a gRPC server
 with reflection run in this test process; rpcarena only gets addresses.
 """
 
@@ -15,12 +15,12 @@ from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from tests.conftest import ROOT, run_cli
 
 from rpcarena.commands.target import TargetOption
 from rpcarena.external import template
-from rpcarena.procs import free_port
+from rpcarena.orchestration.children import free_port
 from rpcarena.results import load
-from tests.conftest import ROOT, run_cli
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.2s")
@@ -30,7 +30,7 @@ class External:
     """A server process started by hand: its address and pid."""
 
     def __init__(self, contender: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "rpcarena.serve", contender, "--port", "0"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "rpcarena.worker.serve", contender, "--port", "0"],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         ready = json.loads(self.proc.stdout.readline())
         self.address, self.pid = f"127.0.0.1:{ready['port']}", self.proc.pid
@@ -90,12 +90,11 @@ def reflecting_grpc():
     import grpc
     from grpc_reflection.v1alpha import reflection
 
-    from rpcarena import schema
-    from rpcarena.contenders.grpc_py import handlers, invert_stream, logic
+    from rpcarena.contenders.grpc_py import handlers, logic, stream_logic
+    from rpcarena.protocol import schema
 
-    pb = schema.pb2()
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    server.add_generic_rpc_handlers((handlers(grpc, pb, logic(pb), invert_stream(pb)),))
+    server.add_generic_rpc_handlers((handlers(grpc, logic(), stream_logic()),))
     reflection.enable_server_reflection([schema.SERVICE, reflection.SERVICE_NAME], server)
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
@@ -131,7 +130,7 @@ def test_grpc_from_proto_http_and_rpyc_side_by_side(servers, tmp_path):
     grpc_cell = results.cells[0]
     assert grpc_cell.server_cpu_us_per_call is not None and grpc_cell.server_peak_rss_bytes > 0
     assert results.cells[1].server_cpu_us_per_call is None  # no --server-pid: not measured
-    assert [t["name"] for t in results.extra["targets"]] == ["grpc", "rest", "rpyc"]
+    assert [t["name"] for t in results.targets] == ["grpc", "rest", "rpyc"]
 
 
 def test_grpc_schema_by_reflection(reflecting_grpc, tmp_path):
@@ -153,7 +152,7 @@ def test_templating_renders_distinct_requests(items, tmp_path):
     (cell,) = load(out).cells
     assert (cell.calls, cell.errors) == (100, {})
     assert Items.seen == set(range(1, 26))
-    assert load(out).extra["targets"][0]["distinct_requests"] == 25
+    assert load(out).targets[0]["distinct_requests"] == 25
 
 
 def test_a_failed_check_is_a_wrong_answer(items, tmp_path):
@@ -183,7 +182,8 @@ def bad_proto(tmp_path_factory):
 
 
 BAD = {
-    "down": (lambda s, p: ["--grpc", f"127.0.0.1:{free_port('127.0.0.1')}", "--method", "arena.Arena/Void", "--proto", PROTO],
+    "down": (lambda s, p: ["--grpc", f"127.0.0.1:{free_port('127.0.0.1')}", "--method", "arena.Arena/Void",
+                           "--proto", PROTO],
              "is down"),
     "bad proto": (lambda s, p: ["--grpc", s["grpc-py"].address, "--method", "arena.Arena/Void", "--proto", p],
                   "cannot compile"),
@@ -242,7 +242,7 @@ def test_find_max_against_a_target(items, tmp_path):
                    "--slo", "p99<2s", "--duration", "0.4s", "--warmup", "0", "--out", str(out), timeout=300)
     _ok(done)
     results = load(out)
-    (answer,) = results.extra["find_max"]
+    (answer,) = results.find_max
     assert len(answer["probes"]) == 6 and answer["max_rate_per_s"] > 0
     probes = [c for c in results.cells if c.rate_per_s]
     assert len(probes) == 6 and all(c.language == "external" for c in probes)

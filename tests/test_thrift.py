@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rpcarena import workloads
+from rpcarena import seeds
 from rpcarena.codec import thrift_idl
 from rpcarena.contenders import thrift_py
 from test_tagless import start, stop
@@ -25,7 +25,7 @@ def test_servers_answer_the_workloads(contender, client_cls) -> None:
         target = f"127.0.0.1:{ready['port']}"
         for workload_id in ("usp.void", "usp.distance", "hprpc.hello", "hprpc.randnums100", "hprpc.large128",
                             "infobip.items10"):
-            w = workloads.WORKLOADS[workload_id]
+            w = seeds.WORKLOADS[workload_id]
             client = client_cls(target, w.method, 5.0)
             try:
                 for _ in range(3):

@@ -8,9 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rpcarena import drivers, hist, pacer, placement, workloads
+from rpcarena import seeds
+from rpcarena.analysis import hist
 from rpcarena.config import RunConfig, parse_duration, parse_ints
+from rpcarena.contract import DriveResult, DriveSpec
 from rpcarena.errors import UsageError, WorkerError
+from rpcarena.orchestration import phase, placement
+from rpcarena.worker import pacer
 
 
 @pytest.mark.parametrize("text,seconds", [("10s", 10.0), ("500ms", 0.5), ("2m", 120.0), ("1.5", 1.5),
@@ -70,12 +74,18 @@ def test_placement(policy, cpus, server, clients):
     assert (planned.server, planned.clients) == (server, clients)
 
 
-def test_split_shares_clients_calls_and_samples():
-    parts = drivers.split({"clients": 5, "calls": 1001, "sample_limit": 100}, procs=2)
-    assert [p["clients"] for p in parts] == [3, 2]
-    assert sum(p["calls"] for p in parts) == 1001
-    assert all(p["sample_limit"] == 50 for p in parts)
-    assert len(drivers.split({"clients": 2, "calls": 10}, procs=16)) == 2
+def _spec(**values) -> DriveSpec:
+    return DriveSpec(contender="grpc-py", target="127.0.0.1:1", method="Void", requests=[{}], **values)
+
+
+def test_split_shares_clients_calls_rate_and_samples():
+    parts = phase.split(_spec(clients=5, calls=1001, sample_limit=100), procs=2)
+    assert [p.clients for p in parts] == [3, 2]
+    assert sum(p.calls for p in parts) == 1001
+    assert all(p.sample_limit == 50 for p in parts)
+    assert len(phase.split(_spec(clients=2, calls=10), procs=16)) == 2
+    paced = phase.split(_spec(clients=4, duration_s=1.0, rate_per_s=1000.0), procs=2)
+    assert [p.rate_per_s for p in paced] == [500.0, 500.0] and all(p.calls is None for p in paced)
 
 
 def test_merge_adds_histograms_and_counts():
@@ -83,29 +93,29 @@ def test_merge_adds_histograms_and_counts():
     for v in (1000, 2000):
         a.record_value(v)
     b.record_value(3000)
-    merged = drivers.merge([
+    merged = phase.merge([DriveResult.from_json(r) for r in (
         {"calls": 2, "errors": {"timeout": 1}, "wall_s": 1.0, "histogram": hist.encode(a), "samples": [[0, 1000]],
-         "start_mono_ns": 10, "end_mono_ns": 1_000_000_010, "cpu_user_s": 0.5, "cpu_sys_s": 0.1},
+         "start_mono_ns": 10, "end_mono_ns": 1_000_000_010, "cpu_user_s": 0.5, "cpu_sys_s": 0.1, "tool": {}},
         {"calls": 1, "errors": {"timeout": 2, "connection": 1}, "wall_s": 1.5, "histogram": hist.encode(b),
          "samples": [[0, 3000]], "start_mono_ns": 0, "end_mono_ns": 1_500_000_000, "cpu_user_s": 0.2,
-         "cpu_sys_s": 0.0}])
-    assert merged["calls"] == 3
-    assert merged["errors"] == {"timeout": 3, "connection": 1}
-    assert hist.decode(merged["histogram"]).get_total_count() == 3
-    assert merged["wall_s"] == pytest.approx(1.5)
-    assert merged["cpu_user_s"] == pytest.approx(0.7)
-    assert len(merged["samples"]) == 2
+         "cpu_sys_s": 0.0, "tool": {}})])
+    assert merged.calls == 3
+    assert merged.errors == {"timeout": 3, "connection": 1}
+    assert hist.decode(merged.histogram).get_total_count() == 3
+    assert merged.wall_s == pytest.approx(1.5)
+    assert merged.cpu_user_s == pytest.approx(0.7)
+    assert len(merged.samples) == 2
 
 
 def test_workload_selection():
-    assert len(workloads.select("usp.*")) == 12
-    assert [w.id for w in workloads.select("usp.void,usp.bool")] == ["usp.void", "usp.bool"]
+    assert len(seeds.select("usp.*")) == 12
+    assert [w.id for w in seeds.select("usp.void,usp.bool")] == ["usp.void", "usp.bool"]
     with pytest.raises(UsageError, match="rpcarena list"):
-        workloads.select("nope.*")
+        seeds.select("nope.*")
 
 
 def test_hprpc_design():
-    ids = {w.id for w in workloads.select("hprpc.*")}
+    ids = {w.id for w in seeds.select("hprpc.*")}
     assert {f"hprpc.large{n}" for n in (128, 256, 512, 1024, 2048, 4096, 8192)} <= ids
     assert {f"hprpc.average{n}" for n in (10, 100, 1000, 10000)} <= ids
     assert {f"hprpc.randnums{n}" for n in (10, 100, 1000, 10000)} <= ids
@@ -113,9 +123,9 @@ def test_hprpc_design():
 
 
 def test_cs6650_ships_the_seed_passage():
-    words = workloads.WORKLOADS["cs6650.word"].requests
+    words = seeds.WORKLOADS["cs6650.word"].requests
     assert words[0] == {"value": "A"} and len(words) > 100
-    assert workloads.WORKLOADS["cs6650.text"].responses[0]["value"].startswith("\necap")
+    assert seeds.WORKLOADS["cs6650.text"].responses[0]["value"].startswith("\necap")
 
 
 def test_fast_summary_equals_hdrhistogram():
@@ -155,7 +165,7 @@ class _ExitedDriver:
 
 
 def test_a_result_written_just_before_the_driver_exits_is_kept():
-    drive = drivers.Drive([], None, Path("."), lambda: True, lambda: "")
+    drive = phase.Phase([], None, Path("."), lambda: True, lambda: "")
     wants_result = lambda m: "calls" in m  # noqa: E731
     # The first read timed out; the driver then wrote its result and exited before the check.
     assert drive._await(_ExitedDriver([None, {"calls": 3}]), time.monotonic() + 5, wants_result) == {"calls": 3}

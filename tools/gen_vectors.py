@@ -2,7 +2,7 @@
 
 Each vector is {"method", "request", "response"} in the canonical JSON mapping
 (proto field names, int64 as JSON numbers, every field present). They come from
-the reference semantics in rpcarena.methods over every registered workload, plus
+the reference semantics in rpcarena.protocol.semantics over every registered workload, plus
 edge cases; a server in any language must produce `response` for `request`.
 
     python tools/gen_vectors.py          # rewrite
@@ -19,8 +19,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from rpcarena import methods  # noqa: E402
-from rpcarena.workloads import WORKLOADS  # noqa: E402
+from rpcarena.protocol import semantics  # noqa: E402
+from rpcarena.seeds import WORKLOADS  # noqa: E402
 
 OUT = ROOT / "proto" / "vectors" / "arena.json"
 EDGE_CASES = [
@@ -49,7 +49,7 @@ def vectors() -> list[dict]:
                         "request": request, "response": response})
     for method, request in EDGE_CASES:
         out.append({"workload": None, "method": method, "request": request,
-                    "response": methods.respond(method, request)})
+                    "response": semantics.respond(method, request)})
     return out
 
 

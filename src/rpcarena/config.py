@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rpcarena.errors import UsageError
-from rpcarena.netlink import parse_rate
-from rpcarena.pacer import ARRIVALS
-from rpcarena.placement import POLICIES
-from rpcarena.proxy import VIAS
+from rpcarena.network.link import parse_rate
+from rpcarena.network.proxy import VIAS
+from rpcarena.orchestration.placement import POLICIES
+from rpcarena.worker.pacer import ARRIVALS
 
 _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6}
 
@@ -66,8 +66,8 @@ class RunConfig:
     arrival: str = "constant"
     fail_fast: bool = False
     redis_url: str | None = None
-    via: str | None = None  # "haproxy": HTTP cells through a proxy (rpcarena.proxy)
-    link: str | None = None  # e.g. "100mbit": the server behind an emulated link (rpcarena.netlink)
+    via: str | None = None  # "haproxy": HTTP cells through a proxy (rpcarena.network.proxy)
+    link: str | None = None  # e.g. "100mbit": the server behind an emulated link (rpcarena.network.link)
     out: Path = Path("results/arena.json")
 
     def __post_init__(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from rpcarena.errors import WorkerError
 
@@ -107,7 +107,7 @@ def _checked(what: str, name: str, value: Any, meta: Any) -> Any:
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
         shown = "null" if value is None else type(value).__name__
         raise ContractError(f"{what}: key {name!r} must be {meta['json']}, not {shown}")
-    return float(value) if meta["json"] == "number" else value
+    return float(cast(float, value)) if meta["json"] == "number" else value  # 1 where 1.0 is due
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,8 @@ class DriveSpec(Document):
     contender: str = field(metadata=kind("string"))
     target: str = field(metadata=kind("string"))
     method: str = field(metadata=kind("string"))
-    requests: list = field(default_factory=list, metadata=kind("array"))
-    responses: list = field(default_factory=list, metadata=kind("array"))
+    requests: list[Any] = field(default_factory=list, metadata=kind("array"))
+    responses: list[Any] = field(default_factory=list, metadata=kind("array"))
     contract: int = field(default=VERSION, metadata=kind("integer"))
     clients: int = field(default=1, metadata=kind("integer"))
     warmup_s: float = field(default=0.0, metadata=kind("number"))
@@ -134,10 +134,10 @@ class DriveSpec(Document):
     mode: str = field(default="unary", metadata=kind("string"))
     sync: bool = field(default=False, metadata=kind("boolean"))
     # tcp-raw to native drivers: the protobuf encoding of each request, base64, instead of requests
-    payloads_b64: list | None = field(default=None, metadata=kind("array", nullable=True))
+    payloads_b64: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
     # Python drivers only: which Python client (py, py-requests, py-tuple), or an external target
     client: str | None = field(default=None, metadata=kind("string", nullable=True))
-    external: dict | None = field(default=None, metadata=kind("object", nullable=True))
+    external: dict[str, Any] | None = field(default=None, metadata=kind("object", nullable=True))
 
     def validate(self) -> None:
         if self.contract != VERSION:
@@ -151,7 +151,7 @@ class DriveSpec(Document):
         if not self.requests and not self.payloads_b64:
             raise ContractError("drive spec: give requests (or payloads_b64 for tcp-raw)")
 
-    def but(self, **changes: Any) -> "DriveSpec":
+    def but(self, **changes: Any) -> DriveSpec:
         return dataclasses.replace(self, **changes)
 
 
@@ -163,15 +163,15 @@ class DriveResult(Document):
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns")
 
     calls: int = field(metadata=kind("integer"))
-    errors: dict = field(metadata=kind("object"))
+    errors: dict[str, Any] = field(metadata=kind("object"))
     wall_s: float = field(metadata=kind("number"))
     cpu_user_s: float = field(metadata=kind("number"))
     cpu_sys_s: float = field(metadata=kind("number"))
     histogram: str = field(metadata=kind("string"))
-    samples: list = field(metadata=kind("array"))
-    tool: dict = field(metadata=kind("object"))
+    samples: list[Any] = field(metadata=kind("array"))
+    tool: dict[str, Any] = field(metadata=kind("object"))
     contract: int = field(default=VERSION, metadata=kind("integer"))
-    error_examples: dict = field(default_factory=dict, metadata=kind("object"))
+    error_examples: dict[str, Any] = field(default_factory=dict, metadata=kind("object"))
     histogram_uncorrected: str | None = field(default=None, metadata=kind("string", nullable=True))
     late_calls: int = field(default=0, metadata=kind("integer"))
     retries: int = field(default=0, metadata=kind("integer"))  # calls a failing-over client re-sent
@@ -188,11 +188,14 @@ class Ready(Document):
     """A server's one line once it accepts connections."""
 
     WHAT: ClassVar[str] = "ready line"
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("workers",)
 
     event: str = field(metadata=kind("string"))
     port: int = field(metadata=kind("integer"))
     pid: int = field(metadata=kind("integer"))
     contract: int = field(default=VERSION, metadata=kind("integer"))
+    # a server of several processes (typed-json): its workers' pids, whose CPU counts as its own
+    workers: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
 
     def validate(self) -> None:
         if self.event != "ready" or not 0 < self.port < 65536:

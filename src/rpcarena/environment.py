@@ -8,6 +8,8 @@ import platform
 import subprocess
 from pathlib import Path
 
+from rpcarena import __version__
+
 PACKAGES = ("grpcio", "protobuf", "rpyc", "fastapi", "uvicorn", "uvloop", "httptools", "httpx",
             "requests", "hdrhistogram", "thriftpy2", "pydantic")
 
@@ -57,8 +59,6 @@ def cpu_frequency_mhz() -> float | None:
 
 def snapshot() -> dict:
     """Everything about this machine a reader needs to judge the numbers."""
-    from rpcarena import __version__
-
     load1, load5, load15 = os.getloadavg()
     return {
         "hostname": platform.node(), "cpu_model": cpu_model(), "cpus": os.cpu_count(),

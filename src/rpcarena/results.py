@@ -18,12 +18,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from rpcarena import hist, wire
+from rpcarena.analysis import hist
 from rpcarena.errors import UsageError
+from rpcarena.network import wire
 
 FORMAT = "rpcarena-results"
-VERSION = 1
-READABLE_VERSIONS = (1,)
+VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
+READABLE_VERSIONS = (1, 2)
+NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite")
 
 
 @dataclass
@@ -145,7 +147,7 @@ class Cell:
         return {k: v for k, v in asdict(self).items()}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Cell":
+    def from_json(cls, data: dict) -> Cell:
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -160,13 +162,23 @@ class Results:
     created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
     finished: str | None = None
     interrupted: str | None = None
-    extra: dict = field(default_factory=dict)
+    placement: dict | None = None  # the CPU placement policy and CPUs of the run
+    link: dict | None = None  # the emulated link the servers were behind, as configured and measured
+    wire_unavailable: str | None = None  # why bytes on the wire were not counted
+    failures: list[str] = field(default_factory=list)  # "cell label: reason" of every failed cell
+    find_max: list[dict] = field(default_factory=list)  # --find-max: the highest rate meeting the SLO, per plan
+    targets: list[dict] = field(default_factory=list)  # rpcarena target: the external servers measured
+    suite: dict | None = None  # rpcarena suite: its name, quick or not, the systems missing here
     path: Path | None = None
+
+    def notes(self) -> dict[str, Any]:
+        """The run's notes that are set (placement, link, failures, ...), by name."""
+        return {name: getattr(self, name) for name in NOTES if getattr(self, name) not in (None, [])}
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "created": self.created, "finished": self.finished,
                 "interrupted": self.interrupted, "environment": self.environment, "config": self.config,
-                "extra": self.extra, "cells": [c.to_json() for c in self.cells]}
+                **{name: getattr(self, name) for name in NOTES}, "cells": [c.to_json() for c in self.cells]}
 
     def save(self, path: str | os.PathLike | None = None) -> Path:
         """Write the document atomically (a reader never sees half a file)."""
@@ -215,7 +227,8 @@ def load(path: str | os.PathLike) -> Results:
     if data.get("version") not in READABLE_VERSIONS:
         raise UsageError(f"{target} has results version {data.get('version')}; this rpcarena reads "
                          f"{READABLE_VERSIONS}: upgrade rpcarena")
+    notes = data.get("extra", {}) if data["version"] == 1 else data
     return Results(environment=data.get("environment", {}), config=data.get("config", {}),
                    cells=[Cell.from_json(c) for c in data.get("cells", [])], created=data.get("created", ""),
-                   finished=data.get("finished"), interrupted=data.get("interrupted"),
-                   extra=data.get("extra", {}), path=target)
+                   finished=data.get("finished"), interrupted=data.get("interrupted"), path=target,
+                   **{name: notes[name] for name in NOTES if notes.get(name) is not None})

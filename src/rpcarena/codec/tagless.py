@@ -29,7 +29,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from rpcarena import schema
+from rpcarena.protocol import schema
 
 MAX_VARINT = 10  # bytes of the longest 64-bit varint
 _FD = FieldDescriptor
@@ -192,7 +192,7 @@ def _repeated_text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
     return encode, decode
 
 
-def _nested(index: int, codec: "MessageCodec", repeated: bool) -> tuple[Encoder, Decoder]:
+def _nested(index: int, codec: MessageCodec, repeated: bool) -> tuple[Encoder, Decoder]:
     least = max(codec.min_size, 1)  # an empty nested message still costs a count slot of 1 here
 
     def encode(value: tuple, parts: list) -> None:

@@ -17,8 +17,8 @@ from types import ModuleType
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from rpcarena import schema
 from rpcarena.errors import ArenaError
+from rpcarena.protocol import schema
 
 _FD = FieldDescriptor
 THRIFT_TYPES = {_FD.TYPE_INT32: "i32", _FD.TYPE_SINT32: "i32", _FD.TYPE_SFIXED32: "i32",

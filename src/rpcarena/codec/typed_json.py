@@ -16,7 +16,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from rpcarena import schema
+from rpcarena.protocol import schema
 
 TYPE = "@type"
 _FD = FieldDescriptor

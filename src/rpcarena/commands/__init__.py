@@ -1,3 +1,6 @@
-"""The subcommands of `rpcarena`, one module each; importing them registers them."""
+"""The subcommands of `rpcarena`, one module each: its `NAME`, `add(subparsers)` and `main(args, console)`."""
 
-from rpcarena.commands import build, compare, export, listing, report, run, suite, target  # noqa: F401
+from rpcarena.commands import build, compare, export, listing, report, run, suite, target
+
+# The order of `rpcarena --help`.
+COMMANDS = {module.NAME: module for module in (listing, run, suite, target, report, compare, export, build)}

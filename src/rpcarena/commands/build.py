@@ -7,21 +7,21 @@ import time
 
 from rich.console import Console
 
-from rpcarena import native
-from rpcarena.cli import ADDERS, command
+from rpcarena.contenders import native
 from rpcarena.errors import UnavailableError
 
+NAME = "build"
 
-def _add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("build", help="build the Go, Rust and Java workers (cached by source hash)")
+
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("build", allow_abbrev=False,
+                       help="build the Go, Rust and Java workers (cached by source hash)")
     p.add_argument("--language", help="only these languages, e.g. go,rust")
 
 
-ADDERS.append(_add)
 
 
-@command("build")
-def build_command(args: argparse.Namespace, console: Console) -> int:
+def main(args: argparse.Namespace, console: Console) -> int:
     wanted = set(args.language.split(",")) if args.language else None
     for language, worker in native.workers().items():
         if wanted and language not in wanted:

@@ -7,12 +7,15 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from rpcarena import comparison, results
-from rpcarena.cli import ADDERS, command
+from rpcarena import results
+from rpcarena.analysis import comparison
+
+NAME = "compare"
 
 
-def _add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare", help="change per cell from A to B, with 95%% intervals and significance")
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("compare", allow_abbrev=False,
+                       help="change per cell from A to B, with 95%% intervals and significance")
     p.add_argument("before", help="results document A (the baseline)")
     p.add_argument("after", help="results document B")
     p.add_argument("--fail-if-slower", metavar="PCT",
@@ -20,7 +23,6 @@ def _add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 first")
 
 
-ADDERS.append(_add)
 
 
 def _table(found: comparison.Comparison) -> Table:
@@ -36,8 +38,7 @@ def _table(found: comparison.Comparison) -> Table:
     return table
 
 
-@command("compare")
-def compare_command(args: argparse.Namespace, console: Console) -> int:
+def main(args: argparse.Namespace, console: Console) -> int:
     threshold = comparison.parse_threshold(args.fail_if_slower) if args.fail_if_slower else None
     found = comparison.compare(results.load(args.before), results.load(args.after), args.trim)
     console.print(_table(found))
@@ -50,5 +51,6 @@ def compare_command(args: argparse.Namespace, console: Console) -> int:
         return 0
     slow = found.slowdowns(threshold)
     for row in slow:
-        console.print(f"[red]significantly slower than {threshold:.0%}[/]: {row.label} median {row.changes[0].describe()}")
+        console.print(f"[red]significantly slower than {threshold:.0%}[/]: {row.label} "
+                      f"median {row.changes[0].describe()}")
     return 1 if slow else 0

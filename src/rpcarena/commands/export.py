@@ -6,23 +6,24 @@ import argparse
 
 from rich.console import Console
 
-from rpcarena import export, results
-from rpcarena.cli import ADDERS, command
+from rpcarena import results
 from rpcarena.errors import UsageError
+from rpcarena.report import export
+
+NAME = "export"
 
 
-def _add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="the cells of a results document as CSV or flat JSON rows")
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", allow_abbrev=False,
+                       help="the cells of a results document as CSV or flat JSON rows")
     p.add_argument("results", help="results document")
     p.add_argument("--csv", metavar="PATH", help="write CSV here")
     p.add_argument("--json", metavar="PATH", help="write a JSON list of rows here")
 
 
-ADDERS.append(_add)
 
 
-@command("export")
-def export_command(args: argparse.Namespace, console: Console) -> int:
+def main(args: argparse.Namespace, console: Console) -> int:
     if not args.csv and not args.json:
         raise UsageError("say where to write: --csv out.csv and/or --json out.json")
     doc = results.load(args.results)

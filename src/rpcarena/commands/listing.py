@@ -7,12 +7,18 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from rpcarena import contenders, native, workloads
-from rpcarena.cli import command
+from rpcarena import contenders, seeds
+from rpcarena.contenders import native
+
+NAME = "list"
 
 
-@command("list")
-def list_command(args: argparse.Namespace, console: Console) -> int:
+def add(sub: argparse._SubParsersAction) -> None:
+    sub.add_parser("list", help="contenders, workloads and suites, with what is unavailable and why",
+                   allow_abbrev=False)
+
+
+def main(args: argparse.Namespace, console: Console) -> int:
     table = Table(title="contenders", header_style="bold")
     for name in ("id", "language", "protocol", "clients", "status", "description"):
         table.add_column(name)
@@ -25,7 +31,7 @@ def list_command(args: argparse.Namespace, console: Console) -> int:
     loads = Table(title="workloads", header_style="bold")
     for name in ("id", "method", "requests", "description"):
         loads.add_column(name)
-    for workload in workloads.WORKLOADS.values():
+    for workload in seeds.WORKLOADS.values():
         loads.add_row(workload.id, workload.method, str(len(workload.requests)), workload.description)
     console.print(loads)
     _list_suites(console)
@@ -48,13 +54,9 @@ def _list_load_clients(console: Console) -> None:
 
 
 def _list_suites(console: Console) -> None:
-    try:
-        from rpcarena.suites import SUITES
-    except ImportError:
-        return
     suites = Table(title="suites (rpcarena suite NAME)", header_style="bold")
     for name in ("name", "seed", "what it runs"):
         suites.add_column(name)
-    for suite in SUITES.values():
+    for suite in seeds.SUITES.values():
         suites.add_row(suite.name, suite.seed, suite.summary)
     console.print(suites)

@@ -8,24 +8,25 @@ from pathlib import Path
 from rich.console import Console
 
 from rpcarena import report, results
-from rpcarena.cli import ADDERS, command
 from rpcarena.errors import UsageError
+from rpcarena.suites.findings import findings_of
+
+NAME = "report"
 
 
-def _add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("report", help="HTML report (offline, charts inline) or PNG/SVG figures of results")
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", allow_abbrev=False,
+                       help="HTML report (offline, charts inline) or PNG/SVG figures of results")
     p.add_argument("results", nargs="+", help="one or more results documents")
     p.add_argument("--out", help="HTML file, or the folder for png/svg (default: next to the first results)")
     p.add_argument("--format", default="html", help="html (default), png or svg")
     p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 (labelled)")
 
 
-ADDERS.append(_add)
 
 
 def sources(paths: list[str]) -> list[report.Source]:
     """Each document as a report source; a suite's document brings its findings."""
-    from rpcarena.suites import findings_of
 
     out = []
     for path in paths:
@@ -40,8 +41,7 @@ def default_out(first: str, fmt: str) -> Path:
     return stem.with_name(stem.name + ".html") if fmt == "html" else stem.with_name(stem.name + "-figures")
 
 
-@command("report")
-def report_command(args: argparse.Namespace, console: Console) -> int:
+def main(args: argparse.Namespace, console: Console) -> int:
     if args.format not in report.FORMATS:
         raise UsageError(f"bad --format {args.format!r}: use one of {', '.join(report.FORMATS)}")
     out = Path(args.out) if args.out else default_out(args.results[0], args.format)

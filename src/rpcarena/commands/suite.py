@@ -9,15 +9,18 @@ from rich.console import Console
 from rich.table import Table
 
 from rpcarena import report
-from rpcarena.cli import ADDERS, command
 from rpcarena.commands.run import run_arena
 from rpcarena.errors import ArenaError, UsageError
-from rpcarena.suites import SUITES, findings
+from rpcarena.seeds import SUITES
 from rpcarena.suites import runner
+from rpcarena.suites.findings import findings
+
+NAME = "suite"
 
 
-def _add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("suite", help="run a seed's experiment and report each published claim beside this run")
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("suite", allow_abbrev=False,
+                       help="run a seed's experiment and report each published claim beside this run")
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true", help="fewer calls and concurrency levels: a few minutes")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
@@ -25,7 +28,6 @@ def _add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
 
 
-ADDERS.append(_add)
 
 
 def _findings_table(found: list) -> Table:
@@ -37,8 +39,7 @@ def _findings_table(found: list) -> Table:
     return table
 
 
-@command("suite")
-def suite_command(args: argparse.Namespace, console: Console) -> int:
+def main(args: argparse.Namespace, console: Console) -> int:
     suite = SUITES.get(args.name)
     if suite is None:
         raise UsageError(f"unknown suite {args.name!r}: use one of {', '.join(SUITES)}")
@@ -46,7 +47,7 @@ def suite_command(args: argparse.Namespace, console: Console) -> int:
         raise UsageError("bad --repeat: give at least 1 trial")
     out = Path(args.out or f"results/suite-{suite.name}.json")
     results = runner.run(suite, args.quick, args.repeat, out, lambda config: run_arena(config, console))
-    missing = results.extra["suite"]["missing"]
+    missing = results.suite["missing"]
     found = findings(suite, results, missing)
     console.print(_findings_table(found))
     for system, why in missing.items():
@@ -54,7 +55,7 @@ def suite_command(args: argparse.Namespace, console: Console) -> int:
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),
                              args.trim, title=f"rpcarena suite {suite.name}: {suite.seed}")
     console.print(f"results: {out}\nreport: {page}")
-    failures = results.extra.get("failures", [])
+    failures = results.failures
     if failures:
         raise ArenaError(f"{len(failures)} cell(s) failed, first: {failures[0]}; the rest is in {out}")
     return 0

@@ -16,14 +16,17 @@ from typing import Any
 
 from rich.console import Console
 
-from rpcarena.arena import Plan
-from rpcarena.cli import ADDERS, add_measure_options, command
+from rpcarena import report
+from rpcarena.commands.options import DEFAULT_WARMUP, add_measure_options
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.config import RunConfig, parse_duration, parse_ints
 from rpcarena.errors import UsageError
+from rpcarena.external import cells
 from rpcarena.external.build import build
 from rpcarena.external.target import Target, probe
-from rpcarena.table import render
+from rpcarena.report.terminal import render
+
+NAME = "target"
 
 EPILOG = """\
 Each --grpc/--http/--rpyc starts a target; the options after it (and a --name just before it)
@@ -85,8 +88,9 @@ class TargetOption(argparse.Action):
         namespace.targets = groups
 
 
-def _add(sub: argparse._SubParsersAction) -> None:
+def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("target", help="benchmark your own gRPC, HTTP or RPyC servers, side by side",
+                       allow_abbrev=False,
                        description=__doc__.split("\n\n", 1)[1], epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     group = p.add_argument_group("targets")
@@ -106,10 +110,8 @@ def _add_measure_options(p: Any) -> None:
     add_measure_options(p)
     p.add_argument("--vars-limit", type=int, default=10_000, help="most distinct rendered requests per target")
     p.add_argument("--out", default="results/target.json", help="results file (default results/target.json)")
-    p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
 
 
-ADDERS.append(_add)
 
 
 def targets_from(args: argparse.Namespace) -> list[Target]:
@@ -146,16 +148,11 @@ def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
     return RunConfig(
         contenders=[t.id for t in targets], workloads=[t.label for t in targets],
         clients=parse_ints(args.clients, "--clients"), client_drivers=["py"], calls=args.calls,
-        duration_s=parse_duration(args.duration, "--duration"), warmup_s=parse_duration(args.warmup, "--warmup"),
+        duration_s=parse_duration(args.duration, "--duration"),
+        warmup_s=parse_duration(args.warmup or DEFAULT_WARMUP, "--warmup"),
         repeat=args.repeat, pin=args.pin, timeout_ms=int(_timeout_s(args) * 1000),
         cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
         rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out))
-
-
-def plans_for(targets: list[Target], config: RunConfig) -> list[Plan]:
-    """Trials outermost so that targets alternate (a drifting machine affects all alike)."""
-    return [Plan(t, "py", t.workload, clients, trial)
-            for trial in range(config.repeat) for clients in config.clients for t in targets]
 
 
 def describe(target: Target) -> dict:
@@ -165,21 +162,18 @@ def describe(target: Target) -> dict:
             "expect_status": target.description.get("expect_status")}
 
 
-@command("target")
-def target_command(args: argparse.Namespace, console: Console) -> int:
+def main(args: argparse.Namespace, console: Console) -> int:
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets:
         probe(target, config.timeout_ms / 1000)
     if args.find_max:
-        results = find_max_arena(config, args.slo, console, plans_for(targets, config))
+        results = find_max_arena(config, args.slo, console, cells.plans(targets, config))
     else:
-        results = run_arena(config, console, plans_for(targets, config))
+        results = run_arena(config, console, cells.plans(targets, config))
         render(results, console)
-    results.extra["targets"] = [describe(t) for t in targets]
+    results.targets = [describe(t) for t in targets]
     results.save(config.out)
     if args.report:
-        from rpcarena import report
-
         console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
     return finish(results, console)

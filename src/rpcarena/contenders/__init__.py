@@ -2,16 +2,16 @@
 
 A contender knows how to start its server (as a fresh process) and, for Python
 contenders, how a Python client calls it. Native contenders (Go, Rust, Java)
-come from the manifests of `workers/*/worker.json` through `rpcarena.native`.
+come from the manifests of `workers/*/worker.json` through `rpcarena.contenders.native`.
 Adding a Python contender is one module plus one line in `_PYTHON` below.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
 from functools import cache
 
+from rpcarena.contenders import native
 from rpcarena.contenders.base import Client, Contender
 from rpcarena.errors import UsageError
 
@@ -54,8 +54,6 @@ def _load(path: str) -> type:
 @cache
 def all_contenders() -> dict[str, Contender]:
     """Every contender rpcarena knows, available here or not, by id."""
-    from rpcarena import native
-
     found: dict[str, Contender] = {cid: _load(path)() for cid, path in _PYTHON.items()}
     for contender in native.contenders():
         found.setdefault(contender.id, contender)
@@ -67,8 +65,6 @@ def get(contender_id: str) -> Contender:
         return all_contenders()[contender_id]
     except KeyError:
         pass
-    from rpcarena import native
-
     if any(c.id == contender_id for c in native.clients_only()):
         raise UsageError(f"{contender_id!r} is a client without a server: pass it as --client {contender_id}")
     raise UsageError(f"unknown contender {contender_id!r}: run 'rpcarena list' to see the contenders")
@@ -94,6 +90,3 @@ def python_client(protocol: str, client_id: str = "py", streaming: bool = False)
 def python_client_ids(protocol: str, streaming: bool = False) -> list[str]:
     return list((_PYTHON_STREAM_CLIENTS if streaming else _PYTHON_CLIENTS).get(protocol, {}))
 
-
-if sys.version_info < (3, 10):  # pragma: no cover
-    raise ImportError("rpcarena needs Python 3.10 or newer")

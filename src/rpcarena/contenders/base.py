@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import json
+import importlib.util
+import os
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any
 
-from rpcarena import compare
+from rpcarena.contract import Ready
+from rpcarena.protocol import replies, schema
 
 
 class Contender(ABC):
@@ -28,47 +31,48 @@ class Contender(ABC):
 
     def unsupported(self, method: str) -> str | None:
         """Why this contender does not implement `method`, or None when it does."""
-        from rpcarena import schema
-
         service = schema.methods()[method].service
         if self.services is not None and service not in self.services:
             return f"{self.id} does not implement {service}"
         return None
 
     @abstractmethod
-    def server_argv(self, host: str, port: int) -> list[str]:
-        """The command that starts this contender's server (the worker contract's `serve`)."""
+    def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:
+        """The command that starts this contender's server (the worker contract's `serve`),
+        told the URL of each backing service of the run (`--redis URL`)."""
 
     def default_client(self) -> str:
         return "py"
 
 
 class PythonContender(Contender):
-    """A contender whose server runs in Python (`python -m rpcarena.serve ID`)."""
+    """A contender whose server runs in Python (`python -m rpcarena.worker.serve ID`)."""
 
     python_modules: tuple[str, ...] = ()
 
     def unavailable(self) -> str | None:
-        import importlib.util
-
         for module in self.python_modules:
             if importlib.util.find_spec(module) is None:
                 return f"Python package {module!r} is not installed (run 'make setup')"
         return None
 
-    def server_argv(self, host: str, port: int) -> list[str]:
-        return [sys.executable, "-m", "rpcarena.serve", self.id, "--host", host, "--port", str(port)]
+    def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:
+        return [sys.executable, "-m", "rpcarena.worker.serve", self.id, "--host", host, "--port", str(port),
+                *service_options(services)]
 
     @abstractmethod
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         """Serve forever on (host, port); call `announce_ready(port)` once accepting."""
+
+
+def service_options(services: Mapping[str, str]) -> list[str]:
+    """`--NAME URL` for each backing service: how every worker's `serve` learns them."""
+    return [arg for name, url in sorted(services.items()) for arg in (f"--{name}", url)]
 
 
 def announce_ready(port: int) -> None:
     """The worker contract's readiness line."""
-    import os
-
-    sys.stdout.write(json.dumps({"event": "ready", "port": port, "pid": os.getpid(), "contract": 1}) + "\n")
+    sys.stdout.write(Ready(event="ready", port=port, pid=os.getpid()).to_line() + "\n")
     sys.stdout.flush()
 
 
@@ -95,7 +99,7 @@ class Client(ABC):
         """Send one request and return the decoded reply; raise on failure."""
 
     def same(self, got: Any, want: Any) -> bool:
-        return got == want or compare.equivalent(self.canonical(got), self.canonical(want))
+        return got == want or replies.equivalent(self.canonical(got), self.canonical(want))
 
     def canonical(self, value: Any) -> Any:
         """The reply as a canonical dict, for the slow path of `same`."""
@@ -103,7 +107,7 @@ class Client(ABC):
 
     def classify(self, error: BaseException) -> str:
         """The error kind of a failed call (worker contract names)."""
-        return compare.classify_os_error(error)
+        return replies.classify_os_error(error)
 
     def close(self) -> None:
         """Release the connection."""

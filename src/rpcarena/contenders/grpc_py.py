@@ -3,44 +3,55 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator, Mapping
 from concurrent import futures
 from typing import Any
 
-from rpcarena import compare, methods, schema
-from rpcarena.contenders import predictions_py
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
+from rpcarena.protocol import replies, schema, semantics
+from rpcarena.seeds.predictions import service
 
 SERVER_THREADS = 10  # the seeds' ThreadPoolExecutor(max_workers=10)
 
 
-def logic(pb: Any) -> dict:
-    """Handlers (request, context) -> reply for the operations that are not echoes."""
-    def vec(v: Any) -> tuple[float, float, float]:
-        return (v.x, v.y, v.z)
+def operation_handler(method: str) -> Callable[[Any, Any], Any] | None:
+    """(request, context) -> reply for `method`, from the semantics table (each message of a
+    stream is answered as its unary operation); None for an echo."""
+    op = semantics.operation(method)
+    if op is None:
+        return None
+    read, compute, field = semantics.attribute_reader(method), op.compute, op.reply
+    reply = schema.message_class(schema.methods()[method].response)
 
-    return {
-        "Void": lambda req, ctx: pb.Empty(),
-        "Distance": lambda req, ctx: pb.DoubleMsg(value=methods.distance(vec(req.a), vec(req.b))),
-        "SayHello": lambda req, ctx: pb.HelloReply(message=methods.say_hello(req.name)),
-        "Average": lambda req, ctx: pb.AverageReply(value=methods.average(req.values)),
-        "GetRandNums": lambda req, ctx: pb.Numbers(values=methods.rand_nums(req.count, req.seed)),
-        "Invert": lambda req, ctx: pb.Word(value=methods.invert(req.value)),
-    }
+    def respond(request: Any, context: Any) -> Any:
+        result = compute(*read(request))
+        return reply() if field is None else reply(**{field: result})
+    return respond
+
+
+def logic() -> dict[str, Callable[[Any, Any], Any]]:
+    """The unary handlers of arena.Arena's operations; the other unary methods are echoes."""
+    found = {m.name: operation_handler(m.name) for m in schema.methods().values()
+             if m.service == schema.SERVICE and not m.streaming}
+    return {name: handler for name, handler in found.items() if handler is not None}
 
 
 def _echo(request: Any, context: Any) -> Any:
     return request
 
 
-def invert_stream(pb: Any):
-    def handler(requests: Any, context: Any):
-        for word in requests:
-            yield pb.Word(value=methods.invert(word.value))
+def stream_logic(method: str = "InvertStream") -> Callable[[Any, Any], Iterator[Any]]:
+    """A bidirectional stream answering each message as its operation does, in order."""
+    answer = operation_handler(method) or _echo
+
+    def handler(requests: Any, context: Any) -> Iterator[Any]:
+        for message in requests:
+            yield answer(message, context)
     return handler
 
 
-def handlers(grpc: Any, pb: Any, unary: dict, stream: Any) -> Any:
+def handlers(grpc: Any, unary: dict[str, Any], stream: Any) -> Any:
     """A generic handler serving every method of arena.Arena."""
     table = {}
     for method in schema.methods().values():
@@ -75,16 +86,15 @@ class GrpcPy(PythonContender):
     python_modules = ("grpc",)
     services = ("arena.Arena", "predictions.Predictions")
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         import grpc
 
-        pb = schema.pb2()
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=SERVER_THREADS),
                              options=[("grpc.so_reuseport", 0)])
-        server.add_generic_rpc_handlers((handlers(grpc, pb, logic(pb), invert_stream(pb)),))
-        store = predictions_py.redis_client()
+        server.add_generic_rpc_handlers((handlers(grpc, logic(), stream_logic()),))
+        store = service.redis_client(services)
         if store is not None:
-            server.add_generic_rpc_handlers((predictions_py.grpc_handler(grpc, store),))
+            server.add_generic_rpc_handlers((service.grpc_handler(grpc, store),))
         bound = bind(server, host, port)
         server.start()
         announce_ready(bound)
@@ -128,7 +138,7 @@ class GrpcClient(Client):
         return json_format.MessageToDict(value, preserving_proto_field_name=True)
 
     def classify(self, error: BaseException) -> str:
-        return compare.classify_grpc(error, self._grpc) or super().classify(error)
+        return replies.classify_grpc(error, self._grpc) or super().classify(error)
 
     def close(self) -> None:
         self._channel.close()

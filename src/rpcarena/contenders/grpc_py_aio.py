@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
-from rpcarena import methods, schema
 from rpcarena.contenders.base import PythonContender, announce_ready
-from rpcarena.contenders.grpc_py import bind, handlers, logic
+from rpcarena.contenders.grpc_py import bind, handlers, logic, operation_handler
+from rpcarena.protocol import schema
 
 
 def _async(handler: Any) -> Any:
@@ -16,10 +17,12 @@ def _async(handler: Any) -> Any:
     return run
 
 
-def _invert_stream(pb: Any) -> Any:
+def _stream(method: str = "InvertStream") -> Any:
+    answer = operation_handler(method) or (lambda message, context: message)
+
     async def handler(requests: Any, context: Any) -> Any:
-        async for word in requests:
-            yield pb.Word(value=methods.invert(word.value))
+        async for message in requests:
+            yield answer(message, context)
     return handler
 
 
@@ -29,18 +32,17 @@ class GrpcPyAio(PythonContender):
     description = "grpcio asyncio server (grpc.aio); sync grpcio client"
     python_modules = ("grpc",)
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         asyncio.run(self._serve(host, port))
 
     async def _serve(self, host: str, port: int) -> None:
         import grpc
 
-        pb = schema.pb2()
-        unary = {name: _async(fn) for name, fn in logic(pb).items()}
+        unary = {name: _async(fn) for name, fn in logic().items()}
         unary.update({m.name: _async(lambda req, ctx: req)
                       for m in schema.methods().values() if m.name not in unary and not m.streaming})
         server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-        server.add_generic_rpc_handlers((handlers(grpc, pb, unary, _invert_stream(pb)),))
+        server.add_generic_rpc_handlers((handlers(grpc, unary, _stream()),))
         bound = bind(server, host, port)
         await server.start()
         announce_ready(bound)

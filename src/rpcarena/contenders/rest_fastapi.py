@@ -12,13 +12,15 @@ import importlib.util
 import inspect
 import json
 import socket
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from rpcarena import methods, schema
-from rpcarena.contenders import http_mapping, predictions_py
+from rpcarena.contenders import http_mapping
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
+from rpcarena.protocol import schema, semantics
+from rpcarena.seeds.predictions import service
 
 _SCALARS = {"TYPE_INT32": int, "TYPE_INT64": int, "TYPE_UINT32": int, "TYPE_UINT64": int,
             "TYPE_DOUBLE": float, "TYPE_FLOAT": float, "TYPE_STRING": str, "TYPE_BOOL": bool}
@@ -48,40 +50,36 @@ def model(message_name: str) -> type:
     return pydantic.create_model(message_name, **fields)
 
 
-def _logic() -> dict:
-    def vec(v: Any) -> tuple[float, float, float]:
-        return (v.x, v.y, v.z)
+def _operation(method: str) -> Any:
+    """body -> reply for `method`, from the semantics table; None for an echo."""
+    op = semantics.operation(method)
+    if op is None:
+        return None
+    read, compute, field = semantics.attribute_reader(method), op.compute, op.reply
 
-    return {
-        "Void": lambda body: {},
-        "Distance": lambda body: {"value": methods.distance(vec(body.a), vec(body.b))},
-        "SayHello": lambda body: {"message": methods.say_hello(body.name)},
-        "Average": lambda body: {"value": methods.average(body.values)},
-        "GetRandNums": lambda body: {"values": methods.rand_nums(body.count, body.seed)},
-        "Invert": lambda body: {"value": methods.invert(body.value)},
-    }
+    def respond(body: Any) -> dict[str, Any]:
+        result = compute(*read(body))
+        return {} if field is None else {field: result}
+    return respond
 
 
-def _invert_socket() -> Any:
-    """InvertStream over a WebSocket: a Word in, its inversion out, until the client leaves."""
-    from starlette.websockets import WebSocket
+def _stream_socket(method: str) -> Any:
+    """A stream over a WebSocket: each JSON message answered as its operation does, in order,
+    until the client leaves."""
+    from starlette.websockets import WebSocket, WebSocketDisconnect
 
-    endpoint = _invert_words
+    async def endpoint(websocket: Any) -> None:
+        await websocket.accept()
+        try:
+            while True:
+                message = json.loads(await websocket.receive_text())
+                await websocket.send_text(json.dumps(semantics.respond(method, message)))
+        except WebSocketDisconnect:
+            return
+
     endpoint.__signature__ = inspect.Signature([inspect.Parameter(
         "websocket", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=WebSocket)])
     return endpoint
-
-
-async def _invert_words(websocket: Any) -> None:
-    from starlette.websockets import WebSocketDisconnect
-
-    await websocket.accept()
-    try:
-        while True:
-            word = json.loads(await websocket.receive_text())
-            await websocket.send_text(json.dumps({"value": methods.invert(word.get("value", ""))}))
-    except WebSocketDisconnect:
-        return
 
 
 def _endpoint(request_model: type, fn: Any) -> Any:
@@ -93,22 +91,21 @@ def _endpoint(request_model: type, fn: Any) -> Any:
     return endpoint
 
 
-def app() -> Any:
+def app(services: Mapping[str, str]) -> Any:
     """The FastAPI application serving every unary method of the canonical schema."""
     import fastapi
 
     application = fastapi.FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
-    logic = _logic()
     for method in schema.methods().values():
         if method.service != schema.SERVICE:
             continue
         if method.streaming:
-            application.add_api_websocket_route(f"/arena/ws/{method.name}", _invert_socket())
+            application.add_api_websocket_route(f"/arena/ws/{method.name}", _stream_socket(method.name))
             continue
-        fn = logic.get(method.name, lambda body: body)
+        fn = _operation(method.name) or (lambda body: body)
         application.add_api_route(f"/arena/{method.name}", _endpoint(model(method.request), fn),
                                   methods=["POST"], response_model=model(method.response))
-    store = predictions_py.redis_client()
+    store = service.redis_client(services)
     if store is not None:
         application.add_api_route("/predictions/{id_client}", _predictions_endpoint(store), methods=["GET"])
     return application
@@ -140,11 +137,11 @@ class RestFastapi(PythonContender):
     python_modules = ("fastapi", "uvicorn", "httpx")
     services = ("arena.Arena", "predictions.Predictions")
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         import uvicorn
 
         has = importlib.util.find_spec
-        config = uvicorn.Config(app(), log_level="warning", access_log=False, lifespan="off",
+        config = uvicorn.Config(app(services), log_level="warning", access_log=False, lifespan="off",
                                 loop="uvloop" if has("uvloop") else "asyncio",
                                 http="httptools" if has("httptools") else "h11")
         sock = listen(host, port)

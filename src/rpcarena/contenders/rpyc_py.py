@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import astuple, dataclass
 from typing import Any
 
-from rpcarena import methods, schema
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
+from rpcarena.protocol import replies, schema, semantics
 
 
 @dataclass
@@ -35,16 +36,14 @@ class Item:
     active: bool
 
 
-def _server_logic() -> dict:
+def _exposed(op: semantics.Operation) -> Any:
     # Sequences the server creates go back as tuples: by value, as an RPyC author would.
-    return {
-        "Void": lambda: None,
-        "Distance": methods.distance,
-        "SayHello": methods.say_hello,
-        "Average": methods.average,
-        "GetRandNums": lambda count, seed: tuple(methods.rand_nums(count, seed)),
-        "Invert": methods.invert,
-    }
+    compute = op.compute
+
+    def call(self: Any, *args: Any) -> Any:
+        result = compute(*args)
+        return tuple(result) if isinstance(result, list) else result
+    return call
 
 
 def _service_class() -> type:
@@ -53,10 +52,7 @@ def _service_class() -> type:
     def echo(self: Any, value: Any) -> Any:
         return value
 
-    def expose(fn: Any) -> Any:
-        return lambda self, *args: fn(*args)
-
-    body = {f"exposed_{name}": expose(fn) for name, fn in _server_logic().items()}
+    body = {f"exposed_{name}": _exposed(op) for name, op in semantics.OPERATIONS.items()}
     for method in schema.methods().values():
         body.setdefault(f"exposed_{method.name}", echo)
     return type("ArenaService", (rpyc.Service,), body)
@@ -69,7 +65,7 @@ class Rpyc(PythonContender):
     python_modules = ("rpyc",)
     by_value = False
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         from rpyc.utils.server import ThreadedServer
 
         try:
@@ -188,6 +184,4 @@ class RpycTupleClient(RpycClient):
 
 
 def _close(a: Any, b: Any) -> bool:
-    from rpcarena.compare import equivalent
-
-    return equivalent(a, b)
+    return replies.equivalent(a, b)

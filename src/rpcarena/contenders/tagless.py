@@ -12,35 +12,42 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from rpcarena import compare, methods, schema
 from rpcarena.codec import frames
 from rpcarena.codec.tagless import DecodeError, EncodeError, MessageCodec, codec, from_dict, plain
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
+from rpcarena.protocol import replies, schema, semantics
 
 MAX_RAND_COUNT = frames.MAX_FRAME // 4  # a reply must fit in one frame
 
 
-def _rand_nums(value: tuple) -> tuple:
-    count, seed = value
-    if count > MAX_RAND_COUNT:
-        raise EncodeError(f"GetRandNums count {count} exceeds {MAX_RAND_COUNT}: ask for fewer")
-    return (tuple(methods.rand_nums(count, seed)),)
+def _fits_frame(name: str, value: tuple) -> None:
+    """A transport limit, not the operation's: a reply must fit in one frame."""
+    if name == "GetRandNums" and value[0] > MAX_RAND_COUNT:
+        raise EncodeError(f"GetRandNums count {value[0]} exceeds {MAX_RAND_COUNT}: ask for fewer")
 
 
-# What the operations compute, on tagless tuples; every other unary method is an echo.
-LOGIC: dict[str, Callable[[tuple], tuple]] = {
-    "Void": lambda v: (),
-    "Distance": lambda v: (methods.distance(v[0], v[1]),),
-    "SayHello": lambda v: (methods.say_hello(v[0]),),
-    "Average": lambda v: (methods.average(v[0]),),
-    "GetRandNums": _rand_nums,
-    "Invert": lambda v: (methods.invert(v[0]),),
-}
+@cache
+def operation(name: str) -> Callable[[tuple], tuple]:
+    """request tuple -> reply tuple for `name`, from the semantics table; an echo for the others.
+    A tagless request is its fields' values in declaration order, so arguments are read by place."""
+    op = semantics.operation(name)
+    if op is None:
+        return _echo
+    fields = [f.name for f in schema.descriptor(schema.methods()[name].request).fields]
+    places, compute, field = [fields.index(a) for a in op.arguments], op.compute, op.reply
+
+    def respond(value: tuple) -> tuple:
+        _fits_frame(name, value)
+        result = compute(*[value[i] for i in places])
+        if field is None:
+            return ()
+        return (tuple(result) if isinstance(result, list) else result,)
+    return respond
 
 
 @cache
@@ -69,7 +76,7 @@ def handle(kind: int, body: bytes) -> tuple[int, bytes]:
     except DecodeError as error:
         return frames.BAD_REQUEST, str(error).encode()
     try:
-        return frames.OK, response.encode(LOGIC.get(name, _echo)(value))
+        return frames.OK, response.encode(operation(name)(value))
     except (EncodeError, ValueError, TypeError, OverflowError) as error:
         return frames.INTERNAL, str(error).encode()
 
@@ -88,7 +95,7 @@ class Tagless(PythonContender):
             return "tagless frames are unary calls; streaming is not implemented"
         return super().unsupported(method)
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
             listener = frames.listen(host, port)
         except OSError as error:
@@ -141,7 +148,7 @@ class TaglessClient(Client):
         return self._response.decode(body)
 
     def same(self, got: Any, want: Any) -> bool:
-        return got == want or compare.equivalent(plain(got), plain(want))
+        return got == want or replies.equivalent(plain(got), plain(want))
 
     def classify(self, error: BaseException) -> str:
         if isinstance(error, frames.RemoteError):

@@ -11,11 +11,12 @@ import socket
 import socketserver
 import struct
 import threading
+from collections.abc import Mapping
 from typing import Any
 
-from rpcarena import schema
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
+from rpcarena.protocol import schema
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 << 20
@@ -61,7 +62,7 @@ class TcpRaw(PythonContender):
     description = "length-prefixed bytes echoed over one TCP connection (the floor)"
     services = None  # it echoes any request's bytes
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
             server = _Server((host, port), _EchoHandler)
         except OSError as error:

@@ -10,14 +10,15 @@ headers of 3 bytes) or compact (varints and delta-encoded field ids).
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from rpcarena import compare, methods, schema
 from rpcarena.codec import thrift_idl
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
+from rpcarena.protocol import replies, schema, semantics
 
 _FD = FieldDescriptor
 
@@ -68,20 +69,23 @@ def to_dict(value: Any) -> Any:
 def handler() -> Any:
     """An object with one method per service call: the reference semantics on Thrift structs."""
     m = thrift_idl.module()
-
-    def vec(v: Any) -> tuple[float, float, float]:
-        return (v.x, v.y, v.z)
-
-    logic = {
-        "Void": lambda req: m.Empty(),
-        "Distance": lambda req: m.DoubleMsg(value=methods.distance(vec(req.a), vec(req.b))),
-        "SayHello": lambda req: m.HelloReply(message=methods.say_hello(req.name)),
-        "Average": lambda req: m.AverageReply(value=methods.average(req.values or [])),
-        "GetRandNums": lambda req: m.Numbers(values=methods.rand_nums(req.count, req.seed)),
-        "Invert": lambda req: m.Word(value=methods.invert(req.value)),
-    }
-    body = {name: staticmethod(logic.get(name, _echo)) for name in m.Arena.thrift_services}
+    body = {name: staticmethod(_operation(m, name)) for name in m.Arena.thrift_services}
     return type("ArenaHandler", (), body)()
+
+
+def _operation(m: Any, method: str) -> Any:
+    """request -> reply for `method` from the semantics table (the structs are named as the
+    proto messages); an echo for the others."""
+    op = semantics.operation(method)
+    if op is None:
+        return _echo
+    read, compute, field = semantics.attribute_reader(method), op.compute, op.reply
+    reply = getattr(m, schema.methods()[method].response)
+
+    def respond(request: Any) -> Any:
+        result = compute(*read(request))
+        return reply() if field is None else reply(**{field: result})
+    return respond
 
 
 def _echo(req: Any) -> Any:
@@ -100,7 +104,7 @@ class ThriftBinary(PythonContender):
             return "Thrift has no streaming calls"
         return super().unsupported(method)
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         from thriftpy2.server import TThreadedServer
         from thriftpy2.thrift import TProcessor
         from thriftpy2.transport import TServerSocket
@@ -163,7 +167,7 @@ class ThriftBinaryClient(Client):
             raise
 
     def same(self, got: Any, want: Any) -> bool:
-        return got == want or compare.equivalent(to_dict(got), to_dict(want))
+        return got == want or replies.equivalent(to_dict(got), to_dict(want))
 
     def classify(self, error: BaseException) -> str:
         from thriftpy2.thrift import TApplicationException

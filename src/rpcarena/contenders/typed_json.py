@@ -25,13 +25,14 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 
-from rpcarena import compare, methods, schema
 from rpcarena.codec import frames
 from rpcarena.codec import typed_json as tj
 from rpcarena.contenders.base import Client, PythonContender
 from rpcarena.errors import ServerError
+from rpcarena.protocol import replies, schema, semantics
 
 WORKERS = int(os.environ.get("RPCARENA_TYPED_JSON_WORKERS", "2"))
 CALL, RESULT, HELLO = "arena.Call", "arena.Result", "arena.Hello"
@@ -60,7 +61,7 @@ def _respond(info: schema.Method, request: dict) -> tuple[int, bytes]:
     if info.name == "GetRandNums" and request["count"] > MAX_RAND_COUNT:
         return frames.BAD_REQUEST, f"count over {MAX_RAND_COUNT}: ask for fewer".encode()
     try:
-        reply = methods.respond(info.name, request)
+        reply = semantics.respond(info.name, request)
         return frames.OK, tj.dumps({tj.TYPE: RESULT, "value": tj.to_typed(tj.descriptor(info.response), reply)})
     except (ValueError, TypeError, OverflowError) as error:
         return frames.INTERNAL, str(error).encode()
@@ -80,7 +81,7 @@ class TypedJson(PythonContender):
             return "typed-json calls are unary; streaming is not implemented"
         return super().unsupported(method)
 
-    def serve(self, host: str, port: int) -> None:
+    def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
             probe = _reserve(host, port)
         except OSError as error:
@@ -324,7 +325,7 @@ class TypedJsonClient(Client):
         return tj.from_typed(self._response, envelope.get("value"))
 
     def same(self, got: Any, want: Any) -> bool:
-        return got == want or compare.equivalent(got, want)
+        return got == want or replies.equivalent(got, want)
 
     def classify(self, error: BaseException) -> str:
         if isinstance(error, frames.RemoteError):

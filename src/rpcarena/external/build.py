@@ -103,7 +103,8 @@ def _http(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s:
     body = group.get("body")
     method = (group.get("http_method") or ("POST" if body is not None else "GET")).upper()
     headers = [_header(text) for text in group.get("header", [])]
-    if body is not None and body.lstrip()[:1] in ("{", "[") and not any(k.lower() == "content-type" for k, _ in headers):
+    typed = any(k.lower() == "content-type" for k, _ in headers)
+    if body is not None and body.lstrip()[:1] in ("{", "[") and not typed:
         headers.append(("Content-Type", "application/json"))
     requests = tuple(_http_request(method, url_template, headers, body, b) for b in binds)
     address = _url_address(requests[0]["url"])

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rpcarena.compare import equivalent
 from rpcarena.errors import UsageError
 from rpcarena.external import template
+from rpcarena.protocol.replies import equivalent
 
 _MISSING = object()
 

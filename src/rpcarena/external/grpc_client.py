@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rpcarena import compare
 from rpcarena.contenders.base import Client
 from rpcarena.external import checks, protos
+from rpcarena.protocol import replies
 
 
 class GrpcTargetClient(Client):
@@ -53,7 +53,7 @@ class GrpcTargetClient(Client):
         return json_format.MessageToDict(value, preserving_proto_field_name=True)
 
     def classify(self, error: BaseException) -> str:
-        return compare.classify_grpc(error, self._grpc) or super().classify(error)
+        return replies.classify_grpc(error, self._grpc) or super().classify(error)
 
     def describe(self, error: BaseException) -> str:
         """One line about a failed call."""

@@ -55,7 +55,8 @@ def from_proto(proto: Path, import_paths: list[Path]) -> bytes:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
         if done.returncode != 0 or not out.exists():
             first = next((line for line in done.stderr.splitlines() if line.strip()), "protoc failed")
-            raise UsageError(f"cannot compile {proto}: {first.strip().rstrip('.')}; fix the .proto or add --import-path DIR")
+            raise UsageError(f"cannot compile {proto}: {first.strip().rstrip('.')}; "
+                             "fix the .proto or add --import-path DIR")
         return out.read_bytes()
 
 

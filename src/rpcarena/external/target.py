@@ -17,7 +17,7 @@ import psutil
 
 from rpcarena import external
 from rpcarena.errors import ServerError, UsageError
-from rpcarena.server import Usage, peak_rss_bytes, process_usage
+from rpcarena.orchestration.server_process import NOT_MEASURED, Usage, peak_rss_bytes, process_usage
 from rpcarena.workloads import Workload
 
 CONNECT_TIMEOUT_S = 3.0
@@ -26,7 +26,7 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0", "::")
 
 @dataclass(frozen=True)
 class Target:
-    """An external server and what to call on it (plays `Contender` in an arena `Plan`)."""
+    """An external server and what to call on it (the subject of a target cell's `Plan`)."""
 
     id: str  # the name in the results and the table
     protocol: str  # grpc | http | rpyc
@@ -39,16 +39,12 @@ class Target:
     server_pid: int | None = None
     language: str = field(default="external", init=False)
 
-    def unavailable(self) -> str | None:
-        return None
-
-    def unsupported(self, method: str) -> str | None:
-        return None
-
     @cached_property
     def workload(self) -> Workload:
-        return TargetWorkload(self.label, self.method, f"{self.protocol} target {self.address}",
-                              lambda: list(self.requests), checks=self.checks)
+        """What the cell's workload column shows; the requests are the rendered ones. (What a reply
+        must satisfy are the target's checks, which its runner gives the drivers.)"""
+        return Workload(self.label, self.method, f"{self.protocol} target {self.address}",
+                        lambda: list(self.requests))
 
     @property
     def host(self) -> str:
@@ -61,29 +57,8 @@ class Target:
     def client(self, timeout_s: float) -> Any:
         return external.client_factory(self.description)(self.address, self.method, timeout_s)
 
-    def server(self) -> "ExternalServer":
+    def server(self) -> ExternalServer:
         return ExternalServer(self)
-
-
-@dataclass(frozen=True)
-class TargetWorkload(Workload):
-    """A target's rendered requests; what a reply must satisfy comes from its checks."""
-
-    checks: tuple = ()
-
-    @property
-    def responses(self) -> list:  # type: ignore[override]
-        return list(self.checks)
-
-
-class NoUsage:
-    """The server's CPU when its pid is not known: not measured (None), not zero."""
-
-    cpu_user_s = None
-    cpu_sys_s = None
-
-    def __sub__(self, other: object) -> "NoUsage":
-        return self
 
 
 class ExternalServer:
@@ -106,7 +81,7 @@ class ExternalServer:
     def pid(self) -> int | None:
         return self.spec.server_pid
 
-    def start(self, port: int = 0) -> "ExternalServer":
+    def start(self, port: int = 0) -> ExternalServer:
         reachable(self.spec)
         return self
 
@@ -117,9 +92,9 @@ class ExternalServer:
     def died_message(self) -> str:
         return f"target {self.spec.id}: its server (pid {self.spec.server_pid}) exited during the measurement"
 
-    def usage(self) -> Usage | NoUsage:
+    def usage(self) -> Usage:
         if self._process is None:
-            return NoUsage()
+            return NOT_MEASURED
         try:
             return process_usage(self._process)
         except psutil.Error:
@@ -128,7 +103,7 @@ class ExternalServer:
     def peak_rss_bytes(self) -> int | None:
         return peak_rss_bytes(self.spec.server_pid) if self.spec.server_pid else None
 
-    def __enter__(self) -> "ExternalServer":
+    def __enter__(self) -> ExternalServer:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -68,7 +68,8 @@ def _csv_column(text: str, spec: str) -> tuple:
         with open(Path(path), newline="") as handle:
             rows = list(csv.DictReader(handle))
     except OSError as error:
-        raise UsageError(f"bad --var {text!r}: cannot read {path} ({error.strerror}): give an existing CSV file") from None
+        raise UsageError(f"bad --var {text!r}: cannot read {path} ({error.strerror}): "
+                         "give an existing CSV file") from None
     if rows and column not in rows[0]:
         raise UsageError(f"bad --var {text!r}: {path} has no column {column!r} (it has: {', '.join(rows[0])})")
     return tuple(row[column] for row in rows if row.get(column) is not None)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rpcarena.groups import Group, group
+from rpcarena.analysis.groups import Group, group
 from rpcarena.report import figures, html, summary
 from rpcarena.report.context import context_section, not_measured
 from rpcarena.report.findings import findings_section

@@ -35,10 +35,10 @@ def context_section(sources: Sequence[Any]) -> str:
         run = {"created": doc.created, "finished": doc.finished, "interrupted": doc.interrupted}
         body += html.section(f"environment ({head})", _pairs(doc.environment, ENVIRONMENT_KEYS), level=3)
         body += html.section("configuration", _pairs({**run, **doc.config}), level=3)
-        extra = {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in doc.extra.items()
-                 if k not in ("suite",)}
-        if extra:
-            body += html.section("run notes", _pairs(extra), level=3)
+        notes = {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in doc.notes().items()
+                 if k != "suite"}
+        if notes:
+            body += html.section("run notes", _pairs(notes), level=3)
     return html.section("environment and configuration", body, anchor="environment")
 
 

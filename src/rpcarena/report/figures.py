@@ -15,8 +15,8 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from rpcarena import stats  # noqa: E402
-from rpcarena.groups import Group  # noqa: E402
+from rpcarena.analysis import stats  # noqa: E402
+from rpcarena.analysis.groups import Group  # noqa: E402
 
 WIDTH = 9.0
 COLORS = matplotlib.colormaps["tab10"].colors

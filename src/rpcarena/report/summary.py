@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from rpcarena import stability, stats
-from rpcarena.groups import Group
-from rpcarena.report.html import Markup, table, warnings
+from rpcarena.analysis import stability, stats
+from rpcarena.analysis.groups import Group
 from rpcarena.report.figures import name
+from rpcarena.report.html import Markup, table, warnings
 
 HEADERS = ("contender", "clients", "trials", "calls", "median µs [95% CI]", "p99 µs [95% CI]", "mean µs",
-           "CV", "× fastest median at this concurrency [95% CI]", "calls/s", "CPU µs/call client", "server", "bytes/call",
+           "CV", "× fastest median at this concurrency [95% CI]", "calls/s", "CPU µs/call client", "server",
+           "bytes/call",
            "warnings")
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 
-from rpcarena import stats
-from rpcarena.groups import Group, group
+from rpcarena.analysis import stats
+from rpcarena.analysis.groups import Group, group
 from rpcarena.results import Cell, Results
 
 
@@ -25,11 +25,11 @@ class Evidence:
             if g.has_samples:
                 self.groups.setdefault((g.contender, g.workload, g.clients), g)
 
-    def over(self, network: Callable[[Cell], bool]) -> "Evidence":
+    def over(self, network: Callable[[Cell], bool]) -> Evidence:
         """The same run seen through the cells of another network."""
         return Evidence(self.results, self.missing, network)
 
-    def on_link(self) -> "Evidence":
+    def on_link(self) -> Evidence:
         """The same run seen through the cells measured over an emulated link (a part with `link`)."""
         return self.over(lambda cell: cell.link is not None)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from rpcarena import stats
+from rpcarena.analysis import stats
 from rpcarena.suites.evidence import Evidence, ratio_text
 from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, Judgement
 

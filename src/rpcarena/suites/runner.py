@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rpcarena import contenders, workloads
+from rpcarena import contenders, seeds
 from rpcarena.config import RunConfig
 from rpcarena.errors import UsageError
 from rpcarena.results import Results
@@ -28,7 +28,7 @@ def missing_systems(suite: Suite) -> dict[str, str]:
             missing[cid] = reason
     for pattern in suite.workloads:
         try:
-            workloads.select([pattern])
+            seeds.select([pattern])
         except UsageError:
             missing[pattern] = "no such workload in this rpcarena yet"
     return missing
@@ -53,7 +53,7 @@ def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: Run
     """Run every part that can run here; the merged document is saved after each part."""
     missing = missing_systems(suite)
     merged = Results(config={"suite": suite.name, "quick": quick, "parts": []})
-    merged.extra["suite"] = {"name": suite.name, "quick": quick, "missing": missing}
+    merged.suite = {"name": suite.name, "quick": quick, "missing": missing}
     for i, part in enumerate(suite.parts):
         config = part_config(part, missing, quick, repeat, out.with_name(f".{out.stem}.part{i}.json"))
         if config is None:
@@ -74,8 +74,8 @@ def _merge(merged: Results, part: Results, title: str) -> None:
     merged.environment = merged.environment or part.environment
     merged.config["parts"].append(dict(part.config, title=title))
     merged.cells.extend(part.cells)
-    merged.extra.setdefault("failures", []).extend(part.extra.get("failures", []))
-    merged.extra.setdefault("placement", part.extra.get("placement"))
-    if "wire_unavailable" in part.extra:
-        merged.extra["wire_unavailable"] = part.extra["wire_unavailable"]
+    merged.failures.extend(part.failures)
+    merged.placement = merged.placement or part.placement
+    merged.link = merged.link or part.link
+    merged.wire_unavailable = part.wire_unavailable or merged.wire_unavailable
 

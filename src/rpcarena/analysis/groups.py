@@ -1,0 +1,116 @@
+"""Cells grouped across trials: what reports, comparisons and suite findings reason about.
+
+A group is one (contender, client, workload, concurrency): its K trials (`--repeat K`)
+are the same measurement repeated with a fresh server, so their samples are pooled
+for plots and bootstrapped hierarchically for intervals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from rpcarena.analysis import stats
+from rpcarena.results import Cell
+
+Key = tuple[str, str, str, int]  # contender, client, workload, clients
+
+
+def key_of(cell: Cell) -> Key:
+    return (cell.contender, cell.client, cell.workload, cell.clients)
+
+
+@dataclass
+class Group:
+    """The ok trials of one (contender, client, workload, clients)."""
+
+    cells: list[Cell]
+    trimmed: bool = False
+    source: str = ""
+    _boot: dict[int, stats.Bootstrap] = field(default_factory=dict, repr=False)
+
+    @property
+    def key(self) -> Key:
+        return key_of(self.cells[0])
+
+    @property
+    def contender(self) -> str:
+        return self.cells[0].contender
+
+    @property
+    def workload(self) -> str:
+        return self.cells[0].workload
+
+    @property
+    def clients(self) -> int:
+        return self.cells[0].clients
+
+    @property
+    def label(self) -> str:
+        """contender, plus the client when it is not the contender's own, plus the source file."""
+        cell = self.cells[0]
+        name = cell.contender if cell.client in ("py", cell.language, "") else f"{cell.contender}<-{cell.client}"
+        name = f"{name} ({cell.setting})" if cell.setting else name
+        return f"{self.source}:{name}" if self.source else name
+
+    @cached_property
+    def trials(self) -> list[np.ndarray]:
+        """Latency samples in µs per trial, trimmed when the group is."""
+        raw = [stats.samples_us(c.samples_ns) for c in self.cells]
+        return [stats.trim(t) if self.trimmed else t for t in raw if t.size]
+
+    @property
+    def samples(self) -> np.ndarray:
+        return np.concatenate(self.trials) if self.trials else np.empty(0)
+
+    @property
+    def has_samples(self) -> bool:
+        return bool(self.trials)
+
+    def bootstrap(self, resamples: int = stats.RESAMPLES) -> stats.Bootstrap:
+        if resamples not in self._boot:
+            self._boot[resamples] = stats.Bootstrap(self.trials, resamples)
+        return self._boot[resamples]
+
+    def interval(self, statistic: str) -> stats.Interval:
+        return self.bootstrap().interval(statistic)
+
+    def _mean(self, values: Iterable[float | None]) -> float | None:
+        present = [v for v in values if v is not None]
+        return float(np.mean(present)) if present else None
+
+    @property
+    def calls(self) -> int:
+        return sum(c.calls for c in self.cells)
+
+    @property
+    def throughput_per_s(self) -> float | None:
+        return self._mean(c.throughput_per_s for c in self.cells)
+
+    @property
+    def client_cpu_us_per_call(self) -> float | None:
+        return self._mean(c.client_cpu_us_per_call for c in self.cells)
+
+    @property
+    def server_cpu_us_per_call(self) -> float | None:
+        return self._mean(c.server_cpu_us_per_call for c in self.cells)
+
+    @property
+    def payload_bytes_per_call(self) -> float | None:
+        return self._mean(c.payload_bytes_per_call for c in self.cells)
+
+    def histogram_stat(self, name: str) -> float | None:
+        """A statistic of the HdrHistograms (untrimmed), averaged over trials."""
+        return self._mean(c.latency.get(name) for c in self.cells)
+
+
+def group(cells: Iterable[Cell], trimmed: bool = False, source: str = "") -> list[Group]:
+    """The ok cells with calls, grouped by key, in first-seen order."""
+    found: dict[tuple[Key, str | None], list[Cell]] = {}
+    for cell in cells:  # trials over different networks (cell.setting) are never pooled
+        if cell.status == "ok" and cell.calls:
+            found.setdefault((key_of(cell), cell.setting), []).append(cell)
+    return [Group(sorted(c, key=lambda x: x.trial), trimmed, source) for c in found.values()]

@@ -1,0 +1,88 @@
+"""HdrHistograms: the record every latency statistic is computed from.
+
+Values are nanoseconds, 1 ns to 60 s, 3 significant digits, exchanged in the
+standard V2 compressed base64 encoding that HdrHistogram's Java, Go, Rust and
+Python libraries all read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from hdrh.histogram import HdrHistogram
+
+LOWEST_NS = 1
+HIGHEST_NS = 60_000_000_000
+SIGNIFICANT_DIGITS = 3
+PERCENTILES = (50.0, 90.0, 99.0, 99.9)
+
+
+def new() -> HdrHistogram:
+    return HdrHistogram(LOWEST_NS, HIGHEST_NS, SIGNIFICANT_DIGITS)
+
+
+def encode(histogram: HdrHistogram) -> str:
+    return str(histogram.encode().decode("ascii"))
+
+
+def decode(encoded: str | None) -> HdrHistogram:
+    if not encoded:
+        return new()
+    return HdrHistogram.decode(encoded.encode("ascii") if isinstance(encoded, str) else encoded)
+
+
+def merge(encoded: Iterable[str | None]) -> HdrHistogram:
+    total = new()
+    for item in encoded:
+        if item:
+            total.add(decode(item))
+    return total
+
+
+def _buckets(histogram: HdrHistogram) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(counts, highest equivalent values, median equivalent values) of the non-empty buckets.
+
+    hdrh's own percentile, mean and SD each walk every one of ~27,000 buckets in
+    Python; walking only the recorded ones, once, gives the same numbers far faster.
+    """
+    counts = np.ctypeslib.as_array(histogram.counts)[:histogram.counts_len]
+    index = np.flatnonzero(counts)
+    values = [histogram.get_value_from_index(int(i)) for i in index]
+    highest = np.array([histogram.get_highest_equivalent_value(v) for v in values], dtype=np.float64)
+    median = np.array([histogram._hdr_median_equiv_value(v) for v in values], dtype=np.float64)
+    return counts[index].astype(np.int64), highest, median
+
+
+def percentiles(histogram: HdrHistogram, wanted: tuple[float, ...]) -> dict[float, int]:
+    """Values at percentiles, exactly as HdrHistogram.get_value_at_percentile gives them."""
+    counts, highest, _ = _buckets(histogram)
+    cumulative = np.cumsum(counts)
+    total = int(cumulative[-1]) if len(cumulative) else 0
+    out = {}
+    for p in wanted:
+        if total == 0:
+            out[p] = 0
+            continue
+        target = max(int(min(p, 100.0) * total / 100 + 0.5), 1)
+        out[p] = int(highest[int(np.searchsorted(cumulative, target))])
+    return out
+
+
+def summary_us(histogram: HdrHistogram) -> dict[str, float | int]:
+    """Percentiles, mean, SD and CV in microseconds, from the histogram alone."""
+    count = histogram.get_total_count()
+    if count == 0:
+        return {"count": 0}
+    counts, highest, median = _buckets(histogram)
+    cumulative = np.cumsum(counts)
+    mean_ns = float(np.dot(counts, median)) / count
+    sd_ns = float(np.sqrt(np.dot(counts, (median - mean_ns) ** 2) / count))
+    mean, sd = mean_ns / 1e3, sd_ns / 1e3
+    out: dict[str, float | int] = {"count": count, "min_us": histogram.get_min_value() / 1e3,
+                                   "max_us": histogram.get_max_value() / 1e3,
+                                   "mean_us": mean, "sd_us": sd, "cv": sd / mean if mean else 0.0}
+    for p in PERCENTILES:
+        target = max(int(p * count / 100 + 0.5), 1)
+        out[f"p{p:g}_us"] = float(highest[int(np.searchsorted(cumulative, target))]) / 1e3
+    return out

@@ -1,0 +1,93 @@
+"""The arena: every planned cell measured by its runner, the results document saved as it goes.
+
+One way through: plans -> a run context (placement, logs, backing services, the
+link) -> for each plan, its runner's reason to skip or its measurement -> the
+cell appended to the results document, which is saved after every cell. The
+arena never asks what a plan measures; each plan's runner knows (`plan.CellRunner`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+
+from rpcarena import environment
+from rpcarena.config import RunConfig
+from rpcarena.errors import ArenaError, Interrupted, UnavailableError
+from rpcarena.orchestration import children
+from rpcarena.orchestration.context import OpenContext, RunContext, open_context
+from rpcarena.orchestration.plan import Plan
+from rpcarena.results import Cell, Results
+
+OnCell = Callable[[int, int, Plan, "Cell | None"], None]  # (index, total, plan, cell or None when starting)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Arena:
+    """Measures the plans of a run and keeps its results document current."""
+
+    def __init__(self, config: RunConfig, plans: Sequence[Plan], on_cell: OnCell | None = None,
+                 context: OpenContext = open_context) -> None:
+        self.config = config
+        self.plans = list(plans)
+        self.on_cell = on_cell or (lambda *args: None)
+        self.open_context = context  # a test gives one that starts no Redis and makes no link
+        self.results = Results(environment=environment.snapshot(), config=config.to_json())
+
+    def run(self) -> Results:
+        try:
+            with self.open_context(self.config, [p.workload for p in self.plans]) as context:
+                self._note(context)
+                self._run_all(context)
+        except KeyboardInterrupt:
+            children.kill_all()
+            self.results.interrupted = "Ctrl-C"
+            self.results.save(self.config.out)
+            raise Interrupted(f"interrupted: {len(self.results.cells)} cells kept in {self.config.out}; "
+                              "run again to measure the rest") from None
+        finally:
+            children.kill_all()
+        self.results.finished = _now()
+        self.results.save(self.config.out)
+        return self.results
+
+    def _note(self, context: RunContext) -> None:
+        self.results.placement = context.placement.as_dict()
+        self.results.link = context.link.describe() if context.link is not None else None
+        self.results.wire_unavailable = context.wire_unavailable
+
+    def _run_all(self, context: RunContext) -> None:
+        for i, plan in enumerate(self.plans):
+            self.on_cell(i, len(self.plans), plan, None)
+            cell = self.measure(i, plan, context)
+            self.results.cells.append(cell)
+            self.results.save(self.config.out)
+            self.on_cell(i, len(self.plans), plan, cell)
+            if cell.status == "failed":
+                self.results.failures.append(f"{plan.label}: {cell.reason}")
+                if self.config.fail_fast:
+                    return
+
+    def measure(self, i: int, plan: Plan, context: RunContext) -> Cell:
+        """One cell: skipped with its reason, measured, or failed with its reason."""
+        cell = self._new_cell(plan)
+        skip = plan.runner.skip(plan, context)
+        if skip:
+            cell.status, cell.reason = skip
+            return cell
+        try:
+            plan.runner.measure(plan, context, cell, context.logs / f"cell-{i:04d}")
+        except UnavailableError as error:
+            cell.status, cell.reason = "unavailable", str(error)
+        except ArenaError as error:
+            cell.status, cell.reason = "failed", str(error)
+        return cell
+
+    def _new_cell(self, p: Plan) -> Cell:
+        return Cell(contender=p.subject.id, client=p.client, workload=p.workload.id, method=p.workload.method,
+                    clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
+                    rate_per_s=self.config.rate_per_s, link=self.config.link, via=self.config.via,
+                    started=_now())

@@ -1,0 +1,48 @@
+"""Backing services some workloads need (a Redis for predictions.*), provided for a whole run.
+
+Each is started once, before the first cell, and stopped at the end. When one
+cannot be had here, only the cells that need it are reported as unavailable,
+with the reason; the rest of the run goes on. Servers learn each service's URL
+from `urls`, passed to them explicitly (never through the environment).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Mapping
+
+from rpcarena.errors import UnavailableError
+from rpcarena.workloads import Workload
+
+
+class Backing:
+    """The backing services of one run, their URLs, and why any is missing."""
+
+    def __init__(self, workloads: Iterable[Workload], given: Mapping[str, str | None], host: str) -> None:
+        self.needs = {need.name: need for workload in workloads for need in workload.needs}
+        self.given = given  # the user's own services by name (--redis URL), seeded but never stopped
+        self.host = host
+        self.urls: dict[str, str] = {}
+        self.missing: dict[str, str] = {}
+        self._stack = contextlib.ExitStack()
+
+    def __enter__(self) -> Backing:
+        for name, need in self.needs.items():
+            try:
+                service = self._stack.enter_context(need.start(self.given.get(name), self.host))
+            except UnavailableError as error:
+                self.missing[name] = str(error)
+                continue
+            if service.url is not None:
+                self.urls[name] = service.url
+        return self
+
+    def why_not(self, workload: Workload) -> str | None:
+        """Why a workload cannot run here, or None."""
+        for need in workload.needs:
+            if need.name in self.missing:
+                return self.missing[need.name]
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()

@@ -1,0 +1,139 @@
+"""Native workers (Go, Rust, Java): their manifests and cached builds.
+
+Each `workers/<language>/worker.json` describes one executable speaking the
+worker contract (docs/worker-contract.md). It is built on first use into the
+cache, keyed by a hash of its sources and of proto/arena.proto, so an edit
+rebuilds and nothing else does. A missing toolchain or a failed build makes the
+worker's contenders unavailable, with the reason (`rpcarena.contenders.native`).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import hashlib
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+from rpcarena.errors import UnavailableError
+from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
+
+BUILD_TIMEOUT_S = 1800
+
+
+def workers_dir() -> Path:
+    return Path(__file__).resolve().parents[3] / "workers"
+
+
+@dataclass
+class Worker:
+    """One native worker: its manifest and its cached build."""
+
+    folder: Path
+    manifest: dict[str, Any]
+    failed: str | None = None
+
+    @property
+    def language(self) -> str:
+        return str(self.manifest["language"])
+
+    def missing_tools(self) -> list[str]:
+        return [tool for tool in self.manifest.get("requires", []) if shutil.which(tool) is None]
+
+    @cached_property
+    def source_hash(self) -> str:
+        digest = hashlib.sha256(b"".join((proto_dir() / name).read_bytes() for name in PROTOS))
+        digest.update(json.dumps(self.manifest, sort_keys=True).encode())
+        files: set[str] = set()
+        for pattern in self.manifest.get("sources", ["**/*"]):
+            files.update(glob.glob(str(self.folder / pattern), recursive=True))
+        for name in sorted(files):
+            path = Path(name)
+            if path.is_file() and "target" not in path.parts and "bin" not in path.relative_to(self.folder).parts:
+                digest.update(str(path.relative_to(self.folder)).encode())
+                digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]
+
+    @property
+    def build_dir(self) -> Path:
+        return cache_dir() / "build" / f"{self.language}-{self.source_hash}"
+
+    def _expand(self, arg: str) -> str:
+        out = self.build_dir / f"{self.language}-worker"
+        return arg.replace("{out}", str(out)).replace("{repo}", str(self.folder.parents[1]))
+
+    def artifact(self) -> Path:
+        return Path(self._expand(self.manifest.get("artifact", "{out}")))
+
+    def unavailable(self) -> str | None:
+        missing = self.missing_tools()
+        if missing:
+            return f"{', '.join(missing)} not found on PATH (install the {self.language} toolchain)"
+        return self.failed
+
+    def ensure_built(self) -> None:
+        """Build once per source hash; concurrent callers wait on a lock."""
+        if self.artifact().exists() and (self.build_dir / "OK").exists():
+            return
+        reason = self.unavailable()
+        if reason:
+            raise UnavailableError(f"{self.language} worker unavailable: {reason}")
+        self.build_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.build_dir / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (self.build_dir / "OK").exists():
+                self._build()
+
+    def _build(self) -> None:
+        log = self.build_dir / "build.log"
+        with open(log, "w") as out:
+            for step in self.manifest["build"]:
+                argv = [self._expand(a) for a in step]
+                try:
+                    done = subprocess.run(argv, cwd=self.folder, stdout=out, stderr=subprocess.STDOUT,
+                                          timeout=BUILD_TIMEOUT_S, check=False)
+                except (OSError, subprocess.TimeoutExpired) as error:
+                    return self._fail(f"build step {argv[0]} failed ({error}); see {log}")
+                if done.returncode != 0:
+                    return self._fail(f"build failed (exit {done.returncode} in {' '.join(argv[:3])}); see {log}")
+        if not self.artifact().exists():
+            return self._fail(f"build produced no {self.artifact()}; see {log}")
+        (self.build_dir / "OK").write_text("ok\n")
+
+    def _fail(self, reason: str) -> None:
+        # Remembered by this process only: a failure can be the machine's (network, disk),
+        # so another run, or another checkout with the same sources, builds again.
+        self.failed = reason
+        raise UnavailableError(f"{self.language} worker unavailable: {reason}")
+
+    def argv(self, *args: str) -> list[str]:
+        self.ensure_built()
+        return [self._expand(a) for a in self.manifest["run"]] + list(args)
+
+    def client_entries(self, protocol: str) -> dict[str, dict[str, Any]]:
+        """This worker's clients of `protocol`, by the id users pass to --client.
+
+        The client of a contender that also serves goes by the language (`--client go`, the
+        first such contender of the protocol); a client-only entry (`"server": false`, such as
+        the lean load client `rust-h1`) goes by its own id.
+        """
+        found: dict[str, dict[str, Any]] = {}
+        for entry in self.manifest["contenders"]:
+            if entry["protocol"] == protocol and entry.get("client"):
+                found.setdefault(self.language if entry.get("server", True) else entry["id"], entry)
+        return found
+
+
+@cache
+def workers() -> dict[str, Worker]:
+    """The native workers of this checkout, by language."""
+    found = {}
+    for manifest in sorted(workers_dir().glob("*/worker.json")):
+        data = json.loads(manifest.read_text())
+        found[data["language"]] = Worker(manifest.parent, data)
+    return found

@@ -1,0 +1,163 @@
+"""Cells against a contender: a fresh server per cell, driven by its own or another client.
+
+This is the runner of every plan whose subject is a contender (`rpcarena run`,
+`rpcarena suite`). It knows which clients can drive which protocol, when a cell
+cannot run here, how to put a proxy in front of the server, and what spec each
+driver gets.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import itertools
+from pathlib import Path
+
+from google.protobuf import json_format
+
+from rpcarena import contenders as registry
+from rpcarena import seeds
+from rpcarena.config import RunConfig
+from rpcarena.contenders import native
+from rpcarena.contenders.base import Contender
+from rpcarena.contract import DriveSpec
+from rpcarena.errors import UsageError
+from rpcarena.network import proxy
+from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.measure import measure
+from rpcarena.orchestration.phase import DriverSpec, python_drivers
+from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.orchestration.server_process import ServerProcess
+from rpcarena.protocol import schema
+from rpcarena.results import Cell
+from rpcarena.workloads import Workload
+
+
+def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
+    """The clients that drive a contender: those asked for that speak its protocol, or its own.
+
+    In a matrix (several contenders, several clients) a pair that cannot be made is
+    left out; a contender that no requested client can drive is an error.
+    """
+    if not wanted:
+        return [contender.default_client()]
+    known = registry.python_client_ids(contender.protocol) + native.client_ids(contender.protocol)
+    usable = [c for c in wanted if c in known]
+    if not usable:
+        raise UsageError(f"no client {wanted[0]!r} speaks {contender.protocol} (for {contender.id}); "
+                         f"use one of: {', '.join(known)}")
+    return usable
+
+
+def plans(config: RunConfig) -> list[Plan]:
+    """Every cell of a configuration: contenders x clients x workloads x concurrency x trials."""
+    chosen = [registry.get(c) for c in config.contenders]
+    loads = seeds.select(config.workloads)
+    return [Plan(contender, client, workload, clients, trial, CONTENDER_CELLS)
+            for contender in chosen
+            for client, workload, clients, trial in itertools.product(
+                client_ids(contender, config.client_drivers), loads, config.clients, range(config.repeat))]
+
+
+class ContenderCells:
+    """The runner of contender cells."""
+
+    def skip(self, plan: Plan, context: RunContext) -> Skip | None:
+        contender = _contender(plan)
+        reason = contender.unavailable()
+        if reason:
+            return "unavailable", reason
+        reason = contender.unsupported(plan.workload.method)
+        if reason:
+            return "unsupported", reason
+        return (_client_cannot(plan, contender) or _backing_missing(plan, context)
+                or _network_missing(contender, context))
+
+    def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
+        contender = _contender(plan)
+        server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
+                               prefix=context.server_prefix, services=context.backing.urls)
+        with server, contextlib.ExitStack() as front:
+            server.start(context.config.port)
+            address = _front(contender, context, cell, server.target, logs, front)
+            measure(server, driver_specs(plan, contender, context.config, address), context, cell, logs)
+
+
+CONTENDER_CELLS = ContenderCells()
+
+
+def _contender(plan: Plan) -> Contender:
+    return registry.get(plan.subject.id)
+
+
+def _client_cannot(p: Plan, contender: Contender) -> Skip | None:
+    """Why the plan's client cannot make this call (a stream its protocol's client lacks)."""
+    streaming = p.workload.mode == "stream"
+    if p.client.startswith("py"):
+        if streaming and p.client not in registry.python_client_ids(contender.protocol, streaming=True):
+            return "unsupported", f"no Python stream client for {contender.protocol}"
+        return None
+    client = native.client(p.client, contender.protocol)
+    if client is None:
+        return "unsupported", f"no client {p.client!r} speaks {contender.protocol}"
+    if reason := client.unavailable():
+        return "unavailable", f"the {p.client} client: {reason}"
+    reason = client.unsupported(p.workload.method)
+    return ("unsupported", f"the {p.client} client: {reason}") if reason else None
+
+
+def _backing_missing(p: Plan, context: RunContext) -> Skip | None:
+    reason = context.backing.why_not(p.workload)
+    return ("unavailable", reason) if reason else None
+
+
+def _network_missing(contender: Contender, context: RunContext) -> Skip | None:
+    """Why the cell cannot go through --via: a protocol the proxy does not carry, or no proxy here."""
+    via = context.config.via
+    reason = proxy.unsupported(contender.protocol, via)
+    if reason:
+        return "unsupported", reason
+    if via and proxy.direct(contender.protocol, via) is None and proxy.unavailable():
+        return "unavailable", proxy.unavailable() or ""
+    return None
+
+
+def _front(contender: Contender, context: RunContext, cell: Cell, address: str, logs: Path,
+           stack: contextlib.ExitStack) -> str:
+    """Where the drivers call: the server, or a fresh HAProxy before it (pinned with the server)."""
+    via = context.config.via
+    note = proxy.direct(contender.protocol, via)
+    if note:
+        cell.via, cell.reason = "direct", note
+    if via is None or note:
+        return address
+    front = stack.enter_context(proxy.Haproxy(address, context.placement.server, logs / "proxy"))
+    return front.target
+
+
+def driver_specs(p: Plan, contender: Contender, config: RunConfig, address: str) -> list[DriverSpec]:
+    """The drivers of a contender cell: Python driver processes, or one native driver."""
+    spec = DriveSpec(
+        contender=contender.id, target=address, method=p.workload.method, requests=p.workload.requests,
+        responses=p.workload.responses, clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
+        duration_s=config.duration_s, timeout_ms=config.timeout_ms, sample_limit=config.sample_limit,
+        rate_per_s=config.rate_per_s, arrival=config.arrival, mode=p.workload.mode)
+    if p.client.startswith("py"):
+        return python_drivers(spec.but(client=p.client))
+    client = native.client(p.client, contender.protocol)
+    if client is None:
+        raise UsageError(f"no client {p.client!r} speaks {contender.protocol} (for {contender.id})")
+    worker = client.worker
+    # A JIT (the JVM) is not warm after a short warm-up: its manifest sets the least that is honest.
+    spec = spec.but(contender=client.id, warmup_s=max(config.warmup_s, float(worker.manifest.get("min_warmup_s", 0))),
+                    sync=bool(worker.manifest.get("drive_sync")))
+    if contender.protocol == "tcp-raw":
+        spec = spec.but(payloads_b64=_payloads(p.workload))
+    return [DriverSpec(worker.argv("drive"), spec)]
+
+
+def _payloads(workload: Workload) -> list[str]:
+    """tcp-raw to a native driver: each request's protobuf encoding, base64."""
+    cls = schema.message_class(schema.methods()[workload.method].request)
+    return [base64.b64encode(json_format.ParseDict(r, cls()).SerializeToString()).decode()
+            for r in workload.requests]

@@ -1,0 +1,62 @@
+"""What every cell of a run shares, passed explicitly: placement, logs, backing services, the link.
+
+The context is opened once per run, before the first cell, and closed after
+the last (also on an error or Ctrl-C), so a Redis, a network namespace or a
+byte counter never outlives the run that made it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from rpcarena.config import RunConfig
+from rpcarena.network import link, wire
+from rpcarena.orchestration.backing import Backing
+from rpcarena.orchestration.placement import Placement, plan
+from rpcarena.workloads import Workload
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """A run's shared state, read by every cell runner."""
+
+    config: RunConfig
+    placement: Placement
+    logs: Path  # this run's log folder; a cell logs into logs/cell-NNNN
+    backing: Backing
+    link: link.Link | None  # the emulated link the servers are behind, if any
+    wire_unavailable: str | None  # why bytes on the wire cannot be counted here, if they cannot
+
+    @property
+    def server_host(self) -> str:
+        """Where servers bind: the link's far end, or the configured host."""
+        return self.link.server_address if self.link is not None else self.config.host
+
+    @property
+    def server_prefix(self) -> list[str]:
+        """What a server's argv is run under: `ip netns exec NS` behind a link."""
+        return self.link.exec_prefix if self.link is not None else []
+
+    def wire_counter(self, port: int | None) -> Any:
+        """Kernel byte counters on a server port, or a null context where they cannot be had."""
+        if port is None or self.wire_unavailable is not None:  # port None: a server on another host
+            return contextlib.nullcontext(None)
+        return wire.Counter(port, self.link.netns if self.link else None)
+
+
+OpenContext = Callable[[RunConfig, list[Workload]], contextlib.AbstractContextManager[RunContext]]
+
+
+@contextlib.contextmanager
+def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunContext]:
+    """The run's context; its backing services and link are torn down on every way out."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+    logs = Path(config.out).parent / "logs" / stamp
+    with Backing(workloads, {"redis": config.redis_url}, config.host) as backing, \
+            (link.Link(config.link) if config.link else contextlib.nullcontext(None)) as emulated:
+        yield RunContext(config, plan(config.pin), logs, backing, emulated, wire.unavailable())

@@ -1,0 +1,60 @@
+"""The highest open-loop rate that still meets a latency objective (--find-max --slo).
+
+A closed-loop probe gives the capacity C at the configured concurrency; the
+rate is then bisected between a rate that meets the objective and one that
+does not, each probe a fresh open-loop cell (latency from the intended start,
+so a saturated server cannot hide its queue). Every probe is kept in the
+results; the answer is recorded in `results.find_max`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from rpcarena.analysis.slo import Objective, verdict
+from rpcarena.config import RunConfig
+from rpcarena.orchestration.arena import Arena, OnCell
+from rpcarena.orchestration.plan import Plan
+from rpcarena.results import Cell, Results
+
+PROBE_S = 2.0
+
+
+def find_max(config: RunConfig, objectives: list[Objective], todo: list[Plan], steps: int = 6,
+             on_cell: OnCell | None = None) -> Results:
+    """Bisect the rate for each plan (contenders' or external targets')."""
+    base = dataclasses.replace(config, rate_per_s=None, calls=None, duration_s=config.duration_s or PROBE_S)
+    capacity_run = Arena(base, todo, on_cell).run()
+    found = []
+    for plan, cell in zip(todo, list(capacity_run.cells)):  # the arena keeps one cell per plan, in order
+        if cell.status == "ok":
+            found.append(_bisect(config, plan, cell, objectives, steps, capacity_run, on_cell))
+    capacity_run.find_max = found
+    capacity_run.save(config.out)
+    return capacity_run
+
+
+def _bisect(config: RunConfig, plan: Plan, capacity: Cell, objectives: list[Objective], steps: int,
+            results: Results, on_cell: OnCell | None) -> dict[str, Any]:
+    good, bad = 0.0, max(1.0, capacity.throughput_per_s * 1.2)
+    probes = []
+    rate = capacity.throughput_per_s * 0.5
+    for _ in range(steps):
+        cell = _probe(config, plan, rate, on_cell)
+        results.cells.append(cell)
+        results.save(config.out)
+        ok = verdict(cell, objectives)
+        probes.append({"rate_per_s": rate, "meets": ok})
+        good, bad = (rate, bad) if ok else (good, rate)
+        rate = (good + bad) / 2
+    return {"contender": capacity.contender, "client": capacity.client, "workload": capacity.workload,
+            "clients": capacity.clients, "capacity_per_s": capacity.throughput_per_s,
+            "max_rate_per_s": good, "slo": [str(o) for o in objectives], "probes": probes}
+
+
+def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None) -> Cell:
+    probe = dataclasses.replace(config, calls=None, duration_s=config.duration_s or PROBE_S, rate_per_s=rate,
+                                repeat=1, out=config.out.parent / ".probes" / "probe.json")
+    (cell,) = Arena(probe, [dataclasses.replace(plan, trial=0)], on_cell).run().cells
+    return cell

@@ -1,0 +1,81 @@
+"""One cell's measurement against a server that is up, whoever started it.
+
+Drivers warm up; when all are warm the server's CPU time and the kernel's byte
+counters are read; the measured phase runs; both are read again. The cell then
+records the merged result, the differences, where everything ran and how loaded
+the machine was before and after (drift).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from rpcarena import environment
+from rpcarena.network import wire
+from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
+from rpcarena.orchestration.placement import where
+from rpcarena.orchestration.server_process import Usage
+from rpcarena.results import Cell
+
+
+class ServerSide(Protocol):
+    """What a measurement reads of a server: liveness, counters, where it listens."""
+
+    @property
+    def pid(self) -> int | None: ...
+
+    @property
+    def port(self) -> int | None: ...  # counted on this host's wire; None for a server elsewhere
+
+    def alive(self) -> bool: ...
+
+    def died_message(self) -> str: ...
+
+    def usage(self) -> Usage: ...
+
+    def peak_rss_bytes(self) -> int | None: ...
+
+
+def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, cell: Cell, logs: Any) -> None:
+    """Run the measured phase of `drivers` against `server` and record it into `cell`."""
+    load_before = environment.load_now()
+    cell.warmup_s = drivers[0].spec.warmup_s
+    phase = Phase(drivers, context.placement.clients, logs, server.alive, server.died_message)
+    at_warm: dict[str, Any] = {}
+    with context.wire_counter(server.port) as counter:
+        def on_warm() -> None:
+            at_warm["usage"] = server.usage()
+            at_warm["wire"] = counter.read() if counter else None
+        outcome = phase.run(on_warm, context.config.cell_timeout_s)
+        used = server.usage() - at_warm["usage"]
+        if counter:
+            _record_wire(cell, counter.read() - at_warm["wire"])
+    cell.server_peak_rss_bytes = server.peak_rss_bytes()
+    cell.placement = dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None)
+    _record(cell, outcome, used)
+    cell.drift = {"before": load_before, "after": environment.load_now()}
+
+
+def _record_wire(cell: Cell, count: wire.Count) -> None:
+    cell.wire_in_bytes, cell.wire_in_packets = count.in_bytes, count.in_packets
+    cell.wire_out_bytes, cell.wire_out_packets = count.out_bytes, count.out_packets
+
+
+def _record(cell: Cell, outcome: Outcome, used: Usage) -> None:
+    result = outcome.result
+    cell.calls = result.calls
+    cell.errors = result.error_counts
+    cell.error_examples = dict(result.error_examples)
+    cell.wall_s = result.wall_s
+    cell.latency_histogram = result.histogram
+    cell.latency_uncorrected_histogram = result.histogram_uncorrected
+    cell.samples_ns = result.samples
+    cell.late_calls = result.late_calls
+    cell.retries = result.retries
+    cell.client_cpu_user_s = result.cpu_user_s
+    cell.client_cpu_sys_s = result.cpu_sys_s
+    cell.client_processes = outcome.processes
+    cell.client_tool = dict(result.tool)
+    cell.server_counters_include_warmup = outcome.counters_include_warmup
+    cell.server_cpu_user_s, cell.server_cpu_sys_s = used.cpu_user_s, used.cpu_sys_s

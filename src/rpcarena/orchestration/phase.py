@@ -1,0 +1,157 @@
+"""A cell's measured phase: driver processes started together, their results merged.
+
+Python clients are spread over several `python -m rpcarena.worker.drive` processes
+(one GIL is not what is measured); a native driver runs all its clients in one
+process. Every driver warms up, says so, and waits; when all are warm the
+server's counters are read and all are released at once (JMH's synchronised
+start), so CPU time, bytes and wall time cover exactly the measured phase.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rpcarena.analysis import hist
+from rpcarena.contract import WARM, DriveResult, DriveSpec
+from rpcarena.errors import ServerError, WorkerError
+from rpcarena.orchestration.children import Child
+
+MAX_PYTHON_PROCS = 16
+CONNECT_GRACE_S = 60.0
+PYTHON_DRIVER = (sys.executable, "-m", "rpcarena.worker.drive")
+
+
+@dataclass(frozen=True)
+class DriverSpec:
+    """Which program drives, and the contract spec it is given."""
+
+    argv: list[str]
+    spec: DriveSpec
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the measured phase gave: the drivers' results merged into one."""
+
+    result: DriveResult
+    processes: int
+    # True when a driver could not sync: then the server's counters include its warm-up
+    counters_include_warmup: bool
+
+
+def split(spec: DriveSpec, procs: int) -> list[DriveSpec]:
+    """Share clients, calls, rate and the sample budget over `procs` driver processes."""
+    procs = max(1, min(procs, spec.clients))
+    shares = [spec.clients // procs + (1 if p < spec.clients % procs else 0) for p in range(procs)]
+    calls = None if spec.calls is None else [spec.calls * n // spec.clients for n in shares]
+    if calls is not None:  # give the rounding remainder to the first process
+        calls[0] += spec.calls - sum(calls)  # type: ignore[operator]
+    return [spec.but(clients=n, calls=None if calls is None else calls[p],
+                     rate_per_s=spec.rate_per_s * n / spec.clients if spec.rate_per_s else spec.rate_per_s,
+                     sample_limit=max(1, spec.sample_limit // procs))
+            for p, n in enumerate(shares)]
+
+
+def python_drivers(spec: DriveSpec, procs: int = MAX_PYTHON_PROCS) -> list[DriverSpec]:
+    return [DriverSpec(list(PYTHON_DRIVER), part.but(sync=True)) for part in split(spec, procs)]
+
+
+class Phase:
+    """One measured phase: start drivers, sync at warm, collect, merge."""
+
+    def __init__(self, drivers: list[DriverSpec], cpus: tuple[int, ...] | None, logs: Path,
+                 alive: Callable[[], bool], died: Callable[[], str]) -> None:
+        self.drivers = drivers
+        self.cpus = cpus
+        self.logs = logs
+        self.alive = alive
+        self.died = died
+        self.children: list[Child] = []
+
+    def run(self, on_warm: Callable[[], None], timeout_s: float) -> Outcome:
+        """Measure; `on_warm` runs when every synced driver is warm (at once when none syncs:
+        then the server's counters include the warm-up, and the outcome says so)."""
+        try:
+            self._start()
+            self._await_warm(self._warmup_s() + CONNECT_GRACE_S)
+            on_warm()
+            for child, driver in zip(self.children, self.drivers):
+                if driver.spec.sync:
+                    child.send("go")
+            results = self._results(timeout_s + self._warmup_s())
+            return Outcome(merge(results), len(results), not all(d.spec.sync for d in self.drivers))
+        finally:
+            for child in self.children:
+                child.stop()
+
+    def _warmup_s(self) -> float:
+        return max(d.spec.warmup_s for d in self.drivers)
+
+    def _start(self) -> None:
+        for i, driver in enumerate(self.drivers):
+            child = Child(driver.argv, self.cpus, self.logs / f"driver-{i}.log", stdin=True)
+            self.children.append(child)
+            child.send(driver.spec.to_line())
+            if not driver.spec.sync:
+                child.close_stdin()  # the contract: a spec, then end of input
+
+    def _await(self, child: Child, deadline: float, want: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            if not self.alive():
+                raise ServerError(self.died())
+            message = child.read_json(min(0.5, max(0.0, deadline - time.monotonic())))
+            if message is None and not child.alive():
+                # It may have written its last line and exited since the read above gave up.
+                message = child.read_json(0.1)
+                if message is None:
+                    raise WorkerError(f"client driver failed: {child.last_error_line()} (log: {child.log})")
+            if message is not None and want(message):
+                return message
+            if time.monotonic() > deadline:
+                raise WorkerError(f"client driver timed out (log: {child.log}); raise --cell-timeout")
+
+    def _await_warm(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        for child, driver in zip(self.children, self.drivers):
+            if driver.spec.sync:
+                self._await(child, deadline, lambda m: m.get("event") == WARM["event"])
+
+    def _results(self, timeout_s: float) -> list[DriveResult]:
+        deadline = time.monotonic() + timeout_s
+        return [DriveResult.from_json(self._await(child, deadline, lambda m: "calls" in m))
+                for child in self.children]
+
+
+def merge(results: list[DriveResult]) -> DriveResult:
+    """One result from several drivers' results (histograms added, counts summed)."""
+    histogram, uncorrected = hist.new(), None
+    errors: Counter[str] = Counter()
+    examples: dict[str, str] = {}
+    samples: list[list[int]] = []
+    for p, result in enumerate(results):
+        histogram.add(hist.decode(result.histogram))
+        if result.histogram_uncorrected:
+            uncorrected = uncorrected or hist.new()
+            uncorrected.add(hist.decode(result.histogram_uncorrected))
+        errors.update(result.errors)
+        for kind, text in result.error_examples.items():
+            examples.setdefault(kind, text)
+        samples.extend([index * len(results) + p, ns] for index, ns in result.samples)
+    starts = [r.start_mono_ns for r in results if r.start_mono_ns is not None]
+    ends = [r.end_mono_ns for r in results if r.end_mono_ns is not None]
+    timed = len(starts) == len(ends) == len(results)
+    return DriveResult(
+        calls=sum(r.calls for r in results), errors=dict(errors), error_examples=examples,
+        wall_s=(max(ends) - min(starts)) / 1e9 if timed else max(r.wall_s for r in results),
+        histogram=hist.encode(histogram),
+        histogram_uncorrected=hist.encode(uncorrected) if uncorrected is not None else None,
+        samples=sorted(samples), late_calls=sum(r.late_calls for r in results),
+        retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
+        cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
+        start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None)

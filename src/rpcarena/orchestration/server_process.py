@@ -1,0 +1,153 @@
+"""A contender's server as a fresh, pinned process, and what the OS says it cost.
+
+CPU time comes from the kernel's accounting of the server process (all its
+threads, and its child processes when it has workers), memory from its peak RSS. (Bytes on
+the wire: see `rpcarena.network.wire`.)
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from rpcarena.contenders.base import Contender
+from rpcarena.contract import Ready
+from rpcarena.errors import ServerError, WorkerError
+from rpcarena.orchestration.children import Child
+
+READY_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class Usage:
+    """A snapshot of the server's cumulative counters; None where they cannot be read (an
+    external server whose pid is not known): not measured, never zero."""
+
+    cpu_user_s: float | None
+    cpu_sys_s: float | None
+
+    def __sub__(self, other: Usage) -> Usage:
+        if self.cpu_user_s is None or self.cpu_sys_s is None or other.cpu_user_s is None or other.cpu_sys_s is None:
+            return NOT_MEASURED
+        return Usage(self.cpu_user_s - other.cpu_user_s, self.cpu_sys_s - other.cpu_sys_s)
+
+
+NOT_MEASURED = Usage(None, None)
+
+
+class ServerProcess:
+    """One server process for one cell."""
+
+    def __init__(self, contender: Contender, host: str, cpus: tuple[int, ...] | None, log: Path,
+                 prefix: list[str] | None = None, services: Mapping[str, str] | None = None) -> None:
+        self.contender = contender
+        self.services = services or {}  # backing services' URLs, given to the server on its command line
+        self.prefix = prefix or []  # e.g. `ip netns exec NS`: runs the server inside a network namespace
+        self.host = host
+        self.cpus = cpus
+        self.log = log
+        self.child: Child | None = None
+        self._process: psutil.Process | None = None
+        self.port = 0
+
+    @property
+    def target(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    def start(self, port: int = 0) -> ServerProcess:
+        # stdin stays open: by the worker contract a server also stops when its stdin closes
+        argv = self.prefix + self.contender.server_argv(self.host, port, self.services)
+        self.child = Child(argv, self.cpus, self.log, stdin=True)
+        line = self.child.read_json(READY_TIMEOUT_S)
+        if not line or line.get("event") != "ready":
+            reason = self._why_not_ready(self.child)
+            self.stop()
+            raise ServerError(f"{self.contender.id} server did not start ({reason}); full log: {self.log}")
+        try:
+            self.port = Ready.from_json(line).port
+        except WorkerError as error:
+            self.stop()
+            raise WorkerError(f"{self.contender.id} server: {error}; full log: {self.log}") from None
+        self._process = self._main_process(self.child)
+        return self
+
+    def _main_process(self, child: Child) -> psutil.Process:
+        """The server itself: under a prefix (`ip netns exec` forks), the prefix's child."""
+        process = psutil.Process(child.pid)
+        if self.prefix:
+            children = process.children()
+            return children[0] if children else process
+        return process
+
+    @staticmethod
+    def _why_not_ready(child: Child) -> str:
+        try:
+            child.proc.wait(5)  # it closed its output: let it finish dying, then read why
+        except subprocess.TimeoutExpired:
+            return f"no ready line within {READY_TIMEOUT_S:.0f} s"
+        return child.last_error_line()
+
+    def alive(self) -> bool:
+        return self.child is not None and self.child.alive()
+
+    def died_message(self) -> str:
+        assert self.child is not None
+        code = self.child.proc.poll()
+        return (f"{self.contender.id} server died (exit code {code}: {self.child.last_error_line()}); "
+                f"full log: {self.log}")
+
+    @property
+    def pid(self) -> int | None:
+        if self.child is None:
+            return None
+        return self._process.pid if self._process is not None else self.child.pid
+
+    def usage(self) -> Usage:
+        if self._process is None:
+            raise ServerError(f"{self.contender.id} server is not running")
+        try:
+            return process_usage(self._process)
+        except psutil.Error:
+            raise ServerError(self.died_message()) from None
+
+    def peak_rss_bytes(self) -> int | None:
+        return peak_rss_bytes(self.pid) if self.pid is not None else None
+
+    def stop(self) -> None:
+        if self.child is not None:
+            self.child.stop()
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def process_usage(process: psutil.Process) -> Usage:
+    """CPU time of a process, its reaped children and its live descendants (psutil.Error when gone)."""
+    cpu = process.cpu_times()
+    children = process.children(recursive=True)
+    user, system = cpu.user + cpu.children_user, cpu.system + cpu.children_system
+    for child in children:  # a server made of several processes (typed-json's workers)
+        try:
+            times = child.cpu_times()
+        except psutil.Error:
+            continue
+        user, system = user + times.user, system + times.system
+    return Usage(user, system)
+
+
+def peak_rss_bytes(pid: int) -> int | None:
+    """The process's peak resident set size over its whole life (VmHWM), when readable."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None

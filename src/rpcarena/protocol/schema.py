@@ -1,0 +1,118 @@
+"""The canonical schema, compiled for Python on first use.
+
+proto/arena.proto is compiled with grpcio-tools into a cache folder keyed by the
+file's hash, so a changed schema is never served stale code. Methods and message
+types are read from the compiled descriptor: the .proto is the one source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+from rpcarena.errors import ArenaError
+
+PROTO_DIR = Path(__file__).resolve().parents[1] / "proto"
+SERVICE = "arena.Arena"
+
+
+def proto_dir() -> Path:
+    """Where arena.proto lives: packaged beside this module, or the repository's proto/."""
+    repo = Path(__file__).resolve().parents[3] / "proto"
+    return repo if (repo / "arena.proto").exists() else PROTO_DIR
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("RPCARENA_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "rpcarena")
+    return Path(base)
+
+
+PROTOS = ("arena.proto", "predictions.proto")
+
+
+def _compile(folder: Path, out: Path) -> None:
+    from grpc_tools import protoc
+
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + f".tmp{os.getpid()}")
+    tmp.mkdir(parents=True, exist_ok=True)
+    for name in PROTOS:
+        args = ["protoc", f"-I{folder}", f"--python_out={tmp}", f"--grpc_python_out={tmp}", str(folder / name)]
+        if protoc.main(args) != 0:
+            raise ArenaError(f"could not compile {folder / name}: run 'python -m grpc_tools.protoc' on it to see why")
+    for produced in tmp.iterdir():
+        os.replace(produced, out / produced.name)
+    tmp.rmdir()
+
+
+@cache
+def _compiled() -> dict[str, ModuleType]:
+    """The pb2 module of every schema file, compiling them if these files were never compiled here."""
+    folder = proto_dir()
+    digest = hashlib.sha256(b"".join((folder / name).read_bytes() for name in PROTOS)).hexdigest()[:16]
+    out = cache_dir() / "python" / digest
+    if not (out / "predictions_pb2_grpc.py").exists():
+        _compile(folder, out)
+    if str(out) not in sys.path:
+        sys.path.insert(0, str(out))
+    return {name: importlib.import_module(name.replace(".proto", "_pb2")) for name in PROTOS}
+
+
+def modules() -> tuple[ModuleType, ModuleType]:
+    """(arena_pb2, arena_pb2_grpc)."""
+    _compiled()
+    return importlib.import_module("arena_pb2"), importlib.import_module("arena_pb2_grpc")
+
+
+def pb2() -> ModuleType:
+    return _compiled()["arena.proto"]
+
+
+def pb2_grpc() -> ModuleType:
+    return modules()[1]
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    request: str
+    response: str
+    streaming: bool
+    service: str = SERVICE
+
+    @property
+    def path(self) -> str:
+        """The gRPC path, e.g. /arena.Arena/Invert."""
+        return f"/{self.service}/{self.name}"
+
+
+@cache
+def methods() -> dict[str, Method]:
+    """Every RPC of every service of the schema by name, with its message type names."""
+    found = {}
+    for module in _compiled().values():
+        for service in module.DESCRIPTOR.services_by_name.values():
+            for m in service.methods:
+                found[m.name] = Method(m.name, m.input_type.name, m.output_type.name,
+                                       m.client_streaming or m.server_streaming, service.full_name)
+    return found
+
+
+@cache
+def message_class(name: str) -> type:
+    for module in _compiled().values():
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise KeyError(f"no message {name!r} in the schema")
+
+
+def descriptor(name: str):
+    """The message descriptor of a message type of the schema."""
+    return message_class(name).DESCRIPTOR

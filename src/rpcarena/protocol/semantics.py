@@ -1,0 +1,137 @@
+"""What each operation of proto/arena.proto computes: the reference semantics.
+
+Every server, in every language, must answer exactly as these functions do; the
+shared test vectors (proto/vectors/arena.json) are produced from them. Every
+Python server's adapter reads `OPERATIONS`, with its own values, so the logic
+lives here once. Echo operations (EchoInt32, EchoLargeData8192, ...) return their
+argument unchanged and have no row.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from rpcarena.protocol import schema
+
+LCG_MULTIPLIER = 1664525
+LCG_INCREMENT = 1013904223
+UINT32 = 1 << 32
+
+
+def say_hello(name: str) -> str:
+    return "Hello " + name
+
+
+def average(values: Sequence[int]) -> float:
+    """The mean as double(sum as int64) / count, and 0.0 for no values."""
+    if not values:
+        return 0.0
+    return float(sum(values)) / len(values)
+
+
+def rand_nums(count: int, seed: int) -> list[int]:
+    """Numerical Recipes' LCG over uint32, each state read as a signed int32."""
+    state = seed % UINT32
+    values = []
+    for _ in range(count):
+        state = (state * LCG_MULTIPLIER + LCG_INCREMENT) % UINT32
+        values.append(state - UINT32 if state >= 1 << 31 else state)
+    return values
+
+
+def invert(word: str) -> str:
+    """Reverse by Unicode code points ("Speed" -> "deepS")."""
+    return word[::-1]
+
+
+def distance(a: Sequence[float], b: Sequence[float]) -> float:
+    """Euclidean distance, summed left to right as dx*dx + dy*dy + dz*dz."""
+    dx, dy, dz = a[0] - b[0], a[1] - b[1], a[2] - b[2]
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What one operation computes on plain values: its request fields, in order, are the
+    arguments (a nested message such as Vector3 arrives as the tuple of its fields), and the
+    result is its reply's one field (`reply`), or an empty reply (None)."""
+
+    compute: Callable[..., Any]
+    arguments: tuple[str, ...]
+    reply: str | None
+
+
+# The one table of Python semantics: every Python server's adapter reads it (a new operation is
+# one row here plus the proto). An operation with no row is an echo (Echo*: the request comes back).
+OPERATIONS: dict[str, Operation] = {
+    "Void": Operation(lambda: None, (), None),
+    "Distance": Operation(distance, ("a", "b"), "value"),
+    "SayHello": Operation(say_hello, ("name",), "message"),
+    "Average": Operation(average, ("values",), "value"),
+    "GetRandNums": Operation(rand_nums, ("count", "seed"), "values"),
+    "Invert": Operation(invert, ("value",), "value"),
+}
+# Streams: each message on the stream is answered as this unary operation answers it.
+STREAMS = {"InvertStream": "Invert"}
+
+
+def operation(method: str) -> Operation | None:
+    """The operation of `method` (a stream: of each of its messages); None for an echo."""
+    return OPERATIONS.get(STREAMS.get(method, method))
+
+
+def attribute_reader(method: str) -> Callable[[Any], list[Any]]:
+    """How an adapter whose requests have one attribute per field (a protobuf message, a Thrift
+    struct, a pydantic model) reads the operation's arguments: nested messages as tuples, an
+    unset list (Thrift's None) as an empty one. Built once per method, before any call."""
+    op = operation(method)
+    request = schema.descriptor(schema.methods()[method].request)
+    readers = [_attribute(request.fields_by_name[name]) for name in (op.arguments if op else ())]
+    return lambda message: [read(message) for read in readers]
+
+
+def _attribute(field: Any) -> Callable[[Any], Any]:
+    name = field.name
+    if field.message_type is not None and not _repeated(field):
+        parts = tuple(f.name for f in field.message_type.fields)
+        return lambda message: tuple(getattr(getattr(message, name), part) for part in parts)
+    if _repeated(field):
+        return lambda message: getattr(message, name) or []
+    return lambda message: getattr(message, name)
+
+
+def _repeated(field: Any) -> bool:
+    return bool(field.is_repeated)
+
+
+def _from_dict(request: dict[str, Any], field: Any) -> Any:
+    """A canonical (proto JSON) request's argument: a missing field is its default."""
+    value = request.get(field.name)
+    if field.message_type is not None and not _repeated(field):
+        value = value or {}
+        return tuple(value.get(f.name, f.default_value) for f in field.message_type.fields)
+    if value is None:
+        return [] if _repeated(field) else field.default_value
+    return value
+
+
+def respond(method: str, request: dict[str, Any]) -> dict[str, Any]:
+    """The canonical (proto-JSON, proto field names) response to a canonical request."""
+    op = operation(method)
+    if op is None:
+        if method.startswith("Echo"):
+            return request
+        raise KeyError(f"no reference semantics for method {method!r}")
+    result = op.compute(*[_from_dict(request, field) for field in _argument_fields(method)])
+    return {} if op.reply is None else {op.reply: result}
+
+
+@cache
+def _argument_fields(method: str) -> tuple[Any, ...]:
+    op = operation(method)
+    fields = schema.descriptor(schema.methods()[method].request).fields_by_name
+    return tuple(fields[name] for name in (op.arguments if op else ()))

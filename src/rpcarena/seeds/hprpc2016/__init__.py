@@ -1,0 +1,6 @@
+"""The hprpc2016 seed: its workloads (registered on import) and its suite."""
+
+from rpcarena.seeds.hprpc2016 import workloads
+from rpcarena.seeds.hprpc2016.suite import SUITE
+
+__all__ = ["SUITE", "workloads"]

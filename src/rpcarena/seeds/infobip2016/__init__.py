@@ -1,0 +1,6 @@
+"""The infobip2016 seed: its workloads (registered on import) and its suite."""
+
+from rpcarena.seeds.infobip2016 import workloads
+from rpcarena.seeds.infobip2016.suite import SUITE
+
+__all__ = ["SUITE", "workloads"]

@@ -1,0 +1,86 @@
+"""infobip2016: HTTP/JSON vs HTTP/Java serialization vs MML typed JSON, Java services (seed 004, Spanish).
+
+Throughput of a closed loop is clients / mean latency, so "faster" is judged on the mean latency at
+each concurrency level (1, 32, 64, 128 in the seed).
+
+The seed's two settings are two parts: loopback, and a network where the HTTP traffic goes
+through HAProxy and MML connects directly. The network here is an emulated 100 Mbit/s link
+(`rpcarena.network.link`): bandwidth only, its latency is not emulated.
+"""
+
+from __future__ import annotations
+
+from rpcarena.suites.evidence import Evidence, ratio_text
+from rpcarena.suites.judges import bytes_growth, faster, on_network
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, Claim, Judgement, Part, Suite
+
+JSON, JAVASER, MML = "rest-jackson", "http-javaser", "typed-json"
+ITEMS = ("infobip.items0", "infobip.items10", "infobip.items100")
+LINK = "100mbit"
+
+
+def http_catches_up(ev: Evidence) -> Judgement:
+    """The gap MML over HTTP/JSON at 100 items is smaller than at 10 items, at every level."""
+    gone = ev.absent([MML, JSON], ["infobip.items10", "infobip.items100"])
+    if gone:
+        return Judgement("-", NOT_COMPARABLE, gone)
+    rows, shrinks = [], []
+    for n in ev.levels(MML, "infobip.items100"):
+        small, large = (ev.ratio(JSON, MML, w, "mean", n) for w in ("infobip.items10", "infobip.items100"))
+        if small and large:
+            rows.append(f"x{n}: JSON/MML mean {ratio_text(small)} at 10, {ratio_text(large)} at 100")
+            shrinks.append(large.high < small.low)
+    if not rows:
+        return Judgement("-", NOT_COMPARABLE, "no level measured both sizes")
+    verdict = HOLDS if all(shrinks) else FAILS
+    return Judgement("; ".join(rows), verdict, f"gap significantly smaller at 100 items at {sum(shrinks)} of "
+                                                f"{len(shrinks)} levels")
+
+
+def lead_shrinks(ev: Evidence) -> Judgement:
+    """MML's lead (JSON/MML mean) is significantly smaller over the network than on loopback,
+    at 0 and 10 items, at every level measured in both settings."""
+    net = ev.on_link()
+    gone = ev.absent([MML, JSON], list(ITEMS[:2])) or net.absent([MML, JSON], list(ITEMS[:2]))
+    if gone:
+        return Judgement("-", NOT_COMPARABLE, gone)
+    rows, shrinks = [], []
+    for w in ITEMS[:2]:
+        for n in ev.levels(MML, w):
+            local, remote = ev.ratio(JSON, MML, w, "mean", n), net.ratio(JSON, MML, w, "mean", n)
+            if local and remote:
+                rows.append(f"{w} x{n}: JSON/MML mean {ratio_text(local)} loopback, {ratio_text(remote)} network")
+                shrinks.append(remote.high < local.low)
+    if not rows:
+        return Judgement("-", NOT_COMPARABLE, "no cell measured in both settings")
+    verdict = HOLDS if all(shrinks) else FAILS
+    return Judgement("; ".join(rows), verdict,
+                     f"lead significantly smaller over the network in {sum(shrinks)} of {len(shrinks)} cells")
+
+
+def _part(title: str, **network: str) -> Part:
+    return Part(title, (JSON, JAVASER, MML), ITEMS, calls=5000, quick_calls=300, clients=(1, 32, 64, 128),
+                quick_clients=(1, 32), warmup_s=2.0, quick_warmup_s=0.3, **network)
+
+
+SUITE = Suite(
+    name="infobip2016", seed="004 infobip2016 (HTTP/JSON vs Java serialization vs MML)",
+    summary="echo a list of 0/10/100 small objects with 1/32/64/128 clients: Jackson, Java serialization, "
+            f"typed JSON (MML); on loopback, and over a {LINK} link with HTTP through HAProxy",
+    parts=(_part("echo N items, closed loop, loopback"),
+           _part(f"echo N items, closed loop, {LINK} link, HTTP via HAProxy, MML direct", via="haproxy",
+                 link=LINK)),
+    claims=(
+        Claim("Localhost: MML beats HTTP/JSON for small and medium payloads (0 and 10 items)",
+              "MML ahead at 0 and 10 items", faster(MML, JSON, ITEMS[:2], statistic="mean")),
+        Claim("Localhost: HTTP/JSON catches up with MML at 100 items", "gap closes at 100", http_catches_up),
+        Claim("Java serialization is slower than JSON everywhere", "slower in every case",
+              faster(JSON, JAVASER, ITEMS, statistic="mean")),
+        Claim(f"Network (HAProxy; here a {LINK} link, latency not emulated): MML's lead shrinks for small "
+              "and medium payloads", "lead shrinks", lead_shrinks),
+        Claim(f"Network (HAProxy; here a {LINK} link): JSON over HTTP beats MML at large payloads",
+              "JSON ahead at 100 items", on_network(faster(JSON, MML, ITEMS[2:], statistic="mean"))),
+        Claim("Network: MML's type tags inflate the bytes on the wire", "more bytes as the list grows",
+              on_network(bytes_growth(MML, JSON, ITEMS[0], ITEMS[2], "type tags on every object"))),
+    ),
+)

@@ -1,0 +1,6 @@
+"""The usp2018 seed: its workloads (registered on import) and its suite."""
+
+from rpcarena.seeds.usp2018 import workloads
+from rpcarena.seeds.usp2018.suite import SUITE
+
+__all__ = ["SUITE", "workloads"]

@@ -1,0 +1,91 @@
+"""The workloads: which operation is called, with which deterministic payloads.
+
+A workload is data over one operation of proto/arena.proto. Each seed's workloads
+live in `rpcarena/seeds/<seed>/workloads.py`; adding a workload is one
+`register(...)` call there, and importing `rpcarena.seeds` registers them all, in
+the seeds' order. Payloads are canonical dicts (the proto JSON mapping with proto
+field names, int64 as numbers); expected responses come from
+`rpcarena.protocol.semantics`, or from the workload's own `reference`.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol
+
+from rpcarena.errors import UsageError
+from rpcarena.protocol import semantics
+
+
+class BackingService(Protocol):
+    """A service outside the contender that a workload reads (a seeded Redis): a context manager
+    that starts it (or only seeds the user's), knows its URL, and stops what it started."""
+
+    url: str | None
+
+    def __enter__(self) -> BackingService: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+@dataclass(frozen=True)
+class Need:
+    """A backing service by name: servers get its URL as `serve --NAME URL`, users give theirs as --NAME."""
+
+    name: str
+    start: Callable[[str | None, str], BackingService] = field(compare=False)  # (user's URL, host)
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One operation and the requests a client cycles through."""
+
+    id: str
+    method: str
+    description: str
+    make_requests: Callable[[], list[dict]] = field(repr=False, compare=False)
+    mode: str = "unary"  # or "stream": one message each way per call on a long-lived stream
+    needs: tuple[Need, ...] = ()  # services the arena must provide, e.g. a seeded Redis
+    # the reply to a request when it is not the operation's reference semantics (a seeded store's data)
+    reference: Callable[[dict], dict] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def suite(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @cached_property
+    def requests(self) -> list[dict]:
+        return self.make_requests()
+
+    @cached_property
+    def responses(self) -> list[dict]:
+        if self.reference is not None:
+            return [self.reference(request) for request in self.requests]
+        return [semantics.respond(self.method, request) for request in self.requests]
+
+
+WORKLOADS: dict[str, Workload] = {}  # filled by importing rpcarena.seeds
+
+
+def register(id: str, method: str, description: str, make_requests: Callable[[], list[dict]],
+             mode: str = "unary", needs: tuple[Need, ...] = (),
+             reference: Callable[[dict], dict] | None = None) -> None:
+    if id in WORKLOADS:
+        raise ValueError(f"workload {id!r} registered twice")
+    WORKLOADS[id] = Workload(id, method, description, make_requests, mode, needs, reference)
+
+
+def select(patterns: str | list[str]) -> list[Workload]:
+    """Workloads matching comma-separated ids or shell patterns ('usp.*'), in registry order."""
+    if isinstance(patterns, str):
+        patterns = [p.strip() for p in patterns.split(",") if p.strip()]
+    chosen: list[Workload] = []
+    for pattern in patterns:
+        matched = [w for w in WORKLOADS.values() if fnmatch.fnmatchcase(w.id, pattern)]
+        if not matched:
+            raise UsageError(f"unknown workload {pattern!r}: run 'rpcarena list' to see the workloads")
+        chosen.extend(w for w in matched if w not in chosen)
+    return chosen
