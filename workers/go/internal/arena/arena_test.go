@@ -1,13 +1,76 @@
 package arena_test
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"testing"
 
 	pb "rpcarena/workers/go/arenapb"
 	"rpcarena/workers/go/internal/arena"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
+
+// Service embeds UnimplementedArenaServer, so an rpc added to proto/arena.proto
+// without its method on Service would compile and answer UNIMPLEMENTED on every
+// mechanism. Each rpc is called here with an empty request (or an ended stream).
+func TestServiceImplementsEveryRpc(t *testing.T) {
+	rpcs := pb.File_arena_proto.Services().ByName("Arena").Methods()
+	for i := range rpcs.Len() {
+		name := string(rpcs.Get(i).Name())
+		err := callEmpty(name)
+		if status.Code(err) == codes.Unimplemented {
+			t.Errorf("%s: add its method to arena.Service (internal/arena/service.go)", name)
+		} else if err != nil {
+			t.Errorf("%s on an empty request: %v", name, err)
+		}
+	}
+}
+
+func callEmpty(name string) error {
+	if call, ok := arena.Unary(name); ok {
+		_, err := call(context.Background(), func(proto.Message) error { return nil })
+		return err
+	}
+	for _, s := range pb.Arena_ServiceDesc.Streams {
+		if s.StreamName == name {
+			return s.Handler(arena.Service{}, endedStream{})
+		}
+	}
+	return fmt.Errorf("no generated handler: rerun gen.sh")
+}
+
+// endedStream is a bidirectional stream the client closed before sending.
+type endedStream struct{ grpc.ServerStream }
+
+func (endedStream) RecvMsg(any) error { return io.EOF }
+
+func TestUnaryPassesDecodeErrorsOnAndKnowsOnlyUnaryRpcs(t *testing.T) {
+	call, ok := arena.Unary("Invert")
+	if !ok {
+		t.Fatal("Invert missing")
+	}
+	refused := fmt.Errorf("bad body")
+	if _, err := call(context.Background(), func(proto.Message) error { return refused }); err != refused {
+		t.Errorf("decode error came back as %v", err)
+	}
+	reply, err := call(context.Background(), func(m proto.Message) error {
+		m.(*pb.Word).Value = "abc"
+		return nil
+	})
+	if err != nil || reply.(*pb.Word).GetValue() != "cba" {
+		t.Errorf("Invert(abc) = %v, %v", reply, err)
+	}
+	for _, name := range []string{"InvertStream", "GetPredictions", "Nope"} {
+		if _, ok := arena.Unary(name); ok {
+			t.Errorf("Unary(%q) found", name)
+		}
+	}
+}
 
 func TestLookupMethodReadsTheSchema(t *testing.T) {
 	m, err := arena.LookupMethod("EchoLargeData8192")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"testing"
 
 	"rpcarena/workers/go/internal/arena"
@@ -26,6 +25,13 @@ import (
 // and checks it exits 0. Extra arguments follow the address (--redis URL).
 func serve(t *testing.T, contender string, extra ...string) string {
 	t.Helper()
+	target, _ := serveReady(t, contender, extra...)
+	return target
+}
+
+// serveReady is serve that also returns the ready line as printed.
+func serveReady(t *testing.T, contender string, extra ...string) (string, []byte) {
+	t.Helper()
 	args := append([]string{"serve", "--contender", contender, "--host", "127.0.0.1", "--port", "0"}, extra...)
 	stdinR, stdinW := io.Pipe()
 	stdoutR, stdoutW := io.Pipe()
@@ -33,7 +39,7 @@ func serve(t *testing.T, contender string, extra ...string) string {
 	go func() {
 		exit <- cli.Main(args, stdinR, stdoutW, io.Discard)
 	}()
-	line, err := bufio.NewReader(stdoutR).ReadString('\n')
+	line, err := bufio.NewReader(stdoutR).ReadBytes('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +47,7 @@ func serve(t *testing.T, contender string, extra ...string) string {
 		Event          string
 		Port, Contract int
 	}
-	if json.Unmarshal([]byte(line), &ready) != nil || ready.Event != "ready" || ready.Contract != 1 {
+	if json.Unmarshal(line, &ready) != nil || ready.Event != "ready" || ready.Contract != 1 {
 		t.Fatalf("ready line %q", line)
 	}
 	t.Cleanup(func() {
@@ -50,7 +56,7 @@ func serve(t *testing.T, contender string, extra ...string) string {
 			t.Errorf("serve exited %d", code)
 		}
 	})
-	return fmt.Sprintf("127.0.0.1:%d", ready.Port)
+	return fmt.Sprintf("127.0.0.1:%d", ready.Port), line
 }
 
 // drive runs `worker drive` in-process on a spec and decodes its result.
@@ -65,17 +71,25 @@ func drive(t *testing.T, spec map[string]any) core.Result {
 
 func driveRaw(t *testing.T, spec map[string]any) (core.Result, int, string) {
 	t.Helper()
+	line, code, stderr := driveLine(t, spec)
+	var res core.Result
+	if code == 0 {
+		if err := json.Unmarshal(line, &res); err != nil {
+			t.Fatalf("result %q: %v", line, err)
+		}
+	}
+	return res, code, stderr
+}
+
+// driveLine runs `worker drive` on a spec and returns the last line it printed
+// (the result; a synced drive prints {"event": "warm"} before it).
+func driveLine(t *testing.T, spec map[string]any) ([]byte, int, string) {
+	t.Helper()
 	in, _ := json.Marshal(spec)
 	var out, errOut bytes.Buffer
 	code := cli.Main([]string{"drive"}, bytes.NewReader(in), &out, &errOut)
-	var res core.Result
-	if code == 0 {
-		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
-			t.Fatalf("result %q: %v", out.String(), err)
-		}
-	}
-	return res, code, errOut.String()
+	lines := bytes.Split(bytes.TrimSpace(out.Bytes()), []byte("\n"))
+	return lines[len(lines)-1], code, errOut.String()
 }
 
 // spec is a small closed-loop spec; extra entries override.

@@ -1,18 +1,15 @@
 package restgo
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 
-	pb "rpcarena/workers/go/arenapb"
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/predictions"
 
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -38,31 +35,22 @@ func (s *server) Stop() {
 	s.store.Close()
 }
 
-// handler routes POST /arena/{Method} to arena.Service. The unary methods come
-// from the generated service description, which pairs each name with a function
-// that decodes the request (with the decoder it is given) and calls the service.
-type handler struct {
-	service arena.Service
-	methods map[string]grpc.MethodDesc
-}
-
 // NewHandler is the HTTP/JSON handler, for a server or an httptest server; a
 // nil store leaves GET /predictions/{id_client} out (404).
 func NewHandler(store *predictions.Store) http.Handler {
-	h := &handler{methods: map[string]grpc.MethodDesc{}}
-	for _, m := range pb.Arena_ServiceDesc.Methods {
-		h.methods[m.MethodName] = m
-	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /arena/{method}", h.serve)
+	mux.HandleFunc("POST /arena/{method}", serveArena)
 	if store != nil {
 		mux.Handle("GET /predictions/{id_client}", predictionsHandler{store})
 	}
 	return mux
 }
 
-func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
-	m, ok := h.methods[r.PathValue("method")]
+// serveArena answers POST /arena/{Method} with arena's one implementation of
+// the method. The service itself never fails, so an error is a request that
+// does not decode.
+func serveArena(w http.ResponseWriter, r *http.Request) {
+	call, ok := arena.Unary(r.PathValue("method"))
 	if !ok {
 		http.Error(w, "unknown method", http.StatusNotFound)
 		return
@@ -72,18 +60,11 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	reply, err := h.call(r.Context(), m, body)
+	reply, err := call(r.Context(), func(m proto.Message) error { return decode(body, m) })
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(reply)
-}
-
-// call decodes the request and runs the method; the service itself never fails,
-// so an error is a request that does not decode.
-func (h *handler) call(ctx context.Context, m grpc.MethodDesc, body []byte) (any, error) {
-	dec := func(in any) error { return decode(body, in.(proto.Message)) }
-	return m.Handler(h.service, ctx, dec, nil)
 }

@@ -2,9 +2,12 @@ package tagless
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"strconv"
+
+	"google.golang.org/protobuf/proto"
 )
 
 // Handle answers one request frame: the reply body is appended to out and
@@ -14,20 +17,23 @@ func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte)
 		return StatusUnknownMethod, append(out, "no method with index "+strconv.Itoa(int(kind))...)
 	}
 	m := table[kind]
-	req := m.NewRequest()
-	if err := m.Request.Decode(body, req); err != nil {
+	reply, err := m.call(context.Background(), func(req proto.Message) error {
+		if err := m.Request.Decode(body, req); err != nil {
+			return badRequest{err}
+		}
+		return fitsFrame(req, maxFrame)
+	})
+	if _, ok := err.(badRequest); ok { // arena.Handler returns decode's error as is
 		return StatusBadRequest, append(out, err.Error()...)
-	}
-	op, ok := logic[m.Name]
-	if !ok {
-		op = echo
-	}
-	reply, err := op(req, maxFrame)
-	if err != nil {
+	} else if err != nil {
 		return StatusInternal, append(out, err.Error()...)
 	}
 	return StatusOK, m.Response.Encode(out, reply)
 }
+
+// badRequest is a request body that does not decode, as opposed to a request
+// this server will not run (StatusInternal).
+type badRequest struct{ error }
 
 // ServeStream answers the frames read from r on w, in order, as they come: a
 // pipelining client gets its replies (each with its call id) without waiting,

@@ -1,7 +1,6 @@
 package tagless
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -19,6 +18,7 @@ type Method struct {
 	Name              string
 	Request, Response *MessageCodec
 	reqType, respType protoreflect.MessageType
+	call              arena.Handler // what the operation computes, in internal/arena
 }
 
 // NewRequest and NewResponse are empty generated messages of the method's types.
@@ -58,36 +58,24 @@ func mustMethod(md protoreflect.MethodDescriptor) *Method {
 	response, errOut := CodecOf(md.Output())
 	reqType, errReq := protoregistry.GlobalTypes.FindMessageByName(md.Input().FullName())
 	respType, errResp := protoregistry.GlobalTypes.FindMessageByName(md.Output().FullName())
-	if err := errors.Join(errIn, errOut, errReq, errResp); err != nil {
+	var errCall error
+	call, ok := arena.Unary(string(md.Name()))
+	if !ok {
+		errCall = errors.New("internal/arena has no operation of this name")
+	}
+	if err := errors.Join(errIn, errOut, errReq, errResp, errCall); err != nil {
 		// the schema itself is wrong: no server or client can start
 		panic(fmt.Sprintf("tagless method %s: %v (rerun gen.sh?)", md.Name(), err))
 	}
-	return &Method{Name: string(md.Name()), Request: request, Response: response, reqType: reqType, respType: respType}
+	return &Method{Name: string(md.Name()), Request: request, Response: response,
+		reqType: reqType, respType: respType, call: call}
 }
 
-// operation computes a reply; maxFrame bounds replies that grow with a count.
-type operation func(req proto.Message, maxFrame int) (proto.Message, error)
-
-var service arena.Service
-
-// logic holds what the operations compute (the reference semantics of
-// internal/arena); every other unary method is an echo.
-var logic = map[string]operation{
-	"Void":     adapt(service.Void),
-	"Distance": adapt(service.Distance),
-	"SayHello": adapt(service.SayHello),
-	"Average":  adapt(service.Average),
-	"Invert":   adapt(service.Invert),
-	"GetRandNums": func(req proto.Message, maxFrame int) (proto.Message, error) {
-		if count := req.(*pb.RandRequest).GetCount(); int(count) > maxFrame/4 {
-			return nil, fmt.Errorf("GetRandNums count %d exceeds %d: ask for fewer", count, maxFrame/4)
-		}
-		return service.GetRandNums(context.Background(), req.(*pb.RandRequest))
-	},
+// fitsFrame refuses a GetRandNums whose reply could not fit in a frame: a limit
+// of this transport, checked before the operation allocates, not a semantic.
+func fitsFrame(req proto.Message, maxFrame int) error {
+	if r, ok := req.(*pb.RandRequest); ok && int(r.GetCount()) > maxFrame/4 {
+		return fmt.Errorf("GetRandNums count %d exceeds %d: ask for fewer", r.GetCount(), maxFrame/4)
+	}
+	return nil
 }
-
-func adapt[Req, Resp proto.Message](f func(context.Context, Req) (Resp, error)) operation {
-	return func(req proto.Message, _ int) (proto.Message, error) { return f(context.Background(), req.(Req)) }
-}
-
-func echo(req proto.Message, _ int) (proto.Message, error) { return req, nil }
