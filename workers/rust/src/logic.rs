@@ -50,4 +50,3 @@ pub fn distance(pair: VectorPair) -> DoubleMsg {
     let (dx, dy, dz) = (a.x - b.x, a.y - b.y, a.z - b.z);
     DoubleMsg { value: (dx * dx + dy * dy + dz * dz).sqrt() }
 }
-

@@ -8,14 +8,8 @@ use crate::proto::*;
 use serde::{de::DeserializeOwned, Serialize};
 
 /// A message type usable by every transport: protobuf, canonical JSON, comparison.
-pub trait Msg:
-    prost::Message + Default + Clone + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
-{
-}
-impl<T> Msg for T where
-    T: prost::Message + Default + Clone + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
-{
-}
+pub trait Msg: prost::Message + Default + Clone + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {}
+impl<T> Msg for T where T: prost::Message + Default + Clone + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {}
 
 /// One operation as a client sees it: its service and name on the wire, its message types, and
 /// how closely a reply's floating-point fields must match.

@@ -45,7 +45,10 @@ pub async fn serve(contender: &Contender, host: &str, port: u16, redis: Option<&
     announce_ready(listener.local_addr().map_err(ServeError::Serve)?.port());
     let grace = {
         let rx = stop_rx.clone();
-        async move { stopped(rx).await; tokio::time::sleep(GRACE).await }
+        async move {
+            stopped(rx).await;
+            tokio::time::sleep(GRACE).await
+        }
     };
     tokio::select! {
         result = serve_fn(listener, options, Box::pin(stopped(stop_rx))) => result.map_err(ServeError::Serve),

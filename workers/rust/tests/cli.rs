@@ -1,22 +1,11 @@
 //! The binary as the orchestrator runs it: `serve` readiness and stop, `drive` exit codes.
 
+mod common;
+
+use common::process::{drive, serve, WORKER};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
-
-const WORKER: &str = env!("CARGO_BIN_EXE_rpcarena-worker");
-
-fn serve(contender: &str, stdin: Stdio) -> (Child, Value) {
-    let mut child = Command::new(WORKER)
-        .args(["serve", "--contender", contender, "--host", "127.0.0.1", "--port", "0"])
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start worker");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    (child, serde_json::from_str(&line).expect("one JSON ready line"))
-}
+use std::process::{Command, Stdio};
 
 #[test]
 fn serve_announces_ready_and_stops_when_stdin_closes() {
@@ -48,12 +37,6 @@ fn serve_bind_failure_exits_nonzero() {
         .unwrap();
     assert!(!out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
-}
-
-fn drive(spec: &str) -> std::process::Output {
-    let mut child = Command::new(WORKER).arg("drive").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    child.stdin.take().unwrap().write_all(spec.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]

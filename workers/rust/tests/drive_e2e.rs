@@ -2,12 +2,12 @@
 
 mod common;
 
-use common::{dead_address, decode_histogram, drive_spec, invert_spec, start, SERVERS};
+use common::{dead_address, decode_histogram, drive_spec, invert_spec, servers, start};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_contender_completes_200_verified_calls() {
-    for id in SERVERS {
+    for id in servers() {
         let server = start(id).await;
         let result = drive_spec(&invert_spec(id, server.addr, 200, 2)).await;
         assert_eq!((result.calls, result.error_total()), (200, 0), "{id}: {:?}", result.errors);
@@ -64,7 +64,7 @@ async fn tcp_raw_reply_that_differs_is_a_wrong_answer() {
 
 #[tokio::test]
 async fn a_server_that_is_down_gives_connection_errors() {
-    for id in SERVERS {
+    for id in servers() {
         let result = drive_spec(&invert_spec(id, dead_address(), 20, 2)).await;
         assert_eq!((result.calls, result.errors["connection"]), (0, 20), "{id}: {:?}", result.errors);
         assert_eq!(decode_histogram(&result.histogram).len(), 0);

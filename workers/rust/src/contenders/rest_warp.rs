@@ -36,11 +36,8 @@ fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> B
         .and(warp::body::bytes())
         .map(|method: String, body: Bytes| reply(dispatch::respond(&method, &body)));
     let store = options.predictions;
-    let predictions = warp::get()
-        .and(warp::path("predictions"))
-        .and(warp::path::param::<String>())
-        .and(warp::path::end())
-        .then(move |id: String| {
+    let predictions =
+        warp::get().and(warp::path("predictions")).and(warp::path::param::<String>()).and(warp::path::end()).then(move |id: String| {
             let store = store.clone();
             // warp hands the segment over as sent; axum decodes it.
             async move { reply(predictions::respond(store.as_ref(), &percent_decode_str(&id).decode_utf8_lossy()).await) }

@@ -23,9 +23,7 @@ use spec::{bad, Spec, SpecError};
 
 /// Drives `spec` with `contender`'s client on the current tokio runtime.
 pub async fn drive(spec: &Spec, contender: &Contender) -> Result<DriveResult, SpecError> {
-    let make_connector = contender
-        .client
-        .ok_or_else(|| bad(format!("contender {} has no client in this worker", contender.id)))?;
+    let make_connector = contender.client.ok_or_else(|| bad(format!("contender {} has no client in this worker", contender.id)))?;
     let connector = make_connector(spec)?;
     let gate = if spec.sync { handshake::stdio_gate() } else { Box::pin(std::future::ready(())) };
     let measured = engine::run(spec, connector, gate).await;

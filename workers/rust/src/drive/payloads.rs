@@ -37,8 +37,7 @@ impl<M: Rpc> Payloads<M> {
 }
 
 fn decode_all<T: serde::de::DeserializeOwned>(values: &[Value], method: &str, what: &str) -> Result<Vec<T>, SpecError> {
-    let decode = |(i, v): (usize, &Value)| {
-        T::deserialize(v).map_err(|e| bad(format!("{what} {i} does not decode as {method}'s {what}: {e}")))
-    };
+    let decode =
+        |(i, v): (usize, &Value)| T::deserialize(v).map_err(|e| bad(format!("{what} {i} does not decode as {method}'s {what}: {e}")));
     values.iter().enumerate().map(decode).collect()
 }

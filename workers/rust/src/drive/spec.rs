@@ -1,10 +1,11 @@
 //! The drive spec read from stdin (worker contract, `drive`), validated once before any call.
+//! Its keys, kinds and defaults follow `proto/contract/fields.json` (`tests/contract.rs` checks).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Arrival {
     #[default]
@@ -12,7 +13,7 @@ pub enum Arrival {
     Poisson,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     #[default]
@@ -20,8 +21,11 @@ pub enum Mode {
     Stream,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// Serializes back to the contract's keys, so tests can compare a parsed spec with its source.
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct Spec {
+    /// Optional in the contract (default 1): the orchestrator always writes it, a hand-made spec may not.
+    #[serde(default = "contract_version")]
     pub contract: u32,
     pub contender: String,
     pub target: String,
@@ -30,7 +34,8 @@ pub struct Spec {
     pub requests: Vec<Value>,
     #[serde(default)]
     pub responses: Vec<Value>,
-    #[serde(default)]
+    /// tcp-raw only; nullable in the contract, and null reads as no payloads.
+    #[serde(default, deserialize_with = "null_is_default")]
     pub payloads_b64: Vec<String>,
     #[serde(default = "one")]
     pub clients: usize,
@@ -55,6 +60,9 @@ pub struct Spec {
     pub sync: bool,
 }
 
+fn contract_version() -> u32 {
+    1
+}
 fn one() -> usize {
     1
 }

@@ -21,9 +21,7 @@ pub fn json_equal(expected: &Value, actual: &Value, tolerance: f64) -> bool {
     match (expected, actual) {
         (Value::Number(e), Value::Number(a)) => numbers_equal(e, a, tolerance),
         (Value::String(s), Value::Number(n)) | (Value::Number(n), Value::String(s)) => n.to_string() == *s,
-        (Value::Array(e), Value::Array(a)) => {
-            e.len() == a.len() && e.iter().zip(a).all(|(x, y)| json_equal(x, y, tolerance))
-        }
+        (Value::Array(e), Value::Array(a)) => e.len() == a.len() && e.iter().zip(a).all(|(x, y)| json_equal(x, y, tolerance)),
         (Value::Object(e), Value::Object(a)) => objects_equal(e, a, tolerance),
         _ => expected == actual,
     }

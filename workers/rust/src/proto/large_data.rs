@@ -45,13 +45,7 @@ impl<const N: usize> prost::Message for LargeData<N> {
         }
     }
 
-    fn merge_field(
-        &mut self,
-        tag: u32,
-        wire_type: WireType,
-        buf: &mut impl Buf,
-        ctx: DecodeContext,
-    ) -> Result<(), DecodeError> {
+    fn merge_field(&mut self, tag: u32, wire_type: WireType, buf: &mut impl Buf, ctx: DecodeContext) -> Result<(), DecodeError> {
         match self.fields.get_mut((tag as usize).wrapping_sub(1)) {
             Some(field) => int32::merge(wire_type, field, buf, ctx),
             None => skip_field(wire_type, tag, buf, ctx),

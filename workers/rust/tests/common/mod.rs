@@ -1,20 +1,26 @@
 //! Helpers shared by the integration tests: in-process servers on port 0, the shared vectors,
-//! driving a spec, decoding histograms.
+//! driving a spec, decoding histograms; the binary (`process`), the golden contract documents
+//! and their validator (`contract`), a throwaway Redis (`redis`).
 #![allow(dead_code)]
 
+pub mod contract;
+pub mod process;
 pub mod redis;
 
 use base64::Engine;
 use hdrhistogram::serialization::Deserializer;
 use hdrhistogram::Histogram;
-use rpcarena_worker::drive::{self, report::DriveResult};
 use rpcarena_worker::contenders::ServerOptions;
+use rpcarena_worker::drive::{self, report::DriveResult};
 use rpcarena_worker::{contenders, serve};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use tokio::sync::oneshot;
 
-pub const SERVERS: [&str; 4] = ["grpc-tonic", "rest-warp", "rest-axum", "tcp-raw-rust"];
+/// Every registered contender that serves: a new one is driven end to end without a test edit.
+pub fn servers() -> Vec<&'static str> {
+    contenders::ALL.iter().filter(|c| c.server.is_some()).map(|c| c.id).collect()
+}
 
 /// A contender's server running on this test's runtime until dropped.
 pub struct Server {
@@ -50,7 +56,8 @@ pub fn vectors() -> Vec<Vector> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../proto/vectors/arena.json");
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read vectors")).unwrap();
     let entries = doc["vectors"].as_array().expect("vectors list").clone();
-    let vector = |v: Value| Vector { method: v["method"].as_str().unwrap().into(), request: v["request"].clone(), response: v["response"].clone() };
+    let vector =
+        |v: Value| Vector { method: v["method"].as_str().unwrap().into(), request: v["request"].clone(), response: v["response"].clone() };
     entries.into_iter().map(vector).collect()
 }
 
@@ -63,7 +70,7 @@ pub fn invert_spec(contender: &str, addr: SocketAddr, calls: u64, clients: usize
         "clients": clients, "warmup_s": 0.1, "calls": calls, "duration_s": null,
         "timeout_ms": 5000, "sample_limit": 10000, "rate_per_s": null, "arrival": "constant", "mode": "unary"
     });
-    if contender.starts_with("tcp-raw") {
+    if contenders::find(contender).is_some_and(|c| c.protocol == "tcp-raw") {
         // Word{value: "dagger"} and Word{value: "A"} as protobuf.
         spec["payloads_b64"] = json!(["CgZkYWdnZXI=", "CgFB"]);
     }

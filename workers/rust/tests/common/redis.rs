@@ -13,12 +13,16 @@ const BINARY: &str = "redis-server";
 pub const HASHES: [(&str, &[(&str, &str)]); 3] = [
     ("predictions:client-0000", &[("churn", "0.0"), ("upsell", "0.203125"), ("cross_sell", "0.40625")]),
     ("predictions:client-0001", &[("upsell", "0.109375"), ("cross_sell", "0.3125"), ("fraud", "0.515625"), ("default", "0.71875")]),
-    ("predictions:client-0002", &[("cross_sell", "0.21875"), ("fraud", "0.421875"), ("default", "0.625"), ("retention", "0.828125"), ("premium", "0.03125")]),
+    (
+        "predictions:client-0002",
+        &[("cross_sell", "0.21875"), ("fraud", "0.421875"), ("default", "0.625"), ("retention", "0.828125"), ("premium", "0.03125")],
+    ),
 ];
 
 /// GetPredictions requests over [`HASHES`] and their canonical replies; the last id is unknown.
 pub fn requests_and_responses() -> (Value, Value) {
-    let requests = json!([{"id_client": "client-0000"}, {"id_client": "client-0001"}, {"id_client": "client-0002"}, {"id_client": "nobody"}]);
+    let requests =
+        json!([{"id_client": "client-0000"}, {"id_client": "client-0001"}, {"id_client": "client-0002"}, {"id_client": "nobody"}]);
     let responses = json!([
         {"predictions": [{"class_name": "churn", "value": 0.0}, {"class_name": "cross_sell", "value": 0.40625}, {"class_name": "upsell", "value": 0.203125}]},
         {"predictions": [{"class_name": "cross_sell", "value": 0.3125}, {"class_name": "default", "value": 0.71875}, {"class_name": "fraud", "value": 0.515625}, {"class_name": "upsell", "value": 0.109375}]},
@@ -45,7 +49,18 @@ impl Drop for RedisServer {
 pub fn start() -> Option<RedisServer> {
     let port = super::dead_address().port();
     let spawned = Command::new(BINARY)
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", &std::env::temp_dir().to_string_lossy()])
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            &std::env::temp_dir().to_string_lossy(),
+        ])
         .stdout(Stdio::null())
         .spawn();
     let child = match spawned {

@@ -3,6 +3,7 @@
 
 use crate::contenders::{ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
+use crate::methods::{op, Method};
 use crate::proto::arena_server::{Arena, ArenaServer};
 use crate::proto::large_data::*;
 use crate::proto::*;
@@ -28,7 +29,8 @@ macro_rules! tonic_service {
             type InvertStreamStream = WordStream;
 
             async fn invert_stream(&self, request: Request<Streaming<Word>>) -> Result<Response<WordStream>, Status> {
-                let replies = request.into_inner().map(|word| word.map(crate::logic::invert));
+                // Per message, the semantics of the method table's InvertStream.
+                let replies = request.into_inner().map(|word| word.map(<op::InvertStream as Method>::respond));
                 Ok(Response::new(Box::pin(replies)))
             }
         }
