@@ -15,7 +15,7 @@ public final class Main {
         String command = args.length == 0 ? "" : args[0];
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         return switch (command) {
-            case "serve" -> ServeCommand.run(rest, out, err);
+            case "serve" -> ServeCommand.run(rest, System.in, out, err);
             case "drive" -> DriveCommand.run(System.in, out, err);
             case "list" -> ListCommand.run(out);
             default -> {

@@ -9,14 +9,15 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import rpcarena.worker.core.Contender;
 import rpcarena.worker.core.RunningServer;
+import rpcarena.worker.core.Spec;
 import rpcarena.worker.core.SpecError;
-import sun.misc.Signal;
 
 /** {@code serve --contender ID --host H --port P [--redis URL]}: serve until SIGTERM or stdin closes. */
 final class ServeCommand {
     private ServeCommand() {}
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /** {@code stdin} is the process's own in production; its end stops the server, as SIGTERM does. */
+    static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
         Map<String, String> options;
         Contender contender;
         try {
@@ -29,10 +30,10 @@ final class ServeCommand {
         InetSocketAddress address = new InetSocketAddress(options.getOrDefault("host", "127.0.0.1"),
                 Integer.parseInt(options.getOrDefault("port", "0")));
         try (RunningServer server = contender.serve(address)) {
-            out.printf("{\"event\": \"ready\", \"port\": %d, \"pid\": %d, \"contract\": 1}%n",
-                    server.port(), ProcessHandle.current().pid());
+            out.printf("{\"event\": \"ready\", \"port\": %d, \"pid\": %d, \"contract\": %d}%n",
+                    server.port(), ProcessHandle.current().pid(), Spec.CONTRACT);
             out.flush();
-            awaitStop(System.in);
+            awaitStop(stdin);
         } catch (IOException e) {
             err.println("cannot serve " + contender.id() + " on " + address + ": " + e);
             return 1;
@@ -54,10 +55,24 @@ final class ServeCommand {
         return options;
     }
 
-    /** Returns on SIGTERM or at the end of stdin, whichever comes first. */
+    /**
+     * Returns on SIGTERM or at the end of stdin, whichever comes first. sun.misc.Signal (jdk.unsupported,
+     * JEP 260) is the only way in Java 17 to catch SIGTERM and still exit 0, as the contract asks;
+     * javac's "internal proprietary API" note about it cannot be suppressed under --release.
+     */
     private static void awaitStop(InputStream stdin) throws InterruptedException {
         CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        var term = new sun.misc.Signal("TERM");
+        var previous = sun.misc.Signal.handle(term, s -> stop.countDown());
+        try {
+            watchForEnd(stdin, stop);
+            stop.await();
+        } finally {
+            sun.misc.Signal.handle(term, previous);  // a caller that goes on (a test) gets the JVM's handler back
+        }
+    }
+
+    private static void watchForEnd(InputStream stdin, CountDownLatch stop) {
         Thread reader = new Thread(() -> {
             try {
                 while (stdin.read() >= 0) {
@@ -70,6 +85,5 @@ final class ServeCommand {
         }, "stdin-watch");
         reader.setDaemon(true);
         reader.start();
-        stop.await();
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,7 @@ class CommandsTest {
 
     @Test
     void serveRejectsUnknownContender() {
-        assertEquals(2, ServeCommand.run(new String[] {"--contender", "nope"}, new PrintStream(out), new PrintStream(err)));
+        assertEquals(2, ServeCommand.run(new String[] {"--contender", "nope"}, InputStream.nullInputStream(),
+                new PrintStream(out), new PrintStream(err)));
     }
 }

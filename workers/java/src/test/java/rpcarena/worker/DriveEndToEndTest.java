@@ -23,17 +23,6 @@ class DriveEndToEndTest {
         return new Driver(s, Contenders.byId(s.contender()).workload(s), () -> { }).run();
     }
 
-    static ObjectNode specFor(String id, int port) {
-        ObjectNode spec = TestSpecs.invert(id, port);
-        if (id.equals("tcp-raw-java")) {
-            spec.remove("requests");
-            spec.remove("responses");
-            spec.putArray("payloads_b64").add(Base64.getEncoder().encodeToString(new byte[] {10, 1, 65}))
-                    .add("").add(Base64.getEncoder().encodeToString(new byte[300]));
-        }
-        return spec;
-    }
-
     static Map<String, Long> nonZero(Map<String, Long> errors) {
         Map<String, Long> out = new java.util.TreeMap<>(errors);
         out.values().removeIf(v -> v == 0);
@@ -45,7 +34,7 @@ class DriveEndToEndTest {
     void closedLoopCountsEveryCall(String id) throws Exception {
         Contender contender = Contenders.byId(id);
         try (RunningServer server = contender.serve(TestSpecs.ANY_PORT)) {
-            Result r = drive(specFor(id, server.port()));
+            Result r = drive(TestSpecs.specFor(id, server.port()));
             assertEquals(200, r.calls());
             assertEquals(Map.of(), nonZero(r.errors()));
             assertEquals(200, r.histogram().getTotalCount());
@@ -63,7 +52,7 @@ class DriveEndToEndTest {
     @ValueSource(strings = {"constant", "poisson"})
     void openLoopKeepsBothHistograms(String arrival) throws Exception {
         try (RunningServer server = Contenders.byId("grpc-java").serve(TestSpecs.ANY_PORT)) {
-            ObjectNode spec = specFor("grpc-java", server.port()).put("rate_per_s", 4000).put("arrival", arrival);
+            ObjectNode spec = TestSpecs.specFor("grpc-java", server.port()).put("rate_per_s", 4000).put("arrival", arrival);
             Result r = drive(spec);
             assertEquals(200, r.calls());
             assertEquals(200, r.histogram().getTotalCount());
@@ -76,7 +65,7 @@ class DriveEndToEndTest {
     @ValueSource(ints = {1, 3})
     void streamModeIsPingPongOnOneStream(int clients) throws Exception {
         try (RunningServer server = Contenders.byId("grpc-java").serve(TestSpecs.ANY_PORT)) {
-            ObjectNode spec = specFor("grpc-java", server.port()).put("method", "InvertStream").put("mode", "stream")
+            ObjectNode spec = TestSpecs.specFor("grpc-java", server.port()).put("method", "InvertStream").put("mode", "stream")
                     .put("clients", clients).put("calls", 101);
             Result r = drive(spec);
             assertEquals(101, r.calls());
@@ -88,7 +77,7 @@ class DriveEndToEndTest {
     @ValueSource(strings = {"rest-jackson", "http-javaser", "grpc-java"})
     void wrongAnswersAreCountedNotTimed(String id) throws Exception {
         try (RunningServer server = Contenders.byId(id).serve(TestSpecs.ANY_PORT)) {
-            ObjectNode spec = specFor(id, server.port());
+            ObjectNode spec = TestSpecs.specFor(id, server.port());
             spec.putArray("responses").add(TestSpecs.word("A")).add(TestSpecs.word("dagger")).add(TestSpecs.word("fo"));
             Result r = drive(spec);
             // slots 0 and 2 are right, slot 1 ("dagger" unreversed) is wrong
@@ -102,7 +91,7 @@ class DriveEndToEndTest {
     @ParameterizedTest
     @ValueSource(strings = {"rest-jackson", "http-javaser", "grpc-java", "tcp-raw-java"})
     void downServerGivesConnectionErrors(String id) throws Exception {
-        ObjectNode spec = specFor(id, TestSpecs.closedPort()).put("calls", 20).put("warmup_s", 0);
+        ObjectNode spec = TestSpecs.specFor(id, TestSpecs.closedPort()).put("calls", 20).put("warmup_s", 0);
         Result r = drive(spec);
         assertEquals(0, r.calls());
         assertEquals(Map.of("connection", 20L), nonZero(r.errors()));

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import rpcarena.worker.core.Json;
 import rpcarena.worker.core.Spec;
@@ -38,6 +39,18 @@ final class TestSpecs {
         s.putArray("responses").add(word("A")).add(word("reggad")).add(word("fo"));
         s.put("clients", 2).put("warmup_s", 0.1).put("calls", 200).put("timeout_ms", 5000).put("sample_limit", 50);
         return s;
+    }
+
+    /** {@link #invert}, or for tcp-raw three frames (a Word, an empty one, 300 zero bytes). */
+    static ObjectNode specFor(String id, int port) {
+        ObjectNode spec = invert(id, port);
+        if (id.equals("tcp-raw-java")) {
+            spec.remove("requests");
+            spec.remove("responses");
+            spec.putArray("payloads_b64").add(Base64.getEncoder().encodeToString(new byte[] {10, 1, 65}))
+                    .add("").add(Base64.getEncoder().encodeToString(new byte[300]));
+        }
+        return spec;
     }
 
     static ObjectNode word(String value) {

@@ -1,14 +1,16 @@
 package rpcarena.worker.grpc;
 
-import com.google.protobuf.Message;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.util.function.UnaryOperator;
-import rpcarena.arena.Word;
+import rpcarena.worker.semantics.Operation;
 
-/** Service arena.Arena built from its method descriptors: every method, none written by hand. */
+/**
+ * Service arena.Arena built from its method descriptors: every method, none written by hand;
+ * what each one answers is its row of {@link Operation}.
+ */
 final class ArenaService {
     private ArenaService() {}
 
@@ -22,31 +24,23 @@ final class ArenaService {
 
     private static void add(ServerServiceDefinition.Builder builder, GrpcMethod method) {
         MethodDescriptor<Object, Object> d = method.descriptor();
+        UnaryOperator<Object> operation = Operation.of(method.name()).on(ProtoMessages.INSTANCE);
         if (d.getType() == MethodDescriptor.MethodType.BIDI_STREAMING) {
-            builder.addMethod(d, ServerCalls.asyncBidiStreamingCall(ArenaService::invertStream));
+            builder.addMethod(d, ServerCalls.asyncBidiStreamingCall(replies -> eachInOrder(operation, replies)));
             return;
         }
-        UnaryOperator<Object> logic = logic(method);
         builder.addMethod(d, ServerCalls.asyncUnaryCall((request, reply) -> {
-            reply.onNext(logic.apply(request));
+            reply.onNext(operation.apply(request));
             reply.onCompleted();
         }));
     }
 
-    private static UnaryOperator<Object> logic(GrpcMethod method) {
-        if (method.int32Echo()) {
-            return request -> request;
-        }
-        UnaryOperator<Message> logic = ProtoSemantics.of(method.name());
-        return request -> logic.apply((Message) request);
-    }
-
-    /** InvertStream, the one streaming method: one inverted Word per Word, in order. */
-    private static StreamObserver<Object> invertStream(StreamObserver<Object> replies) {
+    /** A bidi stream (InvertStream): one reply per message, in order. */
+    private static StreamObserver<Object> eachInOrder(UnaryOperator<Object> operation, StreamObserver<Object> replies) {
         return new StreamObserver<>() {
             @Override
-            public void onNext(Object word) {
-                replies.onNext(ProtoSemantics.invert((Word) word));
+            public void onNext(Object request) {
+                replies.onNext(operation.apply(request));
             }
 
             @Override

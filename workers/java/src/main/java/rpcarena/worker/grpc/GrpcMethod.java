@@ -10,8 +10,7 @@ import rpcarena.pojo.ProtoSplit;
 import rpcarena.worker.core.SpecError;
 
 /** One rpc of service arena.Arena as grpc-java carries it: its descriptor and its JSON mapping. */
-record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson request, MessageJson response,
-                  boolean int32Echo) {
+record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson request, MessageJson response) {
 
     static final List<GrpcMethod> ALL = all();
     static final ServiceDescriptor SERVICE = service();
@@ -35,7 +34,7 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
         for (MethodDescriptor<?, ?> d : ArenaGrpc.getServiceDescriptor().getMethods()) {
             MethodDescriptor<Object, Object> m = cast(d);
             all.add(new GrpcMethod(m, new ProtoJson(prototype(m.getRequestMarshaller())),
-                    new ProtoJson(prototype(m.getResponseMarshaller())), false));
+                    new ProtoJson(prototype(m.getResponseMarshaller()))));
         }
         ProtoSplit.INT32_ECHO_RPCS.forEach((name, count) -> all.add(int32Echo(name, count)));
         return List.copyOf(all);
@@ -50,7 +49,7 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
                 .setResponseMarshaller(marshaller)
                 .build();
         IntFields.JsonMapping json = new IntFields.JsonMapping(count);
-        return new GrpcMethod(cast(d), json, json, true);
+        return new GrpcMethod(cast(d), json, json);
     }
 
     private static ServiceDescriptor service() {

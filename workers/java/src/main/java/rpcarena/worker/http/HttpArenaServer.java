@@ -7,11 +7,15 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import rpcarena.pojo.PojoCatalog;
 import rpcarena.worker.core.RunningServer;
-import rpcarena.worker.pojo.PojoSemantics;
+import rpcarena.worker.pojo.PojoMessages;
+import rpcarena.worker.semantics.Operation;
 
 /**
  * POST {prefix}{Method} on the JDK's com.sun.net.httpserver, bodies in a {@link BodyCodec}.
@@ -19,6 +23,9 @@ import rpcarena.worker.pojo.PojoSemantics;
  */
 public final class HttpArenaServer implements RunningServer {
     private static final int BACKLOG = 1024;
+    /** Each unary rpc's row of the table, looked up once: a missing row fails the first server. */
+    private static final Map<String, UnaryOperator<Object>> OPERATIONS = PojoCatalog.UNARY.keySet().stream()
+            .collect(Collectors.toUnmodifiableMap(rpc -> rpc, rpc -> Operation.of(rpc).on(PojoMessages.INSTANCE)));
 
     static {
         // read once, when the JDK's server classes load: set it here too, so no launcher can forget it
@@ -75,7 +82,7 @@ public final class HttpArenaServer implements RunningServer {
             reply(exchange, 400, "text/plain", bytes("request does not decode: " + e.getMessage()));
             return;
         }
-        reply(exchange, 200, codec.contentType(), codec.encode(PojoSemantics.respond(method, request)));
+        reply(exchange, 200, codec.contentType(), codec.encode(OPERATIONS.get(method).apply(request)));
     }
 
     private static void reply(HttpExchange exchange, int status, String type, byte[] body) throws IOException {

@@ -1,8 +1,8 @@
 package rpcarena.worker.semantics;
 
 /**
- * The operations of proto/arena.proto as pure functions (src/rpcarena/methods.py is the reference;
- * proto/vectors/arena.json pins it). Every server of this worker calls these.
+ * The arithmetic of the operations of proto/arena.proto as pure functions (src/rpcarena/methods.py
+ * is the reference; proto/vectors/arena.json pins it). Servers reach them through {@link Operation}.
  */
 public final class Semantics {
     private static final int LCG_MULTIPLIER = 1664525;
