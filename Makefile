@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SYSTEM_PYTHON ?= python3
 
-.PHONY: arena setup system natives test test-python test-native bench clean
+.PHONY: arena setup system natives test test-python test-native lint bench clean
 
 arena: setup system natives
 	$(VENV)/bin/rpcarena run --out results/arena.json --report results/arena.html
@@ -32,6 +32,14 @@ test-native: system
 	cd workers/go && sh test.sh
 	cd workers/rust && cargo test --release --locked -q
 	cd workers/java && mvn -q -B test
+
+# Static checks, as CI runs them: ruff and mypy (strict on the contract, orchestration and
+# analysis), go vet and gofmt, clippy with warnings as errors and rustfmt.
+lint: setup system
+	$(VENV)/bin/ruff check src tests benchmarks tools fuzz
+	$(VENV)/bin/mypy
+	cd workers/go && sh lint.sh
+	cd workers/rust && cargo clippy --release --locked --all-targets -q -- -D warnings && cargo fmt --check
 
 bench: setup system natives
 	$(PY) benchmarks/harness_overhead.py

@@ -1,4 +1,4 @@
-//! What each operation computes: the reference semantics of `src/rpcarena/methods.py`.
+//! What each operation computes: the reference semantics of `src/rpcarena/protocol/semantics.py`.
 
 use crate::proto::{AverageReply, DoubleMsg, Empty, HelloReply, HelloRequest, Numbers, RandRequest, VectorPair, Word};
 

@@ -1,5 +1,5 @@
 // Package arena holds the service every Go server answers with: the reference
-// semantics of docs/worker-contract.md (src/rpcarena/methods.py) on Go values,
+// semantics of docs/worker-contract.md (src/rpcarena/protocol/semantics.py) on Go values,
 // and the arena.Arena implementation built on them; and the lookup of every rpc
 // the worker knows in proto/ (predictions.Predictions too).
 package arena

@@ -42,7 +42,7 @@ class ManifestTest {
                 .map(e -> Arguments.of(e.get("id").asText(), e));
     }
 
-    /** The flags default as the orchestrator reads them (src/rpcarena/native.py): server true, client false. */
+    /** The flags default as the orchestrator reads them (src/rpcarena/contenders/native.py): server true, client false. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("registeredEntries")
     void entryStatesWhatItsContenderDoes(String id, JsonNode entry) throws Exception {

@@ -6,7 +6,7 @@ import java.util.function.UnaryOperator;
 /**
  * The table: what the server does for each rpc of proto/arena.proto, one row per operation,
  * written once for every mechanism ({@link Messages} adapts it to a message representation).
- * src/rpcarena/methods.py is the reference; proto/vectors/arena.json pins it.
+ * src/rpcarena/protocol/semantics.py is the reference; proto/vectors/arena.json pins it.
  */
 public enum Operation {
     /** Every Echo* rpc (the contract: it returns its argument unchanged). */
@@ -82,6 +82,6 @@ public enum Operation {
             }
         }
         throw new IllegalArgumentException("rpc " + rpc + " has no row in rpcarena.worker.semantics.Operation:"
-                + " add one (src/rpcarena/methods.py says what it does)");
+                + " add one (src/rpcarena/protocol/semantics.py says what it does)");
     }
 }

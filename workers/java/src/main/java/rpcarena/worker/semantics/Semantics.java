@@ -1,7 +1,7 @@
 package rpcarena.worker.semantics;
 
 /**
- * The arithmetic of the operations of proto/arena.proto as pure functions (src/rpcarena/methods.py
+ * The arithmetic of the operations of proto/arena.proto as pure functions (src/rpcarena/protocol/semantics.py
  * is the reference; proto/vectors/arena.json pins it). Servers reach them through {@link Operation}.
  */
 public final class Semantics {
