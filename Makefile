@@ -29,6 +29,7 @@ test-python: setup system natives
 
 # Each worker's own tests: every shared vector through its servers, its drive loop, its errors.
 test-native: system
+	cd delayline && go vet ./... && go test -short -count=1 ./...
 	cd workers/go && sh test.sh
 	cd workers/rust && cargo test --release --locked -q
 	cd workers/java && mvn -q -B test

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages rpcarena uses: protoc for native workers, nftables for bytes on the wire,
 # Redis and HAProxy for the predictions and infobip suites, peer load tools for benchmarks,
-# Chromium for the report test. Installs only what is missing; needs root (or sudo).
+# Chromium for the report test, iptables/ethtool/ping for the emulated link's delay line.
+# Installs only what is missing; needs root (or sudo).
 set -euo pipefail
 declare -A want=(
   [protoc]=protobuf-compiler [nft]=nftables [redis-server]=redis-server [haproxy]=haproxy
   [wrk]=wrk [h2load]=nghttp2-client [chromium]=chromium
+  [iptables]=iptables [ethtool]=ethtool [ping]=iputils-ping
 )
 missing=()
 for tool in "${!want[@]}"; do
