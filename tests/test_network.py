@@ -1,7 +1,9 @@
-"""The seed's second setting: HTTP through a real HAProxy (--via) and servers behind an emulated link (--link).
+"""HTTP through a real HAProxy (--via) and servers across an emulated link (--link).
 
-End to end against real servers: counts, bytes and verdicts, never a duration of ours. The one
-bound on time is physical: an htb-capped link cannot carry more bits than rate x wall time.
+End to end against real servers: counts, bytes and verdicts, never a duration of ours. The
+bounds on time are physical: a link cannot carry more bits than rate x wall time, and no call
+across it returns sooner than its round trip. (The delay line's own calibration, which does
+check its precision, is delayline/calibration, run by make test.)
 """
 
 from __future__ import annotations
@@ -28,13 +30,18 @@ def _need_link() -> None:
     _need(link.unavailable() or (None if shutil.which("nft") else "nft not found"))
 
 
-def _ours() -> list[str]:
-    """Namespaces and interfaces this test process created and has not deleted."""
-    names = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
-    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
-    pid = os.getpid()
-    return ([n for n in names if n.startswith(f"rpcarena{pid}x")]
-            + [line for line in links.splitlines() if f"rpa{pid}" in line])
+def _namespaces() -> set[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return {line.split()[0] for line in out.splitlines() if line.startswith("rpcarena")}
+
+
+@pytest.fixture
+def census():
+    """Asserts that the test leaves no namespace and no delay line behind."""
+    before = _namespaces()
+    yield
+    assert _namespaces() - before == set()
+    assert subprocess.run(["pgrep", "-f", "delayline|delaynet"], capture_output=True).returncode == 1
 
 
 def test_http_through_haproxy_and_the_rest_unsupported_or_direct(tmp_path):
@@ -55,7 +62,7 @@ def test_http_through_haproxy_and_the_rest_unsupported_or_direct(tmp_path):
     assert list(tmp_path.glob("logs/*/cell-0000/proxy/haproxy.cfg"))
 
 
-def test_a_link_keeps_exact_bytes_per_call_and_cleans_up(tmp_path):
+def test_a_link_keeps_exact_bytes_per_call_and_cleans_up(tmp_path, census):
     _need_link()
     config = RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], calls=200, warmup_s=0,
                        link="100mbit", out=tmp_path / "r.json")
@@ -63,13 +70,12 @@ def test_a_link_keeps_exact_bytes_per_call_and_cleans_up(tmp_path):
     cell = results.cells[0]
     assert cell.status == "ok" and cell.calls == 200 and cell.link == "100mbit", cell.reason
     assert cell.payload_bytes_per_call == 2 * (4 + 5)  # length prefix + protobuf int32, each way
-    assert results.link["bits_per_s"] == 100_000_000
-    assert _ours() == []
+    assert results.link["bits_per_s"] == 100_000_000 and results.link["spec"] == "rate=100mbit"
 
 
-def test_a_slow_link_bounds_throughput(tmp_path):
+def test_a_slow_link_bounds_throughput(tmp_path, census):
     _need_link()
-    rate = link.parse_rate("20mbit")
+    rate = link.parse("20mbit").bits_per_s
     config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=40, warmup_s=0,
                        link="20mbit", out=tmp_path / "r.json")
     cell = Arena(config, plans(config)).run().cells[0]
@@ -79,25 +85,45 @@ def test_a_slow_link_bounds_throughput(tmp_path):
         assert per_call > 8192 * 4  # a large payload each way
         # the counters open a moment before the measured phase and close after it: allow two calls
         assert (sent - 2 * per_call) * 8 <= rate * cell.wall_s
-    assert _ours() == []
 
 
-def test_namespace_and_veth_are_gone_after_a_failed_cell(tmp_path):
+def test_a_round_trip_is_never_shorter_than_the_link_and_is_recorded(tmp_path, census):
+    _need_link()
+    config = RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], calls=20, warmup_s=0,
+                       link="rtt=20ms,jitter=1ms", out=tmp_path / "r.json")
+    results = Arena(config, plans(config)).run()
+    cell = results.cells[0]
+    assert cell.status == "ok" and cell.calls == 20, cell.reason
+    assert cell.histogram.get_min_value() >= 16_000_000  # ns: rtt less 2 SDs of jitter each way (truncation)
+    assert cell.link_rtt_ms is not None and cell.link_rtt_ms >= 16 and cell.link_cpu_s is not None
+    assert results.link["rtt_ms"] == 20 and results.link["delay_line_cpus"] == [1]
+
+
+def test_namespace_and_veth_are_gone_after_a_failed_cell(tmp_path, census):
     _need_link()
     config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=100_000, warmup_s=0,
                        link="1mbit", cell_timeout_s=1.0, out=tmp_path / "r.json")
     cell = Arena(config, plans(config)).run().cells[0]
     assert cell.status == "failed" and cell.reason
-    assert _ours() == []
 
 
-def test_a_bad_rate_or_proxy_is_a_usage_error():
+def test_a_bad_link_or_proxy_is_a_usage_error():
     from rpcarena.errors import UsageError
 
-    with pytest.raises(UsageError, match="--link"):
-        RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], link="fast")
+    for bad in ("fast", "rtt=40", "rtt=40ms,loss=150%", "jitter=4ms,speed=1", "rate=0mbit", ""):
+        with pytest.raises(UsageError, match="--link"):
+            RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], link=bad)
     with pytest.raises(UsageError, match="--via"):
         RunConfig(contenders=["tcp-raw"], workloads=["usp.int32"], via="nginx")
+
+
+@pytest.mark.parametrize("text, rtt_ms, bits", [
+    ("cloud-cross-region", 90, 100_000_000), ("lan", 0.3, 10**9), ("100mbit", 0, 10**8),
+    ("rtt=40ms,jitter=4ms,loss=0.1%,rate=100mbit,queue=1000", 40, 10**8)])
+def test_links_from_presets_rates_and_terms(text, rtt_ms, bits):
+    model = link.parse(text)
+    assert model.rtt_s * 1e3 == pytest.approx(rtt_ms) and model.bits_per_s == bits
+    assert text not in link.PRESETS or model.preset == text
 
 
 def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):

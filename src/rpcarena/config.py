@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rpcarena.errors import UsageError
-from rpcarena.network.link import parse_rate
+from rpcarena.network import link
 from rpcarena.network.proxy import VIAS
 from rpcarena.orchestration.placement import POLICIES
 from rpcarena.worker.pacer import ARRIVALS
@@ -67,7 +67,7 @@ class RunConfig:
     fail_fast: bool = False
     redis_url: str | None = None
     via: str | None = None  # "haproxy": HTTP cells through a proxy (rpcarena.network.proxy)
-    link: str | None = None  # e.g. "100mbit": the server behind an emulated link (rpcarena.network.link)
+    link: str | None = None  # "cloud-cross-region", "rtt=40ms,rate=100mbit": an emulated link (network.link)
     out: Path = Path("results/arena.json")
 
     def __post_init__(self) -> None:
@@ -94,7 +94,7 @@ class RunConfig:
         if self.via is not None and self.via not in VIAS:
             raise UsageError(f"bad --via {self.via!r}: use one of {', '.join(VIAS)}")
         if self.link is not None:
-            parse_rate(self.link)
+            link.parse(self.link)
 
     def to_json(self) -> dict:
         out = asdict(self)

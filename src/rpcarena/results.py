@@ -51,7 +51,9 @@ class Cell:
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None
     via: str | None = None  # "haproxy", or "direct" for a contender the proxy leaves alone
-    link: str | None = None  # the emulated link's rate, e.g. "100mbit"; None: loopback
+    link: str | None = None  # the emulated link as given (--link), e.g. "wifi"; None: loopback
+    link_rtt_ms: float | None = None  # the link's round trip measured (ping) just before the cell
+    link_cpu_s: float | None = None  # the delay line's CPU time during the measured phase
     warmup_s: float | None = None
     client_cpu_user_s: float = 0.0
     client_cpu_sys_s: float = 0.0

@@ -92,8 +92,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=0, help="server port (default 0: a free one)")
     p.add_argument("--redis", help="a Redis for predictions.* to seed and use (default: start one)")
     p.add_argument("--via", choices=("haproxy",), help="HTTP calls through a fresh HAProxy per cell")
-    p.add_argument("--link", metavar="RATE", help="servers behind an emulated link of this rate, e.g. 100mbit "
-                                                  "(network namespace + veth + htb; latency not emulated)")
+    p.add_argument("--link", metavar="MODEL",
+                   help="clients and servers across an emulated link: a preset (lan, wifi, datacenter, "
+                        "cloud-cross-region), a rate (100mbit) or 'rtt=40ms,jitter=4ms,loss=0.1%%,rate=100mbit'")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
 
 

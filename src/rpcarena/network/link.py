@@ -1,52 +1,124 @@
-"""An emulated network link: the server in a network namespace of its own, behind a rate-limited veth.
+"""An emulated network link: clients and servers in namespaces of their own, a delay line between.
 
-For one run, a namespace and a veth pair joining it to the root namespace are
-created; both ends of the veth get an `htb` qdisc capped at the link's rate, so
-each direction carries at most that many bits per second. Servers run in the
-namespace (`ip netns exec NS ...`) bound to its address; clients (and a proxy)
-stay in the root namespace and reach them over the veth.
+`--link` takes a link model (`rtt=40ms,jitter=4ms,loss=0.1%,rate=100mbit,queue=1000`), a
+bare rate (`100mbit`) or a preset (`lan`, `wifi`, `datacenter`, `cloud-cross-region`: see
+PRESETS and docs/network.md for their sources). For a run, `delaynet up` (the Go program in
+delayline/) builds three namespaces, client, router and server, joined by veths; the router
+sends each direction's packets through an NFQUEUE to `delayline`, which releases each packet
+when its time comes: rtt/2 per direction, jitter, serialization at the rate, a tail-drop
+queue, random loss. The kernel's TCP at both ends sees the real round trip. Servers run in
+the server namespace (`ip netns exec`), drivers and proxies in the client namespace.
 
-Only the bandwidth is emulated. Latency is not: without `netem` there is no
-sound way to add a fixed delay, so the link's round trip is the veth's (a few
-microseconds) plus the queueing that the rate limit causes under load.
-
-Everything created is deleted when the link is closed, on an error, on Ctrl-C
-and at interpreter exit. Names and addresses are unique per process.
+Everything is deleted when the link closes, and also when rpcarena dies: delaynet tears the
+namespaces down when its standard input (a pipe from rpcarena) closes.
 """
 
 from __future__ import annotations
 
-import atexit
-import ipaddress
-import itertools
-import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
 
 from rpcarena.errors import UnavailableError, UsageError
+from rpcarena.orchestration import builds
+from rpcarena.orchestration.children import Child
 
-_UNITS = {"bit": 1, "kbit": 10**3, "mbit": 10**6, "gbit": 10**9}
-_SEQ = itertools.count()
-_LIVE: dict[str, Link] = {}
-SUBNET = ipaddress.ip_network("10.0.0.0/8")
+READY_TIMEOUT_S = 30.0
+MAX_RUNTIME = "24h"  # delaynet's own bound; a run that outlives it has its link torn down
+
+# Each preset with where its figures come from (docs/network.md says more).
+PRESETS: dict[str, tuple[str, str]] = {
+    "lan": ("rtt=0.3ms,jitter=0.05ms,rate=1gbit",
+            "a switched gigabit LAN: 0.2-0.5 ms round trips between two hosts"),
+    "wifi": ("rtt=4ms,jitter=1.5ms,loss=0.1%,rate=100mbit",
+             "a laptop on 802.11ac Wi-Fi to a wired PC, as usp2018's and predictions' remote runs were"),
+    "datacenter": ("rtt=0.1ms,jitter=0.02ms,rate=10gbit",
+                   "two VMs in one cloud availability zone: ~100 us round trips"),
+    "cloud-cross-region": ("rtt=90ms,jitter=5ms,rate=100mbit",
+                           "cs6650's client to its cloud server: gRPC took 93.7 ms per word, one round "
+                           "trip per call, against 0.41 ms locally"),
+}
+_DURATION = re.compile(r"^(\d*\.?\d+)(us|ms|s)$")
+_RATE = re.compile(r"^(\d*\.?\d+)(bit|kbit|mbit|gbit)$")
+_RATE_UNITS = {"bit": 1, "kbit": 10**3, "mbit": 10**6, "gbit": 10**9}
+_DURATION_UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
+_KEYS = ("rtt", "jitter", "loss", "rate", "queue", "reorder")
 
 
-def parse_rate(text: str) -> int:
-    """'100mbit', '20mbit', '1gbit', '512kbit' (tc's decimal units) as bits per second."""
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(bit|kbit|mbit|gbit)\s*", text.lower())
-    if not match or float(match.group(1)) <= 0:
-        raise UsageError(f"bad --link {text!r}: give a rate such as 100mbit, 20mbit or 1gbit")
-    return int(float(match.group(1)) * _UNITS[match.group(2)])
+@dataclass(frozen=True)
+class LinkModel:
+    """What the link does to every packet, as configured (the delay line checks it again)."""
+
+    spec: str  # as delayline reads it
+    preset: str | None = None
+    rtt_s: float = 0.0
+    jitter_s: float = 0.0
+    loss: float = 0.0
+    bits_per_s: int | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {"spec": self.spec, "preset": self.preset, "rtt_ms": self.rtt_s * 1e3,
+                "jitter_ms": self.jitter_s * 1e3, "loss": self.loss, "bits_per_s": self.bits_per_s}
+
+
+def parse(text: str) -> LinkModel:
+    """A --link value: a preset, a bare rate, or key=value terms; a bad one is a one-line error."""
+    name = text.strip().lower()
+    if name in PRESETS:
+        return _model(PRESETS[name][0], preset=name)
+    if _RATE.match(name):
+        return _model(f"rate={name}")
+    return _model(name)
+
+
+def _model(spec: str, preset: str | None = None) -> LinkModel:
+    values: dict[str, Any] = {}
+    for term in (t.strip() for t in spec.split(",") if t.strip()):
+        key, _, value = term.partition("=")
+        if key not in _KEYS or (key != "reorder" and not value):
+            raise UsageError(f"bad --link term {term!r}: write e.g. 'rtt=40ms,jitter=4ms,loss=0.1%,"
+                             f"rate=100mbit' or a preset ({', '.join(PRESETS)})")
+        values[key] = _value(key, value, term)
+    if not values:
+        raise UsageError("bad --link '': give a preset, a rate such as 100mbit, or rtt=40ms,...")
+    return LinkModel(spec=spec, preset=preset, rtt_s=values.get("rtt", 0.0), jitter_s=values.get("jitter", 0.0),
+                     loss=values.get("loss", 0.0), bits_per_s=values.get("rate"))
+
+
+def _value(key: str, value: str, term: str) -> Any:
+    if key in ("rtt", "jitter"):
+        match = _DURATION.match(value)
+        if match:
+            return float(match.group(1)) * _DURATION_UNITS[match.group(2)]
+    elif key == "rate":
+        match = _RATE.match(value)
+        if match and float(match.group(1)) > 0:
+            return int(float(match.group(1)) * _RATE_UNITS[match.group(2)])
+    elif key == "loss":
+        match = re.match(r"^(\d*\.?\d+)%$", value)
+        if match and float(match.group(1)) < 100:
+            return float(match.group(1)) / 100
+    elif key == "queue" and re.match(r"^\d+(b|kb|mb)?$", value):
+        return value
+    elif key == "reorder":
+        return True
+    raise UsageError(f"bad --link term {term!r}: rtt and jitter take a duration (40ms, 500us), rate a rate "
+                     "(100mbit), loss a percentage (0.1%), queue packets (1000) or bytes (64kb)")
 
 
 def unavailable() -> str | None:
-    for tool in ("ip", "tc"):
-        if shutil.which(tool) is None:
-            return f"{tool} not found (apt-get install iproute2)"
-    if os.geteuid() != 0:
-        return "an emulated link (network namespace, veth, htb) needs root"
-    return None
+    """Why no link can be emulated here, or None."""
+    missing = [tool for tool in ("ip", "iptables", "ethtool") if shutil.which(tool) is None]
+    if missing:
+        return f"{', '.join(missing)} not found (run 'make setup', or apt-get install iproute2 iptables ethtool)"
+    if psutil.Process().uids().effective != 0:
+        return "an emulated link (network namespaces, iptables, NFQUEUE) needs root"
+    return builds.tool("delayline").unavailable()
 
 
 def in_namespace(netns: str) -> list[str]:
@@ -54,88 +126,85 @@ def in_namespace(netns: str) -> list[str]:
     return ["ip", "netns", "exec", netns]
 
 
-def _run(*argv: str) -> None:
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
-    except subprocess.TimeoutExpired:
-        raise UnavailableError(f"{' '.join(argv)} timed out") from None
-    if done.returncode != 0:
-        raise UnavailableError(f"{' '.join(argv)} failed: {done.stderr.strip()}")
-
-
-def _block(pid: int, seq: int) -> ipaddress.IPv4Network:
-    """A /30 of 10.0.0.0/8 for this process and link (checked free in `_create`)."""
-    index = ((pid & 0xFFFFF) << 2 | seq & 3) % (SUBNET.num_addresses // 4)
-    return ipaddress.ip_network((int(SUBNET.network_address) + 4 * index, 30))
-
-
 class Link:
-    """A namespace for servers, reached from the root namespace through a veth capped at `rate`."""
+    """One run's emulated network, held open by a `delaynet up` child process."""
 
-    def __init__(self, rate: str) -> None:
-        self.rate = rate.strip().lower()
-        self.bits_per_s = parse_rate(rate)
-        pid, seq = os.getpid(), next(_SEQ)
-        self.netns = f"rpcarena{pid}x{seq}"
-        self.host_if, self.peer_if = f"rpa{pid}h{seq}", f"rpa{pid}n{seq}"  # at most 15 characters
-        hosts = list(_block(pid, seq).hosts())
-        self.host_address, self.server_address = str(hosts[0]), str(hosts[1])
+    def __init__(self, model: LinkModel, log: Path, cpus: tuple[int, ...] | None = None) -> None:
+        self.model = model
+        self.log = log
+        self.cpus = cpus  # where the delay line runs (recorded with the results)
+        self.child: Child | None = None
+        self.up: dict[str, Any] = {}
 
     @property
-    def exec_prefix(self) -> list[str]:
-        """What runs a command inside the namespace."""
-        return in_namespace(self.netns)
+    def client_prefix(self) -> list[str]:
+        return in_namespace(self.up["client_ns"])
+
+    @property
+    def server_prefix(self) -> list[str]:
+        return in_namespace(self.up["server_ns"])
+
+    @property
+    def netns(self) -> str:
+        """The server's namespace, where its port's packets are counted."""
+        return str(self.up["server_ns"])
+
+    @property
+    def server_address(self) -> str:
+        return str(self.up["server_addr"])
+
+    @property
+    def delay_line_pid(self) -> int:
+        return int(self.up["delayline"]["pid"])
 
     def __enter__(self) -> Link:
         reason = unavailable()
         if reason:
-            raise UnavailableError(f"--link {self.rate}: {reason}")
-        _LIVE[self.netns] = self
-        try:
-            self._create()
-        except BaseException:
+            raise UnavailableError(f"--link {self.model.spec}: {reason}")
+        tool = builds.tool("delayline")
+        argv = [*tool.argv("up"), "-delayline", f"{tool.artifact()}-line", "-link", self.model.spec,
+                "-max-runtime", MAX_RUNTIME]
+        if self.cpus:
+            argv += ["-cpus", ",".join(map(str, self.cpus))]
+        self.child = Child(argv, None, self.log, stdin=True)
+        line = self.child.read_json(READY_TIMEOUT_S)
+        if not line or line.get("event") != "up":
+            why = self.child.last_error_line()
             self.close()
-            raise
+            raise UnavailableError(f"--link {self.model.spec}: the delay line did not start ({why}); log: {self.log}")
+        self.up = line
         return self
 
-    def _create(self) -> None:
-        ns = ("-n", self.netns)
-        self._check_free()
-        _run("ip", "netns", "add", self.netns)
-        _run("ip", "link", "add", self.host_if, "type", "veth", "peer", "name", self.peer_if, "netns", self.netns)
-        _run("ip", "addr", "add", f"{self.host_address}/30", "dev", self.host_if)
-        _run("ip", *ns, "addr", "add", f"{self.server_address}/30", "dev", self.peer_if)
-        _run("ip", "link", "set", self.host_if, "up")
-        _run("ip", *ns, "link", "set", self.peer_if, "up")
-        _run("ip", *ns, "link", "set", "lo", "up")
-        for prefix, dev in (((), self.host_if), (ns, self.peer_if)):
-            _run("tc", *prefix, "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1")
-            _run("tc", *prefix, "class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb",
-                 "rate", self.rate, "ceil", self.rate)
+    def describe(self) -> dict[str, Any]:
+        return dict(self.model.describe(), delay_line_cpus=list(self.cpus) if self.cpus else None,
+                    server_address=self.up.get("server_addr"), namespaces=[self.up.get(k) for k in
+                                                                         ("client_ns", "router_ns", "server_ns")])
 
-    def _check_free(self) -> None:
-        """Refuse a block the root namespace already routes somewhere (other than by default)."""
-        done = subprocess.run(["ip", "-4", "-o", "route", "show", "to", "match", self.server_address],
-                              capture_output=True, text=True, timeout=10, check=False)
-        taken = [line for line in done.stdout.splitlines() if line and not line.startswith("default")]
-        if taken:
-            raise UnavailableError(f"--link: {self.server_address} is already routed here ({taken[0]})")
+    def rtt_ms(self, count: int = 5) -> float | None:
+        """The link's round trip now, by ping from the client namespace (median of `count`)."""
+        done = subprocess.run([*self.client_prefix, "ping", "-n", "-q", "-c", str(count), "-i", "0.02", "-W", "5",
+                               self.server_address], capture_output=True, text=True, timeout=60, check=False)
+        match = re.search(r"= [\d.]+/([\d.]+)/", done.stdout)
+        return float(match.group(1)) if match else None
 
-    def describe(self) -> dict:
-        return {"rate": self.rate, "bits_per_s": self.bits_per_s, "netns": self.netns,
-                "server_address": self.server_address, "latency": "not emulated (no netem): veth round trip"}
+    def delay_line_cpu_s(self) -> float | None:
+        """The delay line's CPU time so far (it counts with the cell that spends it)."""
+        try:
+            times = psutil.Process(self.delay_line_pid).cpu_times()
+        except (psutil.Error, KeyError, ValueError):
+            return None
+        return float(times.user + times.system)
 
     def close(self) -> None:
-        """Delete the veth pair (both ends go together) and the namespace; quiet when already gone."""
-        for argv in (("ip", "link", "del", self.host_if), ("ip", "netns", "del", self.netns)):
-            subprocess.run(argv, capture_output=True, timeout=10, check=False)
-        _LIVE.pop(self.netns, None)
+        """Stop delaynet (closing its stdin tears the namespaces down); quiet when already gone."""
+        if self.child is not None:
+            self.child.close_stdin()
+            try:
+                self.child.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                pass
+            self.child.stop()
+            self.child = None
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-@atexit.register
-def _cleanup() -> None:
-    for link in list(_LIVE.values()):
-        link.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import shutil
 import socket
+import subprocess
 import time
 from pathlib import Path
 
@@ -68,8 +69,10 @@ def unavailable() -> str | None:
 class Haproxy:
     """One HAProxy for one cell, forwarding to `backend` (host:port); its address is `target`."""
 
-    def __init__(self, backend: str, cpus: tuple[int, ...] | None, folder: Path, host: str = "127.0.0.1") -> None:
+    def __init__(self, backend: str, cpus: tuple[int, ...] | None, folder: Path, host: str = "127.0.0.1",
+                 prefix: list[str] | None = None) -> None:
         self.backend = backend
+        self.prefix = prefix or []  # `ip netns exec NS`: beside the clients, across the link from the server
         self.cpus = cpus
         self.folder = folder
         self.host = host
@@ -88,7 +91,7 @@ class Haproxy:
         config = self.folder / "haproxy.cfg"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(CONFIG.format(front=self.target, backend=self.backend))
-        self.child = Child([binary, "-db", "-f", str(config)], self.cpus, self.folder / "haproxy.log")
+        self.child = Child([*self.prefix, binary, "-db", "-f", str(config)], self.cpus, self.folder / "haproxy.log")
         try:
             self._await_ready()
         except BaseException:
@@ -102,12 +105,21 @@ class Haproxy:
             if not self.child.alive():
                 raise ServerError(f"haproxy exited: {self.child.last_error_line()}; "
                                   f"config and log in {self.folder}")
-            try:
-                socket.create_connection((self.host, self.port), timeout=1).close()
+            if self._listening():
                 return
-            except OSError:
-                time.sleep(0.02)
+            time.sleep(0.02)
         raise ServerError(f"haproxy did not listen on {self.target} within {READY_TIMEOUT_S:.0f} s")
+
+    def _listening(self) -> bool:
+        if self.prefix:  # in another namespace: ask its kernel, a connect from here cannot reach it
+            done = subprocess.run([*self.prefix, "ss", "-Hltn", f"sport = :{self.port}"], capture_output=True,
+                                  text=True, timeout=10, check=False)
+            return bool(done.stdout.strip())
+        try:
+            socket.create_connection((self.host, self.port), timeout=1).close()
+            return True
+        except OSError:
+            return False
 
     def __exit__(self, *exc: object) -> None:
         if self.child is not None:

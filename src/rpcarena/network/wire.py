@@ -6,9 +6,10 @@ pure ACKs all count. The TCP payload alone is estimated by taking off each
 packet's IPv4 + TCP-with-timestamps headers. Needs root and `nft`; elsewhere
 the bytes are simply not measured (and the reason is recorded).
 
-A server in a network namespace (`rpcarena.network.link`) sends its packets through
-that namespace's output hook, so its port is counted there as well as in the
-root namespace (where the clients' packets to it are output), and the two add up.
+On loopback every packet passes the output hook once, so both directions are counted
+there. A server in a network namespace of its own (`rpcarena.network.link`, clients in
+another) is counted in its namespace: its replies on the output hook, the requests
+arriving for it on the input hook.
 """
 
 from __future__ import annotations
@@ -63,43 +64,36 @@ class Counter:
 
     def __init__(self, port: int, netns: str | None = None) -> None:
         self.port = port
+        self.netns = netns
         self.table = f"rpcarena_{os.getpid()}_{port}"
-        self.namespaces = [None, netns] if netns else [None]
+        # (chain, hook, port field): where each direction's packets are seen once
+        requests = "input" if netns else "output"
+        self.rules = (("requests", requests, "dport"), ("replies", "output", "sport"))
 
     def __enter__(self) -> Counter:
-        for netns in self.namespaces:
-            self._add(netns)
+        _nft("add", "table", "inet", self.table, netns=self.netns)
+        _TABLES.add((self.netns, self.table))
+        for chain, hook, field in self.rules:
+            _nft("add", "chain", "inet", self.table, chain,
+                 f"{{ type filter hook {hook} priority 0; policy accept; }}", netns=self.netns)
+            _nft("add", "rule", "inet", self.table, chain, "tcp", field, str(self.port), "counter", netns=self.netns)
         return self
 
-    def _add(self, netns: str | None) -> None:
-        _nft("add", "table", "inet", self.table, netns=netns)
-        _TABLES.add((netns, self.table))
-        _nft("add", "chain", "inet", self.table, "out",
-             "{ type filter hook output priority 0; policy accept; }", netns=netns)
-        _nft("add", "rule", "inet", self.table, "out", "tcp", "dport", str(self.port), "counter", netns=netns)
-        _nft("add", "rule", "inet", self.table, "out", "tcp", "sport", str(self.port), "counter", netns=netns)
-
     def read(self) -> Count:
-        total = Count(0, 0, 0, 0)
-        for netns in self.namespaces:
-            total = total + self._read(netns)
-        return total
-
-    def _read(self, netns: str | None) -> Count:
-        data = json.loads(_nft("-j", "list", "chain", "inet", self.table, "out", netns=netns))
-        counters = {}
-        for item in data["nftables"]:
-            rule = item.get("rule")
-            if not rule:
-                continue
-            field = rule["expr"][0]["match"]["left"]["payload"]["field"]
-            counters[field] = rule["expr"][1]["counter"]
-        into, out = counters["dport"], counters["sport"]
+        into, out = (self._read(chain) for chain, _, _ in self.rules)
         return Count(into["bytes"], into["packets"], out["bytes"], out["packets"])
 
+    def _read(self, chain: str) -> dict[str, int]:
+        data = json.loads(_nft("-j", "list", "chain", "inet", self.table, chain, netns=self.netns))
+        for item in data["nftables"]:
+            rule = item.get("rule")
+            if rule:
+                counter: dict[str, int] = rule["expr"][1]["counter"]
+                return counter
+        raise OSError(f"nft: no counter in {self.table} {chain}")
+
     def __exit__(self, *exc: object) -> None:
-        for netns in self.namespaces:
-            _drop(netns, self.table)
+        _drop(self.netns, self.table)
 
 
 def _drop(netns: str | None, table: str) -> None:

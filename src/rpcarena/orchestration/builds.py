@@ -26,8 +26,12 @@ from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
 BUILD_TIMEOUT_S = 1800
 
 
+def repo_dir() -> Path:
+    return Path(__file__).resolve().parents[3]
+
+
 def workers_dir() -> Path:
-    return Path(__file__).resolve().parents[3] / "workers"
+    return repo_dir() / "workers"
 
 
 @dataclass
@@ -65,7 +69,7 @@ class Worker:
 
     def _expand(self, arg: str) -> str:
         out = self.build_dir / f"{self.language}-worker"
-        return arg.replace("{out}", str(out)).replace("{repo}", str(self.folder.parents[1]))
+        return arg.replace("{out}", str(out)).replace("{repo}", str(repo_dir()))
 
     def artifact(self) -> Path:
         return Path(self._expand(self.manifest.get("artifact", "{out}")))
@@ -137,3 +141,11 @@ def workers() -> dict[str, Worker]:
         data = json.loads(manifest.read_text())
         found[data["language"]] = Worker(manifest.parent, data)
     return found
+
+
+@cache
+def tool(name: str) -> Worker:
+    """A program of this repository that is not a worker (`delayline/`), built the same way from
+    its `build.json`: on first use, cached by the hash of its sources."""
+    folder = repo_dir() / name
+    return Worker(folder, json.loads((folder / "build.json").read_text()))

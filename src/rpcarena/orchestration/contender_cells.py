@@ -131,7 +131,8 @@ def _front(contender: Contender, context: RunContext, cell: Cell, address: str, 
         cell.via, cell.reason = "direct", note
     if via is None or note:
         return address
-    front = stack.enter_context(proxy.Haproxy(address, context.placement.server, logs / "proxy"))
+    front = stack.enter_context(proxy.Haproxy(address, context.placement.server, logs / "proxy",
+                                              prefix=context.client_prefix))
     return front.target
 
 

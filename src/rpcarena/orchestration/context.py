@@ -39,8 +39,13 @@ class RunContext:
 
     @property
     def server_prefix(self) -> list[str]:
-        """What a server's argv is run under: `ip netns exec NS` behind a link."""
-        return self.link.exec_prefix if self.link is not None else []
+        """What a server's argv is run under: `ip netns exec SERVER_NS` across a link."""
+        return self.link.server_prefix if self.link is not None else []
+
+    @property
+    def client_prefix(self) -> list[str]:
+        """What drivers and proxies run under: `ip netns exec CLIENT_NS` across a link."""
+        return self.link.client_prefix if self.link is not None else []
 
     def wire_counter(self, port: int | None) -> Any:
         """Kernel byte counters on a server port, or a null context where they cannot be had."""
@@ -57,6 +62,9 @@ def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunCo
     """The run's context; its backing services and link are torn down on every way out."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
     logs = Path(config.out).parent / "logs" / stamp
+    placement = plan(config.pin)
+    # The delay line shares the clients' CPUs: in a ping-pong they wait while it holds packets.
+    emulated = link.Link(link.parse(config.link), logs / "link.log", placement.clients) if config.link else None
     with Backing(workloads, {"redis": config.redis_url}, config.host) as backing, \
-            (link.Link(config.link) if config.link else contextlib.nullcontext(None)) as emulated:
-        yield RunContext(config, plan(config.pin), logs, backing, emulated, wire.unavailable())
+            (emulated or contextlib.nullcontext(None)):
+        yield RunContext(config, placement, logs, backing, emulated, wire.unavailable())

@@ -41,16 +41,23 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     """Run the measured phase of `drivers` against `server` and record it into `cell`."""
     load_before = environment.load_now()
     cell.warmup_s = drivers[0].spec.warmup_s
-    phase = Phase(drivers, context.placement.clients, logs, server.alive, server.died_message)
+    if context.link is not None:
+        cell.link_rtt_ms = context.link.rtt_ms()  # the link as it is now, beside its configuration
+    prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
+    phase = Phase(prefixed, context.placement.clients, logs, server.alive, server.died_message)
     at_warm: dict[str, Any] = {}
     with context.wire_counter(server.port) as counter:
         def on_warm() -> None:
             at_warm["usage"] = server.usage()
             at_warm["wire"] = counter.read() if counter else None
+            at_warm["link_cpu_s"] = context.link.delay_line_cpu_s() if context.link else None
         outcome = phase.run(on_warm, context.config.cell_timeout_s)
         used = server.usage() - at_warm["usage"]
         if counter:
             _record_wire(cell, counter.read() - at_warm["wire"])
+        if context.link is not None and at_warm["link_cpu_s"] is not None:
+            now = context.link.delay_line_cpu_s()
+            cell.link_cpu_s = None if now is None else now - at_warm["link_cpu_s"]
     cell.server_peak_rss_bytes = server.peak_rss_bytes()
     cell.placement = dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None)
     _record(cell, outcome, used)
