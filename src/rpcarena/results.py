@@ -54,6 +54,8 @@ class Cell:
     link: str | None = None  # the emulated link as given (--link), e.g. "wifi"; None: loopback
     link_rtt_ms: float | None = None  # the link's round trip measured (ping) just before the cell
     link_cpu_s: float | None = None  # the delay line's CPU time during the measured phase
+    # TCP_NODELAY read back from the connected sockets at each end: True, False, "mixed", None (unread)
+    tcp_nodelay: dict[str, Any] = field(default_factory=dict)
     warmup_s: float | None = None
     client_cpu_user_s: float = 0.0
     client_cpu_sys_s: float = 0.0

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from rpcarena.analysis import stats
 from rpcarena.analysis.groups import Group
 from rpcarena.results import Cell
@@ -19,6 +21,11 @@ P99_CALLS = 1000  # below this, p99 rests on fewer than 10 calls
 LOAD_CHANGE = 1.0
 MHZ_CHANGE = 0.05
 CLIENT_SATURATED = 0.90
+DELAYED_ACK_MS = 40.0  # Linux's minimum delayed-ACK timeout (TCP_DELACK_MIN)
+DELAYED_ACK_EARLY_MS = 2.0  # a timer may fire a little early
+DELAYED_ACK_REST_MS = 12.0  # what a stalled call may spend on its own work
+DELAYED_ACK_SHARE = 0.4  # of the sampled calls
+DELAYED_ACK_MIN_CALLS = 20
 
 
 def high_cv(cell: Cell, cpus: int) -> str | None:
@@ -80,8 +87,28 @@ def late_calls(cell: Cell, cpus: int) -> str | None:
     return None
 
 
+def delayed_ack(cell: Cell, cpus: int) -> str | None:
+    """Latency clustered at multiples of Linux's delayed-ACK timer above the link's round trip:
+    the signature of Nagle's algorithm holding a small write until the peer's ACK comes."""
+    latencies_ms = stats.samples_us(cell.samples_ns) / 1e3 - (cell.link_rtt_ms or 0.0)
+    if latencies_ms.size < DELAYED_ACK_MIN_CALLS:
+        return None
+    # k stalls of the timer, plus the call's own work (small beside the timer, or no pattern at all)
+    stalls = np.floor((latencies_ms + DELAYED_ACK_EARLY_MS) / DELAYED_ACK_MS)
+    rest = latencies_ms - stalls * DELAYED_ACK_MS
+    near = (stalls >= 1) & (rest <= DELAYED_ACK_REST_MS)
+    share = float(near.mean())
+    if share < DELAYED_ACK_SHARE:
+        return None
+    off = [end for end in ("client", "server") if cell.tcp_nodelay.get(end) is False]
+    where = f"TCP_NODELAY is off at the {' and the '.join(off)}" if off else "check TCP_NODELAY at both ends"
+    return (f"{share:.0%} of calls took a multiple of ~{DELAYED_ACK_MS:.0f} ms beyond the round trip and {where}: "
+            "Nagle's algorithm waits for a delayed ACK (40 ms on Linux), which is not the protocol's cost; "
+            "set TCP_NODELAY (for RPyC: rpyc-nodelay)")
+
+
 CELL_CHECKS: tuple[Callable[[Cell, int], str | None], ...] = (
-    few_calls, failed_calls, high_cv, client_bottleneck, load_drift, clock_drift, late_calls)
+    few_calls, failed_calls, high_cv, client_bottleneck, load_drift, clock_drift, late_calls, delayed_ack)
 
 
 def trial_spread(g: Group) -> str | None:

@@ -79,14 +79,28 @@ class Rpyc(PythonContender):
         announce_ready(server.port)
         threading.Event().wait()
 
+    nodelay = False
+
     def default_client(self) -> str:
-        return "py-tuple" if self.by_value else "py"
+        return ("py-tuple" if self.by_value else "py") + ("-nodelay" if self.nodelay else "")
 
 
 class RpycTuple(Rpyc):
     id = "rpyc-tuple"
     description = "RPyC ThreadedServer; sequences and objects passed as tuples (by value)"
     by_value = True
+
+
+class RpycNodelay(Rpyc):
+    id = "rpyc-nodelay"
+    description = "rpyc, its client socket with TCP_NODELAY (rpyc.connect leaves it off: Nagle + delayed ACK)"
+    nodelay = True
+
+
+class RpycTupleNodelay(RpycTuple):
+    id = "rpyc-tuple-nodelay"
+    description = "rpyc-tuple, its client socket with TCP_NODELAY"
+    nodelay = True
 
 
 def _quiet() -> Any:
@@ -129,9 +143,11 @@ def to_result(response_type: str, response: dict, args: tuple) -> Any:
 
 
 class RpycClient(Client):
-    """One RPyC connection; the exposed method looked up once, like a stub."""
+    """One RPyC connection, as `rpyc.connect` makes it (TCP_NODELAY off); the exposed method
+    looked up once, like a stub."""
 
     by_value = False
+    nodelay = False
 
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         import rpyc
@@ -146,8 +162,12 @@ class RpycClient(Client):
         import rpyc
 
         host, _, port = self.target.rpartition(":")
-        self._conn = rpyc.connect(host, int(port), config={
-            "allow_public_attrs": True, "sync_request_timeout": self.timeout_s})
+        config = {"allow_public_attrs": True, "sync_request_timeout": self.timeout_s}
+        if self.nodelay:
+            stream = rpyc.SocketStream.connect(host, int(port), nodelay=True)
+            self._conn = rpyc.connect_stream(stream, config=config)
+        else:
+            self._conn = rpyc.connect(host, int(port), config=config)
         self._fn = getattr(self._conn.root, self.method)
 
     def reconnect(self) -> None:
@@ -181,6 +201,14 @@ class RpycClient(Client):
 
 class RpycTupleClient(RpycClient):
     by_value = True
+
+
+class RpycNodelayClient(RpycClient):
+    nodelay = True
+
+
+class RpycTupleNodelayClient(RpycTupleClient):
+    nodelay = True
 
 
 def _close(a: Any, b: Any) -> bool:

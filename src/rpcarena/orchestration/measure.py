@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from rpcarena import environment
-from rpcarena.network import wire
+from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
 from rpcarena.orchestration.placement import where
@@ -51,6 +51,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
             at_warm["usage"] = server.usage()
             at_warm["wire"] = counter.read() if counter else None
             at_warm["link_cpu_s"] = context.link.delay_line_cpu_s() if context.link else None
+            cell.tcp_nodelay = _nodelay(server, phase, drivers[0].spec.target)
         outcome = phase.run(on_warm, context.config.cell_timeout_s)
         used = server.usage() - at_warm["usage"]
         if counter:
@@ -62,6 +63,13 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     cell.placement = dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None)
     _record(cell, outcome, used)
     cell.drift = {"before": load_before, "after": environment.load_now()}
+
+
+def _nodelay(server: ServerSide, phase: Phase, target: str) -> dict[str, bool | str | None]:
+    """TCP_NODELAY at each end, read from the connected sockets once all are warm."""
+    called = int(target.rpartition(":")[2])  # the server's port, or a proxy's in front of it
+    return {"client": nodelay.state([c.pid for c in phase.children], called, local=False),
+            "server": nodelay.state([server.pid], server.port, local=True) if server.pid and server.port else None}
 
 
 def _record_wire(cell: Cell, count: wire.Count) -> None:
