@@ -135,7 +135,8 @@ def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):
     from rpcarena.suites.model import NOT_COMPARABLE
 
     suite = SUITES["infobip2016"]
-    assert [p.link for p in suite.parts] == [None, "100mbit"] and suite.parts[1].via == "haproxy"
+    assert [p.link for p in suite.parts] == [None, "rtt=0.3ms,jitter=0.05ms,rate=100mbit"]
+    assert suite.parts[1].via == "haproxy"
     doc = runner.run(suite, quick=True, repeat=None, out=tmp_path / "s.json", run_arena=fake_arena)
     found = {f.claim: f for f in findings(suite, doc, {})}
     network = [f for claim, f in found.items() if claim.startswith("Network")]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from tests.conftest import FIXTURE, fake_arena
 
@@ -13,7 +15,7 @@ from rpcarena.suites.findings import findings, findings_of
 from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE
 
 VERDICTS = {HOLDS, FAILS, NOT_COMPARABLE}
-CLAIMS = {"usp2018": 4, "predictions": 2, "hprpc2016": 8, "cs6650": 5, "infobip2016": 6}
+CLAIMS = {"usp2018": 5, "predictions": 3, "hprpc2016": 9, "cs6650": 5, "infobip2016": 6}
 
 
 def test_the_five_seeds_are_suites():
@@ -62,5 +64,16 @@ def test_the_report_shows_findings_and_missing_systems(tmp_path):
     found = findings(SUITES["usp2018"], doc, {"rpyc": "not installed"})
     page = report.write_html([report.Source("usp2018", doc, found, {"rpyc": "not installed"})], tmp_path / "s.html")
     text = page.read_text()
-    assert "findings" in text and all(f.claim in text for f in found)
+    assert "findings" in text and all(html.escape(f.claim) in text for f in found)
     assert "not installed" in text and "not comparable here" in text
+
+
+@pytest.mark.parametrize("name", sorted(CLAIMS))
+def test_every_seed_is_also_measured_across_a_link_and_its_network_claims_judged(name, tmp_path):
+    suite = SUITES[name]
+    assert any(p.link for p in suite.parts) and any(not p.link for p in suite.parts)
+    doc = runner.run(suite, quick=True, repeat=None, out=tmp_path / "s.json", run_arena=fake_arena)
+    for f in findings(suite, doc, {}):
+        assert "one host" not in f.why and "needs two machines" not in f.why, (f.claim, f.why)
+        if "network" in f.claim.lower() or "link" in f.claim.lower():
+            assert f.verdict != NOT_COMPARABLE or "missing here" in f.why, (f.claim, f.why)
