@@ -45,6 +45,7 @@ lint: setup system
 bench: setup system natives
 	$(PY) benchmarks/harness_overhead.py
 	$(PY) benchmarks/wire_bytes.py
+	$(PY) benchmarks/delay_line.py
 
 clean:
 	rm -rf $(VENV) results
