@@ -28,7 +28,8 @@ from pathlib import Path
 
 from rpcarena import contenders, seeds
 from rpcarena.contenders.tcp_raw import HEADER
-from rpcarena.orchestration.server_process import Server
+from rpcarena.contract import DriveSpec
+from rpcarena.orchestration.server_process import ServerProcess
 from rpcarena.worker.drive import Driver
 
 WORKLOAD = "usp.int32"
@@ -53,13 +54,12 @@ def bare_loop(target: str, frame: bytes, calls: int) -> float:
 def driver_loop(target: str, calls: int, sample_limit: int = 10_000) -> float:
     """Microseconds per call of rpcarena's Python driver, same echo, one client."""
     workload = seeds.WORKLOADS[WORKLOAD]
-    spec = {"contract": 1, "contender": "tcp-raw", "target": target, "method": workload.method,
-            "requests": workload.requests, "responses": workload.responses, "clients": 1,
-            "warmup_s": 0, "calls": calls, "timeout_ms": 5000, "sample_limit": sample_limit}
+    spec = DriveSpec(contender="tcp-raw", target=target, method=workload.method, requests=workload.requests,
+                     responses=workload.responses, calls=calls, sample_limit=sample_limit)
     result = Driver(spec).run()
-    if result["calls"] != calls or result["errors"]:
-        raise SystemExit(f"driver: {result['calls']} calls, errors {result['errors']}")
-    return result["wall_s"] / calls * 1e6
+    if result.calls != calls or result.error_counts:
+        raise SystemExit(f"driver: {result.calls} calls, errors {result.error_counts}")
+    return result.wall_s / calls * 1e6
 
 
 def frame_of(target: str) -> bytes:
@@ -83,7 +83,7 @@ def main() -> int:
     cpu = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})  # both ends on one CPU: the overhead, not the wake-up cost
     log = Path(tempfile.mkdtemp()) / "server.log"
-    with Server(contenders.get("tcp-raw"), "127.0.0.1", (cpu,), log) as server:
+    with ServerProcess(contenders.get("tcp-raw"), "127.0.0.1", (cpu,), log) as server:
         server.start()
         frame = frame_of(server.target)
         bare_loop(server.target, frame, 2000)  # warm both paths

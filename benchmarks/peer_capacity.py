@@ -62,9 +62,10 @@ from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
 from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
 from rpcarena.orchestration import phase  # noqa: E402
-from rpcarena.orchestration.arena import Plan, driver_specs  # noqa: E402
+from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs  # noqa: E402
 from rpcarena.orchestration.placement import Placement, plan  # noqa: E402
-from rpcarena.orchestration.server_process import Server  # noqa: E402
+from rpcarena.orchestration.plan import Plan  # noqa: E402
+from rpcarena.orchestration.server_process import ServerProcess  # noqa: E402
 
 PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the
@@ -102,7 +103,8 @@ def driver_env(extra: dict):
 def peer_once(server_id: str, connections: int, setup: Setup) -> Measurement:
     """A fresh server, warmed and then measured by the peer."""
     workload = seeds.WORKLOADS[WORKLOAD]
-    with Server(contenders.get(server_id), "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
+    with ServerProcess(contenders.get(server_id), "127.0.0.1", setup.placement.server,
+                       setup.logs / "server.log") as server:
         server.start()
         run = _peer_call(PEERS[server_id], server.target, workload, connections, setup.placement.clients)
         if setup.warmup_s > 0:
@@ -141,22 +143,22 @@ def native_once(server_id: str, client: str, connections: int, setup: Setup) -> 
     contender = contenders.get(server_id)
     config = RunConfig(contenders=[server_id], workloads=[WORKLOAD], clients=[connections],
                        duration_s=setup.duration_s, warmup_s=setup.warmup_s)
-    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], connections, 0)
-    with Server(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
+    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], connections, 0, CONTENDER_CELLS)
+    with ServerProcess(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
-        drive = phase.Drive(driver_specs(p, config, server.target), setup.placement.clients, setup.logs,
-                              server.alive, server.died_message)
+        drive = phase.Phase(driver_specs(p, contender, config, server.target), setup.placement.clients,
+                            setup.logs, server.alive, server.died_message)
         before: list = []
         with driver_env(setup.driver_env):  # the server is started already: only the driver sees it
-            result = drive.run(lambda: before.append(server.usage()), setup.warmup_s + setup.duration_s + 60)
+            outcome = drive.run(lambda: before.append(server.usage()), setup.warmup_s + setup.duration_s + 60)
         used = server.usage() - before[0]
-    pct = hist.percentiles(hist.decode(result["histogram"]), (50.0, 99.0))
-    errors = {k: n for k, n in result["errors"].items() if n}
-    cpu_s = result["cpu_user_s"] + result["cpu_sys_s"]
-    measured = Measurement(f"rpcarena-{client}", result["calls"], result["calls"] / result["wall_s"],
-                           pct[50.0] / 1e3, pct[99.0] / 1e3, errors,
-                           cpu_s / result["calls"] * 1e6 if result["calls"] else None)
-    if result.get("server_counters_include_warmup"):  # a driver without the sync handshake
+    result = outcome.result
+    pct = hist.percentiles(hist.decode(result.histogram), (50.0, 99.0))
+    cpu_s = result.cpu_user_s + result.cpu_sys_s
+    measured = Measurement(f"rpcarena-{client}", result.calls, result.calls / result.wall_s,
+                           pct[50.0] / 1e3, pct[99.0] / 1e3, result.error_counts,
+                           cpu_s / result.calls * 1e6 if result.calls else None)
+    if outcome.counters_include_warmup:  # a driver without the sync handshake
         return measured
     return with_server_cpu(measured, used)
 

@@ -18,10 +18,12 @@ from pathlib import Path
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError
 from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
+from rpcarena.seeds.hprpc2016.workloads import LARGE_SIZES
 
 CONTENDERS = ["grpc-py", "tagless", "typed-json", "thrift-binary", "thrift-compact", "rest-fastapi"]
 WORKLOADS = ["hprpc.hello", "hprpc.average10000", "hprpc.randnums10000"] + [
-    f"hprpc.large{n}" for n in (128, 256, 512, 1024, 2048, 4096, 8192)]
+    f"hprpc.large{n}" for n in LARGE_SIZES]
 BASELINE = "grpc-py"
 
 
@@ -29,7 +31,7 @@ def measure(calls: int, warmup_s: float, out: Path) -> dict[tuple[str, str], tup
     """(contender, workload) -> (p50 µs, payload bytes per call)."""
     config = RunConfig(contenders=CONTENDERS, workloads=WORKLOADS, calls=calls, warmup_s=warmup_s, out=out)
     cells = {}
-    for cell in Arena(config).run().cells:
+    for cell in Arena(config, plans(config)).run().cells:
         p50 = cell.latency.get("p50_us") if cell.status == "ok" and cell.calls else None
         cells[(cell.contender, cell.workload)] = (p50, cell.payload_bytes_per_call)
     return cells

@@ -14,8 +14,12 @@ import pathlib
 import re
 import sys
 
-SIZES = (128, 256, 512, 1024, 2048, 4096, 8192)
-PROTO = pathlib.Path(__file__).resolve().parent.parent / "proto" / "arena.proto"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from rpcarena.seeds.hprpc2016.workloads import LARGE_SIZES as SIZES  # noqa: E402  (the one list)
+
+PROTO = ROOT / "proto" / "arena.proto"
 FIELDS_PER_LINE = 8
 
 

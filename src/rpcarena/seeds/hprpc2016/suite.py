@@ -6,6 +6,7 @@ The seed reports total time of 1,000 calls, so the statistic here is the mean la
 
 from __future__ import annotations
 
+from rpcarena.seeds.hprpc2016.workloads import LARGE_SIZES
 from rpcarena.suites.judges import bytes_growth, every_pair, faster, on_network
 from rpcarena.suites.model import Claim, Part, Suite
 
@@ -13,7 +14,7 @@ TAGLESS = "tagless"
 # The seed's gRPC and HPRPC share a language: tagless against gRPC in the same language.
 PAIRS = (("tagless", "grpc-py"), ("tagless-go", "grpc-go"))
 GRPC = ("grpc-py", "grpc-go", "grpc-tonic", "grpc-java")
-SIZES = ("128", "256", "512", "1024", "2048", "4096", "8192")
+SIZES = tuple(str(n) for n in LARGE_SIZES)
 WORKLOADS = (("hprpc.hello",) + tuple(f"hprpc.average{n}" for n in (10, 100, 1000, 10000))
              + tuple(f"hprpc.randnums{n}" for n in (10, 100, 1000, 10000)) + tuple(f"hprpc.large{n}" for n in SIZES))
 
