@@ -67,3 +67,19 @@ def test_contenders_say_which_services_they_serve():
     assert contenders.get("grpc-py").unsupported("GetPredictions") is None
     assert "predictions.Predictions" in contenders.get("tagless").unsupported("GetPredictions")
     assert contenders.get("tcp-raw").unsupported("GetPredictions") is None
+
+
+@needs_redis
+def test_across_a_link_the_redis_runs_beside_the_servers(tmp_path):
+    from rpcarena.network import link
+
+    if link.unavailable():
+        pytest.skip(link.unavailable())
+    config = RunConfig(contenders=["grpc-py", "rest-fastapi"], workloads=["predictions.get"], calls=10,
+                       warmup_s=0, link="rtt=1ms", out=tmp_path / "r.json")
+    cells = Arena(config, plans(config)).run().cells
+    assert [(c.status, c.calls, c.errors) for c in cells] == [("ok", 10, {})] * 2, [c.reason for c in cells]
+    user = RunConfig(contenders=["grpc-py"], workloads=["predictions.get"], calls=1, warmup_s=0, link="rtt=1ms",
+                     redis_url="redis://127.0.0.1:1/0", out=tmp_path / "u.json")
+    (cell,) = Arena(user, plans(user)).run().cells
+    assert cell.status == "unavailable" and "drop it" in cell.reason  # the servers could not reach it

@@ -36,7 +36,8 @@ class Need:
     """A backing service by name: servers get its URL as `serve --NAME URL`, users give theirs as --NAME."""
 
     name: str
-    start: Callable[[str | None, str], BackingService] = field(compare=False)  # (user's URL, host)
+    # (user's URL, host, the argv prefix servers run under): the service, started beside the servers
+    start: Callable[[str | None, str, list[str]], BackingService] = field(compare=False)
 
 
 @dataclass(frozen=True)

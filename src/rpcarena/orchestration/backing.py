@@ -18,10 +18,12 @@ from rpcarena.workloads import Workload
 class Backing:
     """The backing services of one run, their URLs, and why any is missing."""
 
-    def __init__(self, workloads: Iterable[Workload], given: Mapping[str, str | None], host: str) -> None:
+    def __init__(self, workloads: Iterable[Workload], given: Mapping[str, str | None], host: str,
+                 prefix: list[str] | None = None) -> None:
         self.needs = {need.name: need for workload in workloads for need in workload.needs}
         self.given = given  # the user's own services by name (--redis URL), seeded but never stopped
         self.host = host
+        self.prefix = prefix or []  # where the servers run (`ip netns exec NS` across a link): so do these
         self.urls: dict[str, str] = {}
         self.missing: dict[str, str] = {}
         self._stack = contextlib.ExitStack()
@@ -29,7 +31,7 @@ class Backing:
     def __enter__(self) -> Backing:
         for name, need in self.needs.items():
             try:
-                service = self._stack.enter_context(need.start(self.given.get(name), self.host))
+                service = self._stack.enter_context(need.start(self.given.get(name), self.host, self.prefix))
             except UnavailableError as error:
                 self.missing[name] = str(error)
                 continue

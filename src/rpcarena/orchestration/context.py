@@ -65,6 +65,7 @@ def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunCo
     placement = plan(config.pin)
     # The delay line shares the clients' CPUs: in a ping-pong they wait while it holds packets.
     emulated = link.Link(link.parse(config.link), logs / "link.log", placement.clients) if config.link else None
-    with Backing(workloads, {"redis": config.redis_url}, config.host) as backing, \
-            (emulated or contextlib.nullcontext(None)):
+    with (emulated or contextlib.nullcontext(None)), \
+            Backing(workloads, {"redis": config.redis_url}, "127.0.0.1" if emulated else config.host,
+                    emulated.server_prefix if emulated else None) as backing:
         yield RunContext(config, placement, logs, backing, emulated, wire.unavailable())

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import shutil
 import socket
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -40,19 +42,38 @@ def seed(url: str) -> int:
 
 
 class RedisStore:
-    """A redis-server of our own, or the user's (which is only seeded, never stopped)."""
+    """A redis-server of our own, or the user's (which is only seeded, never stopped).
 
-    def __init__(self, url: str | None = None, host: str = "127.0.0.1") -> None:
+    Across an emulated link the servers run in a network namespace of their own: then the
+    Redis runs there too, beside them as on the seed's server host (`prefix`: `ip netns exec
+    NS`), on that namespace's loopback, and is probed and seeded from inside it.
+    """
+
+    def __init__(self, url: str | None = None, host: str = "127.0.0.1", prefix: list[str] | None = None) -> None:
         self.url = url
         self.host = host
+        self.prefix = prefix or []
         self.child: Child | None = None
         self.folder: Path | None = None
 
     def __enter__(self) -> RedisStore:
+        if self.url is not None and self.prefix:
+            raise UnavailableError("across --link the servers cannot reach --redis: drop it, and rpcarena "
+                                   "starts a Redis beside the servers")
         if self.url is None:
             self._start()
-        seed(self.url)
+        assert self.url is not None
+        self._seed(self.url)
         return self
+
+    def _seed(self, url: str) -> None:
+        if not self.prefix:
+            seed(url)
+            return
+        done = subprocess.run([*self.prefix, sys.executable, "-m", "rpcarena.seeds.predictions.store", url],
+                              capture_output=True, text=True, timeout=120, check=False)
+        if done.returncode != 0:
+            raise UnavailableError(f"cannot seed the Redis beside the servers: {done.stderr.strip()[-200:]}")
 
     def _start(self) -> None:
         binary = shutil.which("redis-server")
@@ -62,7 +83,7 @@ class RedisStore:
         folder = self.folder = Path(tempfile.mkdtemp(prefix="rpcarena-redis-"))
         argv = [binary, "--bind", self.host, "--port", str(port), "--save", "", "--appendonly", "no",
                 "--dir", str(folder), "--protected-mode", "yes"]
-        self.child = Child(argv, None, folder / "redis.log")
+        self.child = Child([*self.prefix, *argv], None, folder / "redis.log")
         self.url = f"redis://{self.host}:{port}/0"
         self._await_ready(port)
 
@@ -71,17 +92,32 @@ class RedisStore:
         while time.monotonic() < deadline:
             if self.child is not None and not self.child.alive():
                 raise UnavailableError(f"redis-server exited: {self.child.last_error_line()}")
-            try:
-                with socket.create_connection((self.host, port), timeout=1) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                time.sleep(0.05)
+            if self._pong(port):
+                return
+            time.sleep(0.05)
         raise UnavailableError(f"redis-server did not answer on port {port} within {READY_TIMEOUT_S:.0f} s")
+
+    def _pong(self, port: int) -> bool:
+        if self.prefix:  # in the servers' namespace: ask from inside it
+            done = subprocess.run([*self.prefix, "redis-cli", "-h", self.host, "-p", str(port), "ping"],
+                                  capture_output=True, text=True, timeout=10, check=False)
+            return done.stdout.strip() == "PONG"
+        try:
+            with socket.create_connection((self.host, port), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
 
     def __exit__(self, *exc: object) -> None:
         if self.child is not None:
             self.child.stop()
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+if __name__ == "__main__":  # `python -m ...store URL`: seed a Redis from inside its namespace
+    try:
+        print(f"seeded {seed(sys.argv[1])} keys")
+    except UsageError as error:
+        sys.exit(f"error: {error}")
