@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
@@ -181,14 +181,15 @@ class Results:
                 **{name: getattr(self, name) for name in NOTES}, "cells": [c.to_json() for c in self.cells]}
 
     def save(self, path: str | os.PathLike | None = None) -> Path:
-        """Write the document atomically (a reader never sees half a file)."""
+        """Write the document atomically and durably: a reader never sees half a file, a crash
+        never loses a saved one, and a failed write leaves the previous version and no temp file."""
         target = Path(path or self.path or "results.json")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "w") as out:
-            json.dump(self.to_json(), out, separators=(",", ":"))
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a results file is not
-        os.replace(tmp, target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_durably(target, json.dumps(self.to_json(), separators=(",", ":")).encode())
+        except OSError as error:
+            raise UsageError(f"cannot write the results to {target} ({error.strerror or error}): "
+                             "free the space or give --out a writable file") from None
         self.path = target
         return target
 
@@ -207,10 +208,25 @@ class Results:
         return [c for c in self.cells if c.status == "ok"]
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _write_durably(target: Path, data: bytes) -> None:
+    """A temp file beside the target, fsynced, renamed over it, and the folder fsynced. The temp
+    file is created with mode 0o666, so the process's umask applies as to any file it makes."""
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
 
 
 def load(path: str | os.PathLike) -> Results:
