@@ -92,6 +92,13 @@ class ExternalServer:
     def died_message(self) -> str:
         return f"target {self.spec.id}: its server (pid {self.spec.server_pid}) exited during the measurement"
 
+    def state(self) -> str | None:
+        try:
+            stopped = self._process is not None and self._process.status() == psutil.STATUS_STOPPED
+        except psutil.Error:
+            return None
+        return "stopped" if stopped else None
+
     def usage(self) -> Usage:
         if self._process is None:
             return NOT_MEASURED

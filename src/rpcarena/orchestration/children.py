@@ -123,6 +123,7 @@ class Child:
         """SIGTERM the process group, SIGKILL it after the grace period; reap."""
         if self.proc.poll() is None:
             _signal_group(self.proc, signal.SIGTERM)
+            _signal_group(self.proc, signal.SIGCONT)  # a stopped process acts on SIGTERM only once resumed
             try:
                 self.proc.wait(grace_s)
             except subprocess.TimeoutExpired:
