@@ -13,7 +13,6 @@ root namespace (where the clients' packets to it are output), and the two add up
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import shutil
@@ -21,9 +20,9 @@ import subprocess
 from dataclasses import dataclass
 
 from rpcarena.network import link
+from rpcarena.orchestration import leftovers
 
 HEADER_BYTES = 52  # IPv4 (20) + TCP (20) + timestamp option (12), every segment on loopback
-_TABLES: set[tuple[str | None, str]] = set()  # (network namespace, table)
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ class Counter:
 
     def _add(self, netns: str | None) -> None:
         _nft("add", "table", "inet", self.table, netns=netns)
-        _TABLES.add((netns, self.table))
+        leftovers.register(_what(netns, self.table), lambda: _drop(netns, self.table))
         _nft("add", "chain", "inet", self.table, "out",
              "{ type filter hook output priority 0; policy accept; }", netns=netns)
         _nft("add", "rule", "inet", self.table, "out", "tcp", "dport", str(self.port), "counter", netns=netns)
@@ -102,15 +101,13 @@ class Counter:
             _drop(netns, self.table)
 
 
+def _what(netns: str | None, table: str) -> str:
+    return f"nft table {table}" + (f" in {netns}" if netns else "")
+
+
 def _drop(netns: str | None, table: str) -> None:
     try:
         _nft("delete", "table", "inet", table, netns=netns)
     except (OSError, subprocess.TimeoutExpired):
         pass
-    _TABLES.discard((netns, table))
-
-
-@atexit.register
-def _cleanup() -> None:
-    for netns, table in list(_TABLES):
-        _drop(netns, table)
+    leftovers.release(_what(netns, table))

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 
 from rpcarena import environment
 from rpcarena.config import RunConfig
-from rpcarena.errors import ArenaError, Interrupted, UnavailableError
+from rpcarena.errors import ArenaError, Interrupted, Stop, UnavailableError
 from rpcarena.orchestration import children
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
 from rpcarena.orchestration.plan import Plan
@@ -42,12 +42,13 @@ class Arena:
             with self.open_context(self.config, [p.workload for p in self.plans]) as context:
                 self._note(context)
                 self._run_all(context)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             children.kill_all()
-            self.results.interrupted = "Ctrl-C"
+            how, code = (stop.name, stop.exit_code) if isinstance(stop, Stop) else ("Ctrl-C", 130)
+            self.results.interrupted = how
             self.results.save(self.config.out)
-            raise Interrupted(f"interrupted: {len(self.results.cells)} cells kept in {self.config.out}; "
-                              "run again to measure the rest") from None
+            raise Interrupted(f"interrupted by {how}: {len(self.results.cells)} cells kept in {self.config.out}; "
+                              "run again to measure the rest", code) from None
         finally:
             children.kill_all()
         self.results.finished = _now()
