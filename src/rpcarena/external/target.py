@@ -132,7 +132,7 @@ def server_pid(text: str | None) -> int | None:
     """`--server-pid`: a live process to measure, or None."""
     if text is None:
         return None
-    if not text.isdigit() or not psutil.pid_exists(int(text)):
+    if not text.isdigit() or not 0 < int(text) < 2**31 or not psutil.pid_exists(int(text)):
         raise UsageError(f"bad --server-pid {text!r}: give the pid of the running server process")
     return int(text)
 
