@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import socket
@@ -136,6 +137,40 @@ class RunConfig:
         out = asdict(self)
         out["out"] = str(self.out)
         return out
+
+    @classmethod
+    def from_json(cls, data: object, where: str) -> RunConfig:
+        """The configuration a results document records, checked as a command line is."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        if not isinstance(data, dict) or not {"contenders", "workloads"} <= set(data) or set(data) - fields:
+            raise UsageError(f"{where} records no run configuration this rpcarena can repeat: "
+                             "measure it again into a new --out")
+        try:
+            return cls(**dict(data, out=Path(str(data.get("out")))))
+        except TypeError as error:
+            raise UsageError(f"{where}: its configuration does not read ({error}): "
+                             "measure it again into a new --out") from None
+
+    def differences(self, other: RunConfig, ignore: tuple[str, ...] = ("out", "fail_fast")) -> list[str]:
+        """'--calls 5 -> 6' for every field (but `ignore`) on which `other` differs from this one."""
+        mine, theirs = self.to_json(), other.to_json()
+        return [f"{_option(name)} {_shown(mine[name])} -> {_shown(theirs[name])}" for name in mine
+                if name not in ignore and mine[name] != theirs[name]]
+
+
+# The option that sets each field, as a person typed it.
+OPTIONS = {"contenders": "--contender", "workloads": "--workload", "client_drivers": "--client",
+           "duration_s": "--duration", "warmup_s": "--warmup", "timeout_ms": "--timeout (ms)",
+           "cell_timeout_s": "--cell-timeout", "sample_limit": "--samples", "rate_per_s": "--rate",
+           "redis_url": "--redis", "fail_fast": "--fail-fast"}
+
+
+def _option(name: str) -> str:
+    return OPTIONS.get(name, "--" + name.replace("_", "-"))
+
+
+def _shown(value: object) -> str:
+    return "unset" if value is None else str(value).replace("'", "")
 
 
 def check_host(host: str) -> None:

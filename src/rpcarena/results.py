@@ -26,7 +26,7 @@ from rpcarena.network import wire
 FORMAT = "rpcarena-results"
 VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
 READABLE_VERSIONS = (1, 2)
-NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite")
+NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite", "resumed")
 
 
 def now() -> str:
@@ -175,6 +175,7 @@ class Results:
     find_max: list[dict] = field(default_factory=list)  # --find-max: the highest rate meeting the SLO, per plan
     targets: list[dict] = field(default_factory=list)  # rpcarena target: the external servers measured
     suite: dict | None = None  # rpcarena suite: its name, quick or not, the systems missing here
+    resumed: list[dict] = field(default_factory=list)  # run --resume: when, the cells it lacked, the environment
     path: Path | None = None
 
     def notes(self) -> dict[str, Any]:
@@ -267,7 +268,8 @@ class Malformed(Exception):
 _TOP = {"environment": "dict", "config": "dict", "cells": "list", "created": "str",
         "finished": "str | None", "interrupted": "str | None"}
 _NOTE_TYPES = {"placement": "dict | None", "link": "dict | None", "wire_unavailable": "str | None",
-               "failures": "list[str]", "find_max": "list[dict]", "targets": "list[dict]", "suite": "dict | None"}
+               "failures": "list[str]", "find_max": "list[dict]", "targets": "list[dict]", "suite": "dict | None",
+               "resumed": "list[dict]"}
 _CELL_TYPES = {f.name: str(f.type) for f in fields(Cell)}
 _REQUIRED = [f.name for f in fields(Cell) if f.default is MISSING and f.default_factory is MISSING]
 
