@@ -177,7 +177,7 @@ def _assert_clean(code: int, err: str) -> None:
     assert (code == 0 and not lines) or (code == 2 and len(lines) == 1), (code, err)
 
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+PROPERTY = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 @PROPERTY
@@ -223,7 +223,7 @@ def documents(draw) -> object:
     return doc
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(documents(), st.sampled_from(sorted(READERS)))
 def test_any_document_is_read_or_refused_in_one_line(tmp_path, capsys, doc, reader):
     path = tmp_path / "doc.json"
