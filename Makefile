@@ -6,7 +6,7 @@ SYSTEM_PYTHON ?= python3
 .PHONY: arena setup system natives test test-python test-native lint bench clean
 
 arena: setup system natives
-	$(VENV)/bin/rpcarena run --out results/arena.json --report results/arena.html
+	$(VENV)/bin/rpcarena run --force --out results/arena.json --report results/arena.html
 
 setup: $(VENV)/.installed
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
+import socket
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from rpcarena.errors import UsageError
 from rpcarena.network import link
@@ -13,6 +17,14 @@ from rpcarena.orchestration.placement import POLICIES
 from rpcarena.worker.pacer import ARRIVALS
 
 _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6}
+# Bounds beyond which a value is a typo, not a plan (and would only spin, or overflow a worker's int64).
+MAX_CLIENTS = 10_000  # each client is a connection, a thread or a task
+MAX_CALLS = 10**9  # per cell; longer runs: --duration
+MAX_SECONDS = 86_400.0  # any duration or timeout: a day
+MAX_REPEAT = 1_000
+MAX_SAMPLES = 10**7
+MAX_RATE = 10**9
+REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
 def parse_duration(text: str | float | None, option: str) -> float | None:
@@ -22,7 +34,10 @@ def parse_duration(text: str | float | None, option: str) -> float | None:
     match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ms|us|s|m|min)?\s*", text)
     if not match:
         raise UsageError(f"bad {option} {text!r}: write a duration such as 10s, 500ms or 2m")
-    return float(match.group(1)) * _UNITS[match.group(2) or "s"]
+    seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
+    if seconds > MAX_SECONDS:
+        raise UsageError(f"bad {option} {text!r}: at most a day (86400s)")
+    return seconds
 
 
 def parse_ints(text: str | list[int], option: str, minimum: int = 1) -> list[int]:
@@ -73,30 +88,110 @@ class RunConfig:
     def __post_init__(self) -> None:
         if self.calls is None and self.duration_s is None:
             self.calls = 1000
-        if self.calls is not None and self.calls < 1:
-            raise UsageError("bad --calls: give at least 1 call")
-        if self.duration_s is not None and self.duration_s <= 0:
-            raise UsageError("bad --duration: give a positive duration such as 10s")
-        if self.warmup_s < 0:
-            raise UsageError("bad --warmup: give zero or a positive duration such as 2s")
-        if self.repeat < 1:
-            raise UsageError("bad --repeat: give at least 1 trial")
+        self._check_counts()
+        self._check_times()
+        self._check_names()
+        self._check_network()
+
+    def _check_counts(self) -> None:
+        if self.calls is not None and not 1 <= self.calls <= MAX_CALLS:
+            raise UsageError(f"bad --calls {self.calls}: give 1 to {MAX_CALLS:,} calls (longer: --duration)")
+        if any(not 1 <= c <= MAX_CLIENTS for c in self.clients):
+            raise UsageError(f"bad --clients {self.clients}: each level from 1 to {MAX_CLIENTS:,} clients")
+        if not 1 <= self.repeat <= MAX_REPEAT:
+            raise UsageError(f"bad --repeat {self.repeat}: give 1 to {MAX_REPEAT:,} trials")
+        if not 1 <= self.sample_limit <= MAX_SAMPLES:
+            raise UsageError(f"bad --samples {self.sample_limit}: keep 1 to {MAX_SAMPLES:,} raw latencies per cell")
+        if self.rate_per_s is not None and not (math.isfinite(self.rate_per_s) and 0 < self.rate_per_s <= MAX_RATE):
+            raise UsageError(f"bad --rate {self.rate_per_s}: give a positive number of calls per second, "
+                             f"at most {MAX_RATE:,}")
+
+    def _check_times(self) -> None:
+        for option, value, least in (("--duration", self.duration_s, "a positive duration such as 10s"),
+                                     ("--cell-timeout", self.cell_timeout_s, "a positive duration such as 600s")):
+            if value is not None and not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+                raise UsageError(f"bad {option} {value:g}s: give {least}, at most a day")
+        if not (math.isfinite(self.warmup_s) and 0 <= self.warmup_s <= MAX_SECONDS):
+            raise UsageError("bad --warmup: give zero or a positive duration such as 2s, at most a day")
+        if not 1 <= self.timeout_ms <= MAX_SECONDS * 1000:
+            raise UsageError("bad --timeout: give a positive duration such as 5s, at most a day")
+
+    def _check_names(self) -> None:
         if self.pin not in POLICIES:
             raise UsageError(f"bad --pin {self.pin!r}: use one of {', '.join(POLICIES)}")
         if self.arrival not in ARRIVALS:
             raise UsageError(f"bad --arrival {self.arrival!r}: use one of {', '.join(ARRIVALS)}")
-        if self.rate_per_s is not None and self.rate_per_s <= 0:
-            raise UsageError("bad --rate: give a positive number of calls per second")
-        if not 0 <= self.port < 65536:
-            raise UsageError(f"bad --port {self.port}: give 0 (a free port) or a port below 65536")
-        if self.timeout_ms < 1:
-            raise UsageError("bad --timeout: give a positive duration such as 5s")
         if self.via is not None and self.via not in VIAS:
             raise UsageError(f"bad --via {self.via!r}: use one of {', '.join(VIAS)}")
         if self.link is not None:
             link.parse(self.link)
 
+    def _check_network(self) -> None:
+        if not 0 <= self.port < 65536:
+            raise UsageError(f"bad --port {self.port}: give 0 (a free port) or a port below 65536")
+        check_host(self.host)
+        if self.redis_url is not None:
+            check_redis_url(self.redis_url)
+
     def to_json(self) -> dict:
         out = asdict(self)
         out["out"] = str(self.out)
         return out
+
+    @classmethod
+    def from_json(cls, data: object, where: str) -> RunConfig:
+        """The configuration a results document records, checked as a command line is."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        if not isinstance(data, dict) or not {"contenders", "workloads"} <= set(data) or set(data) - fields:
+            raise UsageError(f"{where} records no run configuration this rpcarena can repeat: "
+                             "measure it again into a new --out")
+        try:
+            return cls(**dict(data, out=Path(str(data.get("out")))))
+        except TypeError as error:
+            raise UsageError(f"{where}: its configuration does not read ({error}): "
+                             "measure it again into a new --out") from None
+
+    def differences(self, other: RunConfig, ignore: tuple[str, ...] = ("out", "fail_fast")) -> list[str]:
+        """'--calls 5 -> 6' for every field (but `ignore`) on which `other` differs from this one."""
+        mine, theirs = self.to_json(), other.to_json()
+        return [f"{_option(name)} {_shown(mine[name])} -> {_shown(theirs[name])}" for name in mine
+                if name not in ignore and mine[name] != theirs[name]]
+
+
+# The option that sets each field, as a person typed it.
+OPTIONS = {"contenders": "--contender", "workloads": "--workload", "client_drivers": "--client",
+           "duration_s": "--duration", "warmup_s": "--warmup", "timeout_ms": "--timeout (ms)",
+           "cell_timeout_s": "--cell-timeout", "sample_limit": "--samples", "rate_per_s": "--rate",
+           "redis_url": "--redis", "fail_fast": "--fail-fast"}
+
+
+def _option(name: str) -> str:
+    return OPTIONS.get(name, "--" + name.replace("_", "-"))
+
+
+def _shown(value: object) -> str:
+    return "unset" if value is None else str(value).replace("'", "")
+
+
+def check_host(host: str) -> None:
+    """An address servers can bind here (a name must resolve to one)."""
+    try:
+        family = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.bind((host, 0))
+    except (OSError, UnicodeError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UsageError(f"bad --host {host!r} ({reason}): give an address of this machine to bind servers to, "
+                         "e.g. 127.0.0.1 or ::1") from None
+
+
+def check_redis_url(url: str) -> None:
+    try:
+        parts = urlsplit(url)
+        good = parts.scheme in REDIS_SCHEMES and (parts.port is None or parts.port > 0)
+        good = good and (parts.scheme == "unix" or bool(parts.hostname))
+    except ValueError:  # a port that is not a number below 65536, a broken IPv6 address
+        good = False
+    if not good:
+        raise UsageError(f"bad --redis {url!r}: give a Redis URL such as redis://127.0.0.1:6379/0, or drop --redis "
+                         "to have one started")

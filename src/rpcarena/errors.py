@@ -8,6 +8,8 @@ catches them.
 
 from __future__ import annotations
 
+import signal
+
 
 class ArenaError(Exception):
     """Base of every error rpcarena reports to a user."""
@@ -34,6 +36,25 @@ class WorkerError(ArenaError):
 
 
 class Interrupted(ArenaError):
-    """The user pressed Ctrl-C; what was measured so far has been saved."""
+    """A stop signal (Ctrl-C, SIGTERM, SIGHUP) ended the run; what was measured so far has been saved."""
 
     exit_code = 130
+
+    def __init__(self, message: str, exit_code: int = 130) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def but(self, hint: str) -> Interrupted:
+        """The same interruption, its message ending with what to do next."""
+        return Interrupted(f"{self}; {hint}", self.exit_code)
+
+
+class Stop(KeyboardInterrupt):
+    """A stop signal raised where the program is, so that SIGTERM (timeout, CI runners, container
+    stops) and SIGHUP end a run as Ctrl-C does: the cells kept, everything made removed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.exit_code = 128 + signum
+        self.name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name

@@ -10,9 +10,10 @@ run keeps everything it measured.
 from __future__ import annotations
 
 import json
+import math
 import os
-import tempfile
-from dataclasses import asdict, dataclass, field
+import secrets
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
@@ -25,7 +26,12 @@ from rpcarena.network import wire
 FORMAT = "rpcarena-results"
 VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
 READABLE_VERSIONS = (1, 2)
-NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite")
+NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite", "resumed")
+
+
+def now() -> str:
+    """The time as a results document records it: UTC, to the second."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -163,7 +169,7 @@ class Results:
     environment: dict = field(default_factory=dict)
     config: dict = field(default_factory=dict)
     cells: list[Cell] = field(default_factory=list)
-    created: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    created: str = field(default_factory=now)
     finished: str | None = None
     interrupted: str | None = None
     placement: dict | None = None  # the CPU placement policy and CPUs of the run
@@ -173,6 +179,7 @@ class Results:
     find_max: list[dict] = field(default_factory=list)  # --find-max: the highest rate meeting the SLO, per plan
     targets: list[dict] = field(default_factory=list)  # rpcarena target: the external servers measured
     suite: dict | None = None  # rpcarena suite: its name, quick or not, the systems missing here
+    resumed: list[dict] = field(default_factory=list)  # run --resume: when, the cells it lacked, the environment
     path: Path | None = None
 
     def notes(self) -> dict[str, Any]:
@@ -185,14 +192,15 @@ class Results:
                 **{name: getattr(self, name) for name in NOTES}, "cells": [c.to_json() for c in self.cells]}
 
     def save(self, path: str | os.PathLike | None = None) -> Path:
-        """Write the document atomically (a reader never sees half a file)."""
+        """Write the document atomically and durably: a reader never sees half a file, a crash
+        never loses a saved one, and a failed write leaves the previous version and no temp file."""
         target = Path(path or self.path or "results.json")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "w") as out:
-            json.dump(self.to_json(), out, separators=(",", ":"))
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a results file is not
-        os.replace(tmp, target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_durably(target, json.dumps(self.to_json(), separators=(",", ":")).encode())
+        except OSError as error:
+            raise UsageError(f"cannot write the results to {target} ({error.strerror or error}): "
+                             "free the space or give --out a writable file") from None
         self.path = target
         return target
 
@@ -211,28 +219,125 @@ class Results:
         return [c for c in self.cells if c.status == "ok"]
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _write_durably(target: Path, data: bytes) -> None:
+    """A temp file beside the target, fsynced, renamed over it, and the folder fsynced. The temp
+    file is created with mode 0o666, so the process's umask applies as to any file it makes."""
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
 
 
 def load(path: str | os.PathLike) -> Results:
-    """Read a results document of any readable version."""
+    """Read a results document of any readable version; a malformed one is a one-line UsageError
+    naming what is wrong, never a traceback later in a report."""
     target = Path(path)
     try:
         data = json.loads(target.read_text())
     except FileNotFoundError:
         raise UsageError(f"no results file {target}: give the path 'rpcarena run' printed") from None
-    except (ValueError, UnicodeDecodeError) as error:
-        raise UsageError(f"{target} is not a results document ({error})") from None
+    except IsADirectoryError:
+        raise UsageError(f"{target} is a folder: give a results file (rpcarena run printed its path)") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {target} ({error.strerror or error}): check the path") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise UsageError(f"{target} is not a results document ({str(error)[:80]})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UsageError(f"{target} is not an rpcarena results document")
     if data.get("version") not in READABLE_VERSIONS:
         raise UsageError(f"{target} has results version {data.get('version')}; this rpcarena reads "
                          f"{READABLE_VERSIONS}: upgrade rpcarena")
+    try:
+        return _results(data, target)
+    except Malformed as error:
+        raise UsageError(f"{target} is damaged: {error}; measure it again or restore it") from None
+
+
+class Malformed(Exception):
+    """What is wrong in a results document, said in a few words."""
+
+
+_TOP = {"environment": "dict", "config": "dict", "cells": "list", "created": "str",
+        "finished": "str | None", "interrupted": "str | None"}
+_NOTE_TYPES = {"placement": "dict | None", "link": "dict | None", "wire_unavailable": "str | None",
+               "failures": "list[str]", "find_max": "list[dict]", "targets": "list[dict]", "suite": "dict | None",
+               "resumed": "list[dict]"}
+_CELL_TYPES = {f.name: str(f.type) for f in fields(Cell)}
+_REQUIRED = [f.name for f in fields(Cell) if f.default is MISSING and f.default_factory is MISSING]
+
+
+def _results(data: dict, target: Path) -> Results:
     notes = data.get("extra", {}) if data["version"] == 1 else data
-    return Results(environment=data.get("environment", {}), config=data.get("config", {}),
-                   cells=[Cell.from_json(c) for c in data.get("cells", [])], created=data.get("created", ""),
-                   finished=data.get("finished"), interrupted=data.get("interrupted"), path=target,
-                   **{name: notes[name] for name in NOTES if notes.get(name) is not None})
+    _check("the document", {k: v for k, v in data.items() if k in _TOP}, _TOP)
+    if not isinstance(notes, dict):
+        raise Malformed("extra is not an object")
+    _check("its notes", {k: v for k, v in notes.items() if k in _NOTE_TYPES}, _NOTE_TYPES)
+    cells = [_cell(i, c) for i, c in enumerate(data.get("cells", []))]
+    return Results(environment=data.get("environment", {}), config=data.get("config", {}), cells=cells,
+                   created=data.get("created", ""), finished=data.get("finished"), interrupted=data.get("interrupted"),
+                   path=target, **{name: notes[name] for name in NOTES if notes.get(name) is not None})
+
+
+def _cell(index: int, data: object) -> Cell:
+    where = f"cell {index}"
+    if not isinstance(data, dict):
+        raise Malformed(f"{where} is not an object")
+    missing = [name for name in _REQUIRED if name not in data]
+    if missing:
+        raise Malformed(f"{where} has no {', '.join(missing)}")
+    _check(where, {k: v for k, v in data.items() if k in _CELL_TYPES}, _CELL_TYPES)
+    if any(len(pair) != 2 for pair in data.get("samples_ns", [])):
+        raise Malformed(f"{where}: samples_ns holds [call index, latency ns] pairs")
+    cell = Cell.from_json(data)
+    cell.__dict__["histogram"] = _histogram(where, cell.latency_histogram)  # the cached property, read once
+    _histogram(where, cell.latency_uncorrected_histogram)
+    return cell
+
+
+def _histogram(where: str, encoded: str | None) -> Any:
+    try:
+        return hist.decode(encoded)
+    except Exception:  # hdrh's decoder fails on damage in many ways (base64, zlib, struct): all mean damaged
+        raise Malformed(f"{where}: a latency histogram does not decode") from None
+
+
+def _check(where: str, values: dict, types: dict[str, str]) -> None:
+    for name, value in values.items():
+        if not _fits(value, types[name]):
+            raise Malformed(f"{where}: {name} is {json.dumps(value)[:40]}, not {_WORDS.get(types[name], types[name])}")
+
+
+_WORDS = {"int": "a whole number", "float": "a number", "str": "text", "dict": "an object", "list": "a list"}
+_SIMPLE: dict[str, Any] = {"str": str, "bool": bool, "dict": dict, "list": list}
+
+
+def _fits(value: object, kind: str) -> bool:
+    """Whether a JSON value has the type a field declares ('int', 'float | None', 'dict[str, int]', ...)."""
+    if " | " in kind:
+        return any(_fits(value, part) for part in kind.split(" | "))
+    if kind == "None":
+        return value is None
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+    base, _, inner = kind.partition("[")
+    if not isinstance(value, _SIMPLE[base]):
+        return False
+    if base == "list" and inner:
+        return all(_fits(item, inner[:-1]) for item in value)
+    if base == "dict" and inner:
+        return all(_fits(item, inner[:-1].split(", ", 1)[1]) for item in value.values())
+    return True

@@ -1,26 +1,86 @@
-"""Options shared by the commands that measure (`run`, `target`, `suite`): one definition each."""
+"""Options shared by the commands that measure (`run`, `target`, `suite`): one definition each.
+
+A measurement option left out is None here, not its default: the defaults are RunConfig's
+(or, for `run --resume`, the resumed document's), so that what was typed can be told apart
+from what was not.
+"""
 
 from __future__ import annotations
 
+import argparse
+import tempfile
+from pathlib import Path
 from typing import Any
+
+from rpcarena.config import parse_duration, parse_ints
+from rpcarena.errors import UsageError
 
 DEFAULT_WARMUP = "1s"
 
 
 def add_measure_options(p: Any) -> None:
     """How cells are measured: shared by `run`, `target` and any command that measures."""
-    p.add_argument("--clients", default="1", help="concurrency levels, e.g. 1,8,32 (default 1)")
+    p.add_argument("--clients", help="concurrency levels, e.g. 1,8,32 (default 1)")
     p.add_argument("--calls", type=int, help="measured calls per cell (default 1000 unless --duration)")
     p.add_argument("--duration", help="measure for a time instead of a count, e.g. 10s")
     p.add_argument("--warmup", help=f"warm-up per cell, discarded: a duration (default {DEFAULT_WARMUP})")
-    p.add_argument("--repeat", type=int, default=1, help="independent trials per cell, each a fresh server")
-    p.add_argument("--pin", default="split", help="CPU placement: split (default), same or none")
-    p.add_argument("--timeout", default="5s", help="per-call timeout; slower calls count as errors")
-    p.add_argument("--cell-timeout", default="600s", help="give up on a cell after this long")
-    p.add_argument("--samples", type=int, default=10_000, help="raw latencies kept per cell for plots")
+    p.add_argument("--repeat", type=int, help="independent trials per cell, each a fresh server (default 1)")
+    p.add_argument("--pin", help="CPU placement: split (default), same or none")
+    p.add_argument("--timeout", help="per-call timeout; slower calls count as errors (default 5s)")
+    p.add_argument("--cell-timeout", help="give up on a cell after this long (default 600s)")
+    p.add_argument("--samples", type=int, help="raw latencies kept per cell for plots (default 10000)")
     p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")
-    p.add_argument("--arrival", default="constant", help="open-loop arrivals: constant or poisson")
+    p.add_argument("--arrival", help="open-loop arrivals: constant (default) or poisson")
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
+
+
+def add_out_options(p: Any, default: str) -> None:
+    p.add_argument("--out", default=default, help=f"results file (default {default})")
+    p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
+
+
+def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The measurement options typed on the command line, as RunConfig fields (only those typed)."""
+    if args.slo and not args.find_max:
+        raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
+    given: dict[str, Any] = {
+        "clients": parse_ints(args.clients, "--clients") if args.clients is not None else None,
+        "calls": args.calls, "duration_s": parse_duration(args.duration, "--duration"),
+        "warmup_s": parse_duration(args.warmup, "--warmup"), "repeat": args.repeat, "pin": args.pin,
+        "timeout_ms": _ms(parse_duration(args.timeout, "--timeout")),
+        "cell_timeout_s": parse_duration(args.cell_timeout, "--cell-timeout"), "sample_limit": args.samples,
+        "rate_per_s": args.rate, "arrival": args.arrival, "fail_fast": args.fail_fast or None}
+    return {name: value for name, value in given.items() if value is not None}
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else int(seconds * 1000)
+
+
+def writable_file(text: str, option: str) -> Path:
+    """A file path that can be written: not empty, not a folder, in a folder files can be made in."""
+    if not text.strip():
+        raise UsageError(f"bad {option} '': give a file name, e.g. results/run.json")
+    path = Path(text)
+    if path.is_dir():
+        raise UsageError(f"bad {option} {path}: it is a folder; give a file in it, e.g. {path / 'run.json'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".check"):
+            pass
+    except OSError as error:
+        raise UsageError(f"bad {option} {path}: files cannot be made in {path.parent} "
+                         f"({error.strerror or error}): give a writable path") from None
+    return path
+
+
+def new_results_file(text: str, option: str, force: bool, resume: bool) -> Path:
+    """--out: writable, and an existing results file is never overwritten silently."""
+    path = writable_file(text, option)
+    if path.exists() and not force:
+        how = f"`rpcarena run --resume {path}` measures only its missing cells, " if resume else ""
+        raise UsageError(f"{path} exists: {how}--force overwrites it, or give {option} another file")
+    return path

@@ -3,23 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rpcarena import report, seeds
+from rpcarena import environment, report, seeds
 from rpcarena.analysis import slo
-from rpcarena.commands.options import DEFAULT_WARMUP, add_measure_options
-from rpcarena.config import RunConfig, parse_duration, parse_ints, parse_names
+from rpcarena.commands.options import (
+    add_measure_options,
+    add_out_options,
+    measure_settings,
+    new_results_file,
+    writable_file,
+)
+from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.contenders import all_contenders
-from rpcarena.errors import ArenaError, UsageError
+from rpcarena.errors import ArenaError, Interrupted, UsageError
 from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.findmax import find_max
 from rpcarena.orchestration.plan import Plan
 from rpcarena.report.terminal import render
-from rpcarena.results import Cell, Results
+from rpcarena.results import Cell, Results, load, now
 
 NAME = "run"
 
@@ -42,25 +50,60 @@ def default_contenders(workload_patterns: list[str]) -> list[str]:
 
 
 def config_from(args: argparse.Namespace) -> RunConfig:
-    default = args.contender is None and args.workload is None
-    duration = parse_duration(args.duration, "--duration")
-    calls = args.calls if args.calls is not None else (DEFAULT_CALLS if default and duration is None else None)
-    loads = parse_names(args.workload) or DEFAULT_WORKLOADS
-    return RunConfig(
-        contenders=parse_names(args.contender) or default_contenders(loads),
-        workloads=loads,
-        clients=parse_ints(args.clients, "--clients"), client_drivers=parse_names(args.client),
-        calls=calls, duration_s=duration,
-        warmup_s=parse_duration(args.warmup or (DEFAULT_ARENA_WARMUP if default else DEFAULT_WARMUP), "--warmup"),
-        repeat=args.repeat, pin=args.pin, host=args.host, port=args.port,
-        timeout_ms=int(parse_duration(args.timeout, "--timeout") * 1000),
-        cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
-        rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out),
-        redis_url=args.redis, via=args.via, link=args.link)
+    """The configuration of the command line: what was typed, RunConfig's defaults for the rest
+    (the quick arena's own without --contender and --workload)."""
+    given = _typed(args)
+    if args.contender is None and args.workload is None:
+        given.setdefault("warmup_s", parse_duration(DEFAULT_ARENA_WARMUP, "--warmup"))
+        if "duration_s" not in given:
+            given.setdefault("calls", DEFAULT_CALLS)
+    loads = given.setdefault("workloads", DEFAULT_WORKLOADS)
+    given.setdefault("contenders", default_contenders(loads))
+    return RunConfig(**given, out=Path(args.out))
 
 
-def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None) -> Results:
-    """Run with a progress bar (the configuration's contender cells, or `todo`); return the results."""
+def _typed(args: argparse.Namespace) -> dict[str, Any]:
+    """Every option typed on the command line, as RunConfig fields."""
+    given = dict(measure_settings(args), contenders=parse_names(args.contender), workloads=parse_names(args.workload),
+                 client_drivers=parse_names(args.client), host=args.host, port=args.port, redis_url=args.redis,
+                 via=args.via, link=args.link)
+    return {name: value for name, value in given.items() if value is not None}
+
+
+def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
+    """--resume FILE: its configuration (refused, with the differences, when the command line
+    changes it), its results to add to, and the plans of the cells it lacks."""
+    if args.find_max:
+        raise UsageError("--resume continues a run of cells; a --find-max search starts afresh: drop one")
+    if not Path(args.resume).is_file():
+        raise UsageError(f"bad --resume {args.resume!r}: no such results file; give the file a run wrote")
+    doc = load(args.resume)
+    path = writable_file(args.resume, "--resume")
+    stored = RunConfig.from_json(doc.config, str(path))
+    config = RunConfig(**dict(_fields(stored), **_typed(args), out=path, fail_fast=args.fail_fast))
+    changed = stored.differences(config)
+    if changed:
+        raise UsageError(f"--resume {path}: this command line measures another configuration "
+                         f"({', '.join(changed)}): drop those options, or measure into a new --out")
+    done = {_key(c.contender, c.client, c.workload, c.clients, c.trial) for c in doc.cells}
+    todo = [p for p in contender_cells.plans(config)
+            if _key(p.subject.id, p.client, p.workload.id, p.clients, p.trial) not in done]
+    doc.resumed.append({"at": now(), "cells_missing": len(todo), "environment": environment.snapshot()})
+    return config, doc, todo
+
+
+def _fields(config: RunConfig) -> dict[str, Any]:
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+
+
+def _key(*parts: object) -> tuple[object, ...]:
+    return parts
+
+
+def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None,
+              resume: Results | None = None) -> Results:
+    """Run with a progress bar (the configuration's contender cells, or `todo`, added to `resume`
+    when given); return the results."""
     todo = todo if todo is not None else contender_cells.plans(config)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True) as progress:
@@ -68,7 +111,7 @@ def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = Non
 
         def on_cell(i: int, total: int, plan: Plan, cell: Cell | None) -> None:
             progress.update(task, total=total, completed=i + (cell is not None), description=plan.label)
-        return Arena(config, todo, on_cell).run()
+        return Arena(config, todo, on_cell, results=resume).run()
 
 
 def finish(results: Results, console: Console) -> int:
@@ -88,14 +131,16 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workload", help="comma-separated workload ids or patterns, e.g. 'usp.*'")
     p.add_argument("--client", help="client drivers, e.g. py,py-requests,go (default: the contender's own)")
     add_measure_options(p)
-    p.add_argument("--host", default="127.0.0.1", help="address servers bind to (default loopback)")
-    p.add_argument("--port", type=int, default=0, help="server port (default 0: a free one)")
+    p.add_argument("--host", help="address servers bind to (default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="server port (default 0: a free one)")
     p.add_argument("--redis", help="a Redis for predictions.* to seed and use (default: start one)")
     p.add_argument("--via", choices=("haproxy",), help="HTTP calls through a fresh HAProxy per cell")
     p.add_argument("--link", metavar="MODEL",
                    help="clients and servers across an emulated link: a preset (lan, wifi, datacenter, "
                         "cloud-cross-region), a rate (100mbit) or 'rtt=40ms,jitter=4ms,loss=0.1%%,rate=100mbit'")
-    p.add_argument("--out", default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
+    add_out_options(p, DEFAULT_OUT)
+    p.add_argument("--resume", metavar="RESULTS", help="measure only the cells RESULTS lacks, with its configuration, "
+                                                       "into it (after Ctrl-C, a kill, a crash)")
 
 
 def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
@@ -115,11 +160,22 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
-    config = config_from(args)
+    if args.resume:
+        config, doc, todo = resumed(args)
+    else:
+        config, doc, todo = config_from(args), None, None
+        new_results_file(args.out, "--out", args.force, resume=not args.find_max)
+    if args.report:
+        writable_file(args.report, "--report")
     if args.find_max:
         results = find_max_arena(config, args.slo, console)
     else:
-        results = run_arena(config, console)
+        if todo == []:
+            console.print(f"nothing to measure: every cell of {config.out} is there")
+        try:
+            results = run_arena(config, console, todo, resume=doc)
+        except Interrupted as stop:
+            raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         render(results, console)
     if args.report:
         console.print(f"report: {report.write_html([report.Source('run', results)], args.report)}")

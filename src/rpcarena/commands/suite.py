@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from rpcarena import report
+from rpcarena.commands.options import new_results_file
 from rpcarena.commands.run import run_arena
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.seeds import SUITES
@@ -25,6 +25,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quick", action="store_true", help="fewer calls and concurrency levels: a few minutes")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
     p.add_argument("--out", help="results file (default results/suite-NAME.json; the report beside it)")
+    p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
 
 
@@ -45,7 +46,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(f"unknown suite {args.name!r}: use one of {', '.join(SUITES)}")
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
-    out = Path(args.out or f"results/suite-{suite.name}.json")
+    out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
     results = runner.run(suite, args.quick, args.repeat, out, lambda config: run_arena(config, console))
     missing = results.suite["missing"]
     found = findings(suite, results, missing)

@@ -17,9 +17,16 @@ from typing import Any
 from rich.console import Console
 
 from rpcarena import report
-from rpcarena.commands.options import DEFAULT_WARMUP, add_measure_options
+from rpcarena.commands.options import (
+    DEFAULT_WARMUP,
+    add_measure_options,
+    add_out_options,
+    measure_settings,
+    new_results_file,
+    writable_file,
+)
 from rpcarena.commands.run import find_max_arena, finish, run_arena
-from rpcarena.config import RunConfig, parse_duration, parse_ints
+from rpcarena.config import RunConfig, parse_duration
 from rpcarena.errors import UsageError
 from rpcarena.external import cells
 from rpcarena.external.build import build
@@ -27,6 +34,8 @@ from rpcarena.external.target import Target, probe
 from rpcarena.report.terminal import render
 
 NAME = "target"
+MAX_VARS = 1_000_000  # distinct rendered requests, all held in memory and sent to every driver
+DEFAULT_TIMEOUT = "5s"
 
 EPILOG = """\
 Each --grpc/--http/--rpyc starts a target; the options after it (and a --name just before it)
@@ -108,8 +117,9 @@ def _metavar(option: str) -> str:
 
 def _add_measure_options(p: Any) -> None:
     add_measure_options(p)
-    p.add_argument("--vars-limit", type=int, default=10_000, help="most distinct rendered requests per target")
-    p.add_argument("--out", default="results/target.json", help="results file (default results/target.json)")
+    p.add_argument("--vars-limit", type=int, default=10_000,
+                   help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
+    add_out_options(p, "results/target.json")
 
 
 
@@ -120,8 +130,8 @@ def targets_from(args: argparse.Namespace) -> list[Target]:
     if not groups:
         raise UsageError("no target: give at least one --grpc HOST:PORT, --http URL or --rpyc HOST:PORT "
                          "(see rpcarena target --help)")
-    if args.vars_limit < 1:
-        raise UsageError("bad --vars-limit: give at least 1")
+    if not 1 <= args.vars_limit <= MAX_VARS:
+        raise UsageError(f"bad --vars-limit {args.vars_limit}: give 1 to {MAX_VARS:,}")
     timeout_s = _timeout_s(args)
     names = _names(groups)
     return [build(group, name, args.vars_limit, timeout_s) for group, name in zip(groups, names)]
@@ -141,18 +151,14 @@ def _names(groups: list[dict]) -> list[str]:
 
 
 def _timeout_s(args: argparse.Namespace) -> float:
-    return parse_duration(args.timeout, "--timeout")
+    return parse_duration(args.timeout or DEFAULT_TIMEOUT, "--timeout") or 0.0
 
 
 def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
-    return RunConfig(
-        contenders=[t.id for t in targets], workloads=[t.label for t in targets],
-        clients=parse_ints(args.clients, "--clients"), client_drivers=["py"], calls=args.calls,
-        duration_s=parse_duration(args.duration, "--duration"),
-        warmup_s=parse_duration(args.warmup or DEFAULT_WARMUP, "--warmup"),
-        repeat=args.repeat, pin=args.pin, timeout_ms=int(_timeout_s(args) * 1000),
-        cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
-        rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out))
+    given = dict(measure_settings(args), contenders=[t.id for t in targets], workloads=[t.label for t in targets],
+                 client_drivers=["py"], out=Path(args.out))
+    given.setdefault("warmup_s", parse_duration(DEFAULT_WARMUP, "--warmup"))
+    return RunConfig(**given)
 
 
 def describe(target: Target) -> dict:
@@ -163,6 +169,10 @@ def describe(target: Target) -> dict:
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
+    measure_settings(args)  # every option checked before a target is built (and connected to)
+    new_results_file(args.out, "--out", args.force, resume=False)
+    if args.report:
+        writable_file(args.report, "--report")
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets:

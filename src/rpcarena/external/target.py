@@ -92,6 +92,13 @@ class ExternalServer:
     def died_message(self) -> str:
         return f"target {self.spec.id}: its server (pid {self.spec.server_pid}) exited during the measurement"
 
+    def state(self) -> str | None:
+        try:
+            stopped = self._process is not None and self._process.status() == psutil.STATUS_STOPPED
+        except psutil.Error:
+            return None
+        return "stopped" if stopped else None
+
     def usage(self) -> Usage:
         if self._process is None:
             return NOT_MEASURED
@@ -125,7 +132,7 @@ def server_pid(text: str | None) -> int | None:
     """`--server-pid`: a live process to measure, or None."""
     if text is None:
         return None
-    if not text.isdigit() or not psutil.pid_exists(int(text)):
+    if not text.isdigit() or not 0 < int(text) < 2**31 or not psutil.pid_exists(int(text)):
         raise UsageError(f"bad --server-pid {text!r}: give the pid of the running server process")
     return int(text)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -21,6 +21,7 @@ from rpcarena.errors import UsageError
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 VAR_HELP = "write NAME=a,b,c, NAME=range:1:1000 or NAME=csv:FILE:COLUMN"
+MAX_VALUES = 10**15  # a range's: only the first --vars-limit are ever rendered
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Var:
     """One templating variable and the values it takes."""
 
     name: str
-    values: tuple
+    values: Sequence  # a tuple, or a range (never built: --vars-limit takes only its first values)
 
 
 def parse_var(text: str) -> Var:
@@ -38,7 +39,7 @@ def parse_var(text: str) -> Var:
     if not sep or not name.isidentifier() or not source:
         raise UsageError(f"bad --var {text!r}: {VAR_HELP}")
     if source.startswith("range:"):
-        values: tuple = _range(text, source[len("range:"):])
+        values: Sequence = _range(text, source[len("range:"):])
     elif source.startswith("csv:"):
         values = _csv_column(text, source[len("csv:"):])
     else:
@@ -48,7 +49,7 @@ def parse_var(text: str) -> Var:
     return Var(name, values)
 
 
-def _range(text: str, spec: str) -> tuple:
+def _range(text: str, spec: str) -> range:
     try:
         bounds = [int(part) for part in spec.split(":")]
     except ValueError:
@@ -57,7 +58,10 @@ def _range(text: str, spec: str) -> tuple:
         raise UsageError(f"bad --var {text!r}: write NAME=range:FIRST:LAST or NAME=range:FIRST:LAST:STEP "
                          "with whole numbers (LAST included, STEP positive)")
     step = bounds[2] if len(bounds) == 3 else 1
-    return tuple(range(bounds[0], bounds[1] + 1, step))
+    values = range(bounds[0], bounds[1] + 1, step)
+    if (values.stop - values.start) // step > MAX_VALUES:  # len() itself overflows past sys.maxsize
+        raise UsageError(f"bad --var {text!r}: at most {MAX_VALUES:,} values")
+    return values
 
 
 def _csv_column(text: str, spec: str) -> tuple:

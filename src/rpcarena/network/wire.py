@@ -14,7 +14,6 @@ arriving for it on the input hook.
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import shutil
@@ -22,9 +21,9 @@ import subprocess
 from dataclasses import dataclass
 
 from rpcarena.network import link
+from rpcarena.orchestration import leftovers
 
 HEADER_BYTES = 52  # IPv4 (20) + TCP (20) + timestamp option (12), every segment on loopback
-_TABLES: set[tuple[str | None, str]] = set()  # (network namespace, table)
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,7 @@ class Counter:
 
     def __enter__(self) -> Counter:
         _nft("add", "table", "inet", self.table, netns=self.netns)
-        _TABLES.add((self.netns, self.table))
+        leftovers.register(_what(self.netns, self.table), lambda: _drop(self.netns, self.table))
         for chain, hook, field in self.rules:
             _nft("add", "chain", "inet", self.table, chain,
                  f"{{ type filter hook {hook} priority 0; policy accept; }}", netns=self.netns)
@@ -96,15 +95,13 @@ class Counter:
         _drop(self.netns, self.table)
 
 
+def _what(netns: str | None, table: str) -> str:
+    return f"nft table {table}" + (f" in {netns}" if netns else "")
+
+
 def _drop(netns: str | None, table: str) -> None:
     try:
         _nft("delete", "table", "inet", table, netns=netns)
     except (OSError, subprocess.TimeoutExpired):
         pass
-    _TABLES.discard((netns, table))
-
-
-@atexit.register
-def _cleanup() -> None:
-    for netns, table in list(_TABLES):
-        _drop(netns, table)
+    leftovers.release(_what(netns, table))

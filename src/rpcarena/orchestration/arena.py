@@ -9,48 +9,47 @@ arena never asks what a plan measures; each plan's runner knows (`plan.CellRunne
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
 
 from rpcarena import environment
 from rpcarena.config import RunConfig
-from rpcarena.errors import ArenaError, Interrupted, UnavailableError
+from rpcarena.errors import ArenaError, Interrupted, Stop, UnavailableError
 from rpcarena.orchestration import children
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
 from rpcarena.orchestration.plan import Plan
-from rpcarena.results import Cell, Results
+from rpcarena.results import Cell, Results, now
 
 OnCell = Callable[[int, int, Plan, "Cell | None"], None]  # (index, total, plan, cell or None when starting)
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 class Arena:
     """Measures the plans of a run and keeps its results document current."""
 
     def __init__(self, config: RunConfig, plans: Sequence[Plan], on_cell: OnCell | None = None,
-                 context: OpenContext = open_context) -> None:
+                 context: OpenContext = open_context, results: Results | None = None) -> None:
         self.config = config
         self.plans = list(plans)
         self.on_cell = on_cell or (lambda *args: None)
         self.open_context = context  # a test gives one that starts no Redis and makes no link
-        self.results = Results(environment=environment.snapshot(), config=config.to_json())
+        # a resumed run adds its cells to the document it continues
+        self.results = results or Results(environment=environment.snapshot(), config=config.to_json())
+        self.results.interrupted = None
 
     def run(self) -> Results:
         try:
-            with self.open_context(self.config, [p.workload for p in self.plans]) as context:
-                self._note(context)
-                self._run_all(context)
-        except KeyboardInterrupt:
+            if self.plans:  # (a resumed run may have nothing left to measure)
+                with self.open_context(self.config, [p.workload for p in self.plans]) as context:
+                    self._note(context)
+                    self._run_all(context)
+        except KeyboardInterrupt as stop:
             children.kill_all()
-            self.results.interrupted = "Ctrl-C"
+            how, code = (stop.name, stop.exit_code) if isinstance(stop, Stop) else ("Ctrl-C", 130)
+            self.results.interrupted = how
             self.results.save(self.config.out)
-            raise Interrupted(f"interrupted: {len(self.results.cells)} cells kept in {self.config.out}; "
-                              "run again to measure the rest") from None
+            raise Interrupted(f"interrupted by {how}: {len(self.results.cells)} cells kept in {self.config.out}",
+                              code) from None
         finally:
             children.kill_all()
-        self.results.finished = _now()
+        self.results.finished = now()
         self.results.save(self.config.out)
         return self.results
 
@@ -90,4 +89,4 @@ class Arena:
         return Cell(contender=p.subject.id, client=p.client, workload=p.workload.id, method=p.workload.method,
                     clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
                     rate_per_s=self.config.rate_per_s, link=self.config.link, via=self.config.via,
-                    started=_now())
+                    started=now())

@@ -2,7 +2,10 @@
 
 Every process rpcarena starts (servers, drivers, Redis) is registered here and
 killed, with its whole process group, when the arena ends: normally, on an
-error, on Ctrl-C, or at interpreter exit.
+error, on Ctrl-C or SIGTERM, or at interpreter exit. Each dies with rpcarena
+(PR_SET_PDEATHSIG), and each carries rpcarena's pid in its environment, as its
+descendants do, so that what a kill -9 leaves is found at the next start
+(`leftovers.sweep`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from rpcarena.orchestration import leftovers
 from rpcarena.orchestration.placement import preexec
 
 _LIVE: set[subprocess.Popen[bytes]] = set()
@@ -46,7 +50,8 @@ class Child:
         self.proc = subprocess.Popen(
             argv, stdout=subprocess.PIPE, stderr=self._stderr,
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            preexec_fn=preexec(cpus), env=env, close_fds=True)
+            preexec_fn=preexec(cpus), env={**(os.environ if env is None else env), **leftovers.owner_env()},
+            close_fds=True)
         _LIVE.add(self.proc)
         self._buffer = b""
 
@@ -123,6 +128,7 @@ class Child:
         """SIGTERM the process group, SIGKILL it after the grace period; reap."""
         if self.proc.poll() is None:
             _signal_group(self.proc, signal.SIGTERM)
+            _signal_group(self.proc, signal.SIGCONT)  # a stopped process acts on SIGTERM only once resumed
             try:
                 self.proc.wait(grace_s)
             except subprocess.TimeoutExpired:

@@ -8,9 +8,11 @@ the machine was before and after (drift).
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol
 
 from rpcarena import environment
+from rpcarena.errors import ServerError, WorkerError
 from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
@@ -32,6 +34,8 @@ class ServerSide(Protocol):
 
     def died_message(self) -> str: ...
 
+    def state(self) -> str | None: ...  # "stopped" when suspended (SIGSTOP), else None
+
     def usage(self) -> Usage: ...
 
     def peak_rss_bytes(self) -> int | None: ...
@@ -52,7 +56,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
             at_warm["wire"] = counter.read() if counter else None
             at_warm["link_cpu_s"] = context.link.delay_line_cpu_s() if context.link else None
             cell.tcp_nodelay = _nodelay(server, phase, drivers[0].spec.target)
-        outcome = phase.run(on_warm, context.config.cell_timeout_s)
+        outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
         used = server.usage() - at_warm["usage"]
         if counter:
             _record_wire(cell, counter.read() - at_warm["wire"])
@@ -70,6 +74,35 @@ def _nodelay(server: ServerSide, phase: Phase, target: str) -> dict[str, bool | 
     called = int(target.rpartition(":")[2])  # the server's port, or a proxy's in front of it
     return {"client": nodelay.state([c.pid for c in phase.children], called, local=False),
             "server": nodelay.state([server.pid], server.port, local=True) if server.pid and server.port else None}
+
+
+DYING_GRACE_S = 2.0  # how long a server whose calls failed may take to finish dying
+
+
+def _drive(phase: Phase, on_warm: Any, server: ServerSide, timeout_s: float) -> Outcome:
+    """The measured phase, then the server's state decides the cell: a server that died or was
+    replaced during it fails the cell with its exit status, whatever the drivers saw (a driver
+    may finish between two liveness checks, its calls all refused)."""
+    try:
+        outcome = phase.run(on_warm, timeout_s)
+    except WorkerError as error:
+        if _gone(server, DYING_GRACE_S):
+            raise ServerError(server.died_message()) from None
+        state = server.state()
+        raise WorkerError(f"{error}; the server was {state} (SIGSTOP?)" if state else str(error)) from None
+    if _gone(server, DYING_GRACE_S if outcome.result.errors else 0.0):
+        raise ServerError(server.died_message())
+    return outcome
+
+
+def _gone(server: ServerSide, grace_s: float) -> bool:
+    """Whether the server died or was replaced, giving one that may be dying up to `grace_s`."""
+    deadline = time.monotonic() + grace_s
+    while server.alive():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def _record_wire(cell: Cell, count: wire.Count) -> None:

@@ -20,6 +20,7 @@ from rpcarena.errors import ServerError, WorkerError
 from rpcarena.orchestration.children import Child
 
 READY_TIMEOUT_S = 60.0
+STOPPED = (psutil.STATUS_STOPPED, psutil.STATUS_TRACING_STOP)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class ServerProcess:
         self.log = log
         self.child: Child | None = None
         self._process: psutil.Process | None = None
+        self._team: list[psutil.Process] = []  # the processes its ready line declares: itself, its workers
         self.port = 0
 
     @property
@@ -68,11 +70,13 @@ class ServerProcess:
             self.stop()
             raise ServerError(f"{self.contender.id} server did not start ({reason}); full log: {self.log}")
         try:
-            self.port = Ready.from_json(line).port
+            ready = Ready.from_json(line)
         except WorkerError as error:
             self.stop()
             raise WorkerError(f"{self.contender.id} server: {error}; full log: {self.log}") from None
+        self.port = ready.port
         self._process = self._main_process(self.child)
+        self._team = [self._process] + _processes(ready.workers or [])
         return self
 
     def _main_process(self, child: Child) -> psutil.Process:
@@ -92,13 +96,35 @@ class ServerProcess:
         return child.last_error_line()
 
     def alive(self) -> bool:
-        return self.child is not None and self.child.alive()
+        """Its process still running, and every process it declared the very one it declared
+        (a worker that died, or was replaced by a new one, makes the server not the one measured)."""
+        return self.child is not None and self.child.alive() and self._replaced() is None
+
+    def _replaced(self) -> psutil.Process | None:
+        for process in self._team:
+            try:
+                if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                    continue
+            except psutil.Error:
+                pass
+            return process
+        return None
 
     def died_message(self) -> str:
         assert self.child is not None
-        code = self.child.proc.poll()
-        return (f"{self.contender.id} server died (exit code {code}: {self.child.last_error_line()}); "
-                f"full log: {self.log}")
+        if self.child.alive() and (gone := self._replaced()) is not None:
+            return (f"{self.contender.id} server's process {gone.pid} died or was replaced during the cell; "
+                    f"full log: {self.log}")
+        lines = [line for line in self.child.stderr_tail().splitlines() if line.strip()]
+        said = f": {lines[-1].strip()}" if lines else ""
+        return f"{self.contender.id} server died ({self.child.ended()}{said}); full log: {self.log}"
+
+    def state(self) -> str | None:
+        """'stopped' when the server is suspended (SIGSTOP, a debugger), else None."""
+        try:
+            return "stopped" if self._process is not None and self._process.status() in STOPPED else None
+        except psutil.Error:
+            return None
 
     @property
     def pid(self) -> int | None:
@@ -126,6 +152,16 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _processes(pids: list[object]) -> list[psutil.Process]:
+    found = []
+    for pid in pids:
+        try:
+            found.append(psutil.Process(int(str(pid))))
+        except (psutil.Error, ValueError):
+            continue  # gone before it was ready: the server reports that itself, on stderr
+    return found
 
 
 def process_usage(process: psutil.Process) -> Usage:

@@ -8,6 +8,7 @@ as `serve --redis URL` (the arena's backing services pass it explicitly).
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 from rpcarena.errors import UnavailableError, UsageError
+from rpcarena.orchestration import leftovers
 from rpcarena.orchestration.children import Child, free_port
 from rpcarena.seeds.predictions.dataset import dataset
 
@@ -80,7 +82,8 @@ class RedisStore:
         if binary is None:
             raise UnavailableError("redis-server not found: apt-get install redis-server, or pass --redis URL")
         port = free_port(self.host)
-        folder = self.folder = Path(tempfile.mkdtemp(prefix="rpcarena-redis-"))
+        folder = self.folder = Path(tempfile.mkdtemp(prefix=f"rpcarena-{os.getpid()}-redis-"))  # the pid: see leftovers
+        leftovers.register(f"folder {folder}", lambda: shutil.rmtree(folder, ignore_errors=True))
         argv = [binary, "--bind", self.host, "--port", str(port), "--save", "", "--appendonly", "no",
                 "--dir", str(folder), "--protected-mode", "yes"]
         self.child = Child([*self.prefix, *argv], None, folder / "redis.log")
@@ -114,6 +117,7 @@ class RedisStore:
             self.child.stop()
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+            leftovers.release(f"folder {self.folder}")
 
 
 if __name__ == "__main__":  # `python -m ...store URL`: seed a Redis from inside its namespace

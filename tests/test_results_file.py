@@ -1,0 +1,101 @@
+"""The results file: written durably, never overwritten silently, and resumable after an interruption."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+from tests.conftest import ROOT, run_cli
+
+from rpcarena.errors import ArenaError
+from rpcarena.results import Cell, Results, load
+
+TINY = ("run", "--contender", "tcp-raw", "--workload", "usp.void,usp.int32", "--calls", "5", "--warmup", "0")
+
+
+def _cell() -> Cell:
+    return Cell(contender="tcp-raw", client="py", workload="usp.void", method="EchoVoid", clients=1)
+
+
+def test_save_fsyncs_the_file_and_its_folder(tmp_path, monkeypatch):
+    synced: list[str] = []
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+    monkeypatch.setattr(os, "fsync", spy)
+    Results(cells=[_cell()]).save(tmp_path / "r.json")
+    assert str(tmp_path) in synced
+    assert any(Path(s).parent == tmp_path and Path(s).name.startswith(".r.json") for s in synced), synced
+
+
+def test_save_leaves_the_umask_alone_and_honours_it(tmp_path, monkeypatch):
+    mask = os.umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", lambda *_: pytest.fail("save changed the process-wide umask"))
+        Results().save(tmp_path / "r.json")
+    finally:
+        monkeypatch.undo()
+        os.umask(mask)
+    assert (tmp_path / "r.json").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_failed_save_removes_its_temp_file_and_says_why(tmp_path, monkeypatch):
+    (tmp_path / "r.json").write_text("the previous version")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(ArenaError) as caught:
+        Results(cells=[_cell()]).save(tmp_path / "r.json")
+    assert "No space left" in str(caught.value) and "\n" not in str(caught.value)
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+    assert (tmp_path / "r.json").read_text() == "the previous version"
+
+
+def test_an_existing_results_file_is_never_overwritten_silently(tmp_path):
+    out = tmp_path / "r.json"
+    out.write_text("kept")
+    done = run_cli(*TINY, "--out", str(out), timeout=120)
+    assert done.returncode == 2 and out.read_text() == "kept"
+    (line,) = done.stderr.strip().splitlines()
+    assert "--force" in line and f"--resume {out}" in line
+    done = run_cli(*TINY, "--out", str(out), "--force", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(load(out).cells) == 2
+
+
+def test_make_arena_overwrites_its_file_on_purpose():
+    (line,) = [line for line in (ROOT / "Makefile").read_text().splitlines() if "rpcarena run" in line]
+    assert "--force" in line and "results/arena.json" in line
+
+
+def test_resume_measures_only_the_missing_cells(tmp_path):
+    out = tmp_path / "r.json"
+    done = run_cli(*TINY, "--out", str(out), timeout=120)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(out.read_text())
+    first = doc["cells"][0]
+    doc["cells"], doc["finished"], doc["interrupted"] = [first], None, "Ctrl-C"
+    out.write_text(json.dumps(doc))
+
+    other = run_cli("run", "--resume", str(out), "--calls", "6", "--clients", "1,2", timeout=120)
+    assert other.returncode == 2, other.stderr
+    (line,) = other.stderr.strip().splitlines()
+    assert "calls 5 -> 6" in line and "clients [1] -> [1, 2]" in line
+    assert json.loads(out.read_text()) == doc  # refused: untouched
+
+    done = run_cli("run", "--resume", str(out), "--calls", "5", timeout=120)  # the same value is the same
+    assert done.returncode == 0, done.stderr
+    resumed = load(out)
+    assert [c.workload for c in resumed.cells] == ["usp.void", "usp.int32"]
+    assert resumed.cells[0].to_json() == first  # kept as it was, not measured again
+    assert resumed.interrupted is None and resumed.finished is not None and len(resumed.resumed) == 1
+
+    again = run_cli("run", "--resume", str(out), timeout=120)
+    assert again.returncode == 0 and "nothing to measure" in again.stdout, again.stderr
+    assert len(load(out).cells) == 2
