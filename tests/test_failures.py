@@ -119,6 +119,7 @@ def test_a_last_line_without_a_newline_is_read(tmp_path):
         assert child.read_json(5) == {"event": "warm"}
         assert child.read_json(5) == {"calls": 1}
         assert child.read_json(0.2) is None
+        child.proc.wait(10)  # the end of its output comes a moment before its exit
     finally:
         child.stop()
     assert child.ended() == "exit code 0"

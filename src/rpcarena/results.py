@@ -329,6 +329,8 @@ def _fits(value: object, kind: str) -> bool:
         return any(_fits(value, part) for part in kind.split(" | "))
     if kind == "None":
         return value is None
+    if kind == "Any":
+        return True
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
     if kind == "float":

@@ -63,6 +63,9 @@ func up(args []string) error {
 	}
 	signals := make(chan os.Signal, 1) // from here on, a stop removes what was built
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	// When the program that started us dies, our stdout is a broken pipe: printing the exit line
+	// must not kill us (Go exits on SIGPIPE for fd 1) before the namespaces are removed.
+	signal.Ignore(syscall.SIGPIPE)
 	topo, err := topology.New()
 	if err != nil {
 		return err

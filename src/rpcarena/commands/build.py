@@ -1,4 +1,4 @@
-"""`rpcarena build`: build the native workers now (otherwise they build on first use)."""
+"""`rpcarena build`: build the native workers and the delay line now (otherwise they build on first use)."""
 
 from __future__ import annotations
 
@@ -7,28 +7,26 @@ import time
 
 from rich.console import Console
 
-from rpcarena.contenders import native
 from rpcarena.errors import UnavailableError
+from rpcarena.orchestration import builds
 
 NAME = "build"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", allow_abbrev=False,
-                       help="build the Go, Rust and Java workers (cached by source hash)")
-    p.add_argument("--language", help="only these languages, e.g. go,rust")
-
-
+                       help="build the Go, Rust and Java workers and the delay line (cached by source hash)")
+    p.add_argument("--language", help="only these, e.g. go,rust or delayline")
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
     wanted = set(args.language.split(",")) if args.language else None
-    for language, worker in native.workers().items():
+    for language, worker in {**builds.workers(), "delayline": builds.tool("delayline")}.items():
         if wanted and language not in wanted:
             continue
         start = time.monotonic()
         try:
-            with console.status(f"building the {language} worker"):
+            with console.status(f"building {language}"):
                 worker.ensure_built()
         except UnavailableError as error:
             console.print(f"[yellow]{language}[/]: {error}")

@@ -166,7 +166,8 @@ class Link:
                 "-max-runtime", MAX_RUNTIME]
         if self.cpus:
             argv += ["-cpus", ",".join(map(str, self.cpus))]
-        self.child = Child(argv, None, self.log, stdin=True)
+        # Outlives a killed rpcarena just long enough: its stdin closes, and it removes the namespaces.
+        self.child = Child(argv, None, self.log, stdin=True, outlive=True)
         line = self.child.read_json(READY_TIMEOUT_S)
         if not line or line.get("event") != "up":
             why = self.child.last_error_line()

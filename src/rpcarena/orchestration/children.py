@@ -42,7 +42,9 @@ class Child:
     """A child process speaking JSON lines on stdout, with its stderr kept in a file."""
 
     def __init__(self, argv: list[str], cpus: tuple[int, ...] | None, log: Path,
-                 env: dict[str, str] | None = None, stdin: bool = False) -> None:
+                 env: dict[str, str] | None = None, stdin: bool = False, outlive: bool = False) -> None:
+        """`outlive`: not killed when rpcarena dies, for a child that undoes what it made once its
+        stdin closes (delaynet removes its namespaces); every other child dies with rpcarena."""
         self.argv = argv
         self.log = log
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -50,7 +52,8 @@ class Child:
         self.proc = subprocess.Popen(
             argv, stdout=subprocess.PIPE, stderr=self._stderr,
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            preexec_fn=preexec(cpus), env={**(os.environ if env is None else env), **leftovers.owner_env()},
+            preexec_fn=preexec(cpus, die_with_parent=not outlive),
+            env={**(os.environ if env is None else env), **leftovers.owner_env()},
             close_fds=True)
         _LIVE.add(self.proc)
         self._buffer = b""

@@ -62,11 +62,13 @@ def where(pid: int) -> list[int] | None:
         return None
 
 
-def preexec(cpus: tuple[int, ...] | None) -> Callable[[], None]:
-    """A preexec_fn: own process group, killed if rpcarena dies, pinned before it runs anything."""
+def preexec(cpus: tuple[int, ...] | None, die_with_parent: bool = True) -> Callable[[], None]:
+    """A preexec_fn: own process group, killed if rpcarena dies (unless it must outlive it to clean
+    up), pinned before it runs anything."""
     def run() -> None:
         os.setpgrp()
-        _die_with_parent()
+        if die_with_parent:
+            _die_with_parent()
         if cpus:
             os.sched_setaffinity(0, cpus)
     return run
