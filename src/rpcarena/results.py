@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
@@ -126,6 +126,13 @@ class Cell:
         payload = (self.wire_in_bytes + self.wire_out_bytes
                    - wire.HEADER_BYTES * ((self.wire_in_packets or 0) + (self.wire_out_packets or 0)))
         return self._per_call(payload)
+
+    def slowed(self, factor: float) -> Cell:
+        """This cell as a uniform slowdown would have measured it: every latency (histograms and samples)
+        multiplied by `factor`, everything else kept (benchmarks/significance.py injects one so)."""
+        return replace(self, latency_histogram=hist.scaled(self.latency_histogram, factor),
+                       latency_uncorrected_histogram=hist.scaled(self.latency_uncorrected_histogram, factor),
+                       samples_ns=[[i, int(round(ns * factor))] for i, ns in self.samples_ns])
 
     def row(self) -> dict[str, Any]:
         """A flat record of this cell: identity, counts and every derived statistic."""
