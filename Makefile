@@ -44,6 +44,7 @@ lint: setup system
 bench: setup system natives
 	$(PY) benchmarks/harness_overhead.py
 	$(PY) benchmarks/wire_bytes.py
+	$(PY) benchmarks/significance.py
 
 clean:
 	rm -rf $(VENV) results
