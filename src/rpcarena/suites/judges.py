@@ -138,7 +138,8 @@ def faster(fast: str, slow: str, workloads: Sequence[str], statistic: str = "med
         gone = ev.absent([fast, slow], list(workloads))
         ratios = _ratios(ev, slow, fast, workloads, statistic, clients)
         if gone or not ratios:
-            return Judgement((), NOT_COMPARABLE, gone or "no cell measured both", rule)
+            at = f" with {' or '.join(map(str, clients))} clients" if clients else ""
+            return Judgement((), NOT_COMPARABLE, gone or f"no cell measured both{at}", rule)
         name = MEASURES[statistic][0]
         measured = tuple(f"{slow}/{fast} {name} {cell}: {r.text()}" for cell, r in ratios.items())
         found = tally({cell: outcome(r) for cell, r in ratios.items()}, "cells", share)

@@ -20,7 +20,7 @@ ITEMS = ("infobip.items0", "infobip.items10", "infobip.items100")
 LINK = "100mbit"
 
 
-GAP = ratio_rule(JSON, MML, "mean")
+GAP = f"{ratio_rule(JSON, MML, 'mean')}, written JSON/MML"
 CATCH_UP_RULE = (f"{GAP}, at 10 and at 100 items, per concurrency level; holds when the interval at 100 lies "
                  f"wholly below the interval at 10 at every level; {stats.MIN_TRIALS} or more trials each")
 SHRINK_RULE = (f"{GAP}, on loopback and over the link, at 0 and 10 items, per level; holds when the network's "
