@@ -46,6 +46,7 @@ bench: setup system natives
 	$(PY) benchmarks/harness_overhead.py
 	$(PY) benchmarks/wire_bytes.py
 	$(PY) benchmarks/delay_line.py
+	$(PY) benchmarks/significance.py
 
 clean:
 	rm -rf $(VENV) results

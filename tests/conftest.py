@@ -53,6 +53,31 @@ class FakeCells:
         cell.warmup_s = context.config.warmup_s
 
 
+NOISE = (1.0, 1.02, 0.98, 1.01, 0.99)  # five trials that differ a little, as trials do
+
+
+def trials(contender: str, workload: str, scale: float = 1.0, *, clients: int = 1, noise=NOISE,
+           link: str | None = None, cpu: float | None = None) -> list:
+    """A group of trials cut from the fixture's first cell, relabelled: trial k's latencies are the
+    fixture's times `scale` times noise[k]; its CPU per call the fixture's times `cpu` (default
+    `scale`) times noise[k]. A judge's test builds its document from these, so it knows the answer."""
+    template = rpcarena.load(FIXTURE).cells[0]
+    out = []
+    for k, wobble in enumerate(noise):
+        cell = dataclasses.replace(template.slowed(scale * wobble), contender=contender, workload=workload,
+                                   clients=clients, trial=k, link=link)
+        spent = (scale if cpu is None else cpu) * wobble
+        for name in ("client_cpu_user_s", "client_cpu_sys_s", "server_cpu_user_s", "server_cpu_sys_s"):
+            setattr(cell, name, getattr(template, name) * spent)
+        out.append(cell)
+    return out
+
+
+def document(*groups: list) -> rpcarena.Results:
+    """A results document of these groups of trials (see `trials`)."""
+    return rpcarena.Results(cells=[cell for g in groups for cell in g])
+
+
 def fake_plans(config, runner=None):
     """The configuration's contender plans, each measured by the fake runner."""
     runner = runner or FakeCells()

@@ -1,28 +1,31 @@
-"""`rpcarena compare`: a real slowdown is significant, the same run against itself is not."""
+"""`rpcarena compare`: trials, not calls, decide; one trial a side cannot tell; a real slowdown is significant."""
 
 from __future__ import annotations
 
 import copy
 from pathlib import Path
 
-import numpy as np
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import document, run_cli, trials
 
 import rpcarena
-from rpcarena.analysis import comparison
+from rpcarena.analysis import comparison, stats
 from rpcarena.errors import UsageError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 
 
-def slowed(results, fraction: float):
-    """The same measured calls, each delayed by a fixed fraction of the cell's median (an injected delay)."""
+def slowed(results, factor: float):
+    """The same measured trials, every latency multiplied by `factor` (the noise kept)."""
     out = copy.deepcopy(results)
-    for cell in out.cells:
-        delay = int(np.median([ns for _, ns in cell.samples_ns]) * fraction)
-        cell.samples_ns = [[i, ns + delay] for i, ns in cell.samples_ns]
+    out.cells = [cell.slowed(factor) for cell in out.cells]
     return out
+
+
+def five_trials(scale: float = 1.0, noise=(1.0, 1.02, 0.98, 1.01, 0.99)):
+    """Two cells of five trials each, whose trials differ by a few percent."""
+    return document(trials("tcp-raw", "usp.int32", scale, noise=noise),
+                    trials("grpc-py", "usp.int32", 4 * scale, noise=noise))
 
 
 @pytest.fixture(scope="module")
@@ -30,20 +33,43 @@ def measured():
     return rpcarena.load(FIXTURE)
 
 
-def test_identical_runs_are_not_significant(measured):
-    found = comparison.compare(measured, copy.deepcopy(measured))
-    assert len(found.rows) == 4
+def test_one_trial_a_side_cannot_tell_even_a_large_change(measured):
+    one = copy.deepcopy(measured)
+    one.cells = [c for c in one.cells if c.trial == 0]  # the issue's case: 300 calls, one trial
+    found = comparison.compare(one, slowed(one, 1.5))
     for row in found.rows:
+        assert row.trials == (1, 1)
         for change in row.changes:
-            assert not change.significant and "not significant" in change.describe()
+            assert not change.judged and not change.significant
+            assert change.ratio.estimate == pytest.approx(1.5, rel=0.01)  # the effect size is still shown
+            assert change.describe().endswith(stats.CANNOT_TELL)
+    assert found.slowdowns(0.05) == [] and len(found.unjudged()) == len(found.rows)
+
+
+def test_identical_trials_are_not_significant():
+    found = comparison.compare(five_trials(), five_trials(noise=(0.99, 1.0, 1.01, 1.02, 0.98)))
+    assert len(found.rows) == 2
+    for row in found.rows:
+        assert row.trials == (5, 5)
+        for change in row.changes:
+            assert change.judged and not change.significant
+            assert change.describe().endswith("not significant")
     assert found.slowdowns(0.05) == []
 
 
-def test_an_injected_delay_is_a_significant_slowdown(measured):
-    found = comparison.compare(measured, slowed(measured, 0.5))
-    medians = [row.changes[0] for row in found.rows]
-    assert all(c.significant and c.change.low > 0 for c in medians)
-    assert len(found.slowdowns(0.05)) == 4 and found.slowdowns(0.9) == []
+def test_a_slowdown_is_significant_with_its_effect_size():
+    found = comparison.compare(five_trials(), five_trials(1.1))
+    for row in found.rows:
+        for change in row.changes:
+            assert change.verdict == "slower" and change.ratio.interval.low > 1
+            assert change.ratio.estimate == pytest.approx(1.1, rel=0.01)
+    assert len(found.slowdowns(0.05)) == 2 and found.slowdowns(0.15) == []
+
+
+def test_trials_that_disagree_widen_the_interval_past_the_change():
+    wild = (0.6, 1.5, 1.0, 0.8, 1.3)  # a machine whose runs differ by half
+    found = comparison.compare(five_trials(), five_trials(1.1, noise=wild))
+    assert all(not c.significant and c.judged for row in found.rows for c in row.changes)
 
 
 def test_unmatched_cells_are_listed(measured):
@@ -53,6 +79,12 @@ def test_unmatched_cells_are_listed(measured):
     assert {k[0] for k in found.only_in_a} == {"grpc-py"} and not found.only_in_b
 
 
+def test_no_common_cell_is_an_error(measured):
+    other = document(trials("rest-go", "usp.int32"))
+    with pytest.raises(UsageError, match="no measured cell in common: compare two runs of the same"):
+        comparison.compare(measured, other)
+
+
 def test_threshold_parsing():
     assert comparison.parse_threshold("5%") == pytest.approx(0.05)
     assert comparison.parse_threshold("0.1") == pytest.approx(0.1)
@@ -60,11 +92,29 @@ def test_threshold_parsing():
         comparison.parse_threshold("five")
 
 
-def test_cli_exit_status(measured, tmp_path):
-    slow = slowed(measured, 0.5).save(tmp_path / "slow.json")
-    same = run_cli("compare", str(FIXTURE), str(FIXTURE), "--fail-if-slower", "5%")
-    assert same.returncode == 0, same.stderr
-    assert "not significant" in same.stdout
-    worse = run_cli("compare", str(FIXTURE), str(slow), "--fail-if-slower", "5%")
+def test_cli_exit_status(tmp_path):
+    base = five_trials().save(tmp_path / "a.json")
+    same = five_trials(noise=(0.99, 1.0, 1.01, 1.02, 0.98)).save(tmp_path / "same.json")
+    slow = five_trials(1.5).save(tmp_path / "slow.json")
+    result = run_cli("compare", str(base), str(same), "--fail-if-slower", "5%")
+    assert result.returncode == 0, result.stderr
+    assert "not significant" in result.stdout
+    worse = run_cli("compare", str(base), str(slow), "--fail-if-slower", "5%")
     assert worse.returncode == 1, worse.stderr
-    assert "significantly slower" in worse.stdout
+    assert "significantly slower" in worse.stdout and "1.50x" in worse.stdout
+
+
+def test_cli_never_fails_a_threshold_it_cannot_judge(measured, tmp_path):
+    one = copy.deepcopy(measured)
+    one.cells = [c for c in one.cells if c.trial == 0]
+    before, after = one.save(tmp_path / "one.json"), slowed(one, 1.5).save(tmp_path / "one-slow.json")
+    result = run_cli("compare", str(before), str(after), "--fail-if-slower", "5%")
+    assert result.returncode == 0, result.stderr
+    assert "cannot tell: run with --repeat 3 or more" in result.stdout
+
+
+def test_cli_no_common_cell_exits_2(tmp_path):
+    other = document(trials("rest-go", "usp.int32")).save(tmp_path / "other.json")
+    result = run_cli("compare", str(FIXTURE), str(other))
+    assert result.returncode == 2
+    assert "no measured cell in common" in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rpcarena
-from rpcarena.analysis import stability, stats
+from rpcarena.analysis import groups, stability, stats
 from rpcarena.analysis.groups import group
 from rpcarena.results import Cell
 
@@ -82,3 +82,50 @@ def test_each_instability_is_said(changes, expected):
 
 def test_a_quiet_cell_has_no_warning():
     assert stability.warnings(group([_cell()])[0], cpus=2) == []
+
+
+def test_trial_ratio_is_the_ratio_of_geometric_means_with_welchs_interval():
+    a, b = [100.0, 102.0, 98.0], [110.0, 112.2, 107.8]  # b = 1.1 a, trial by trial
+    found = stats.trial_ratio(b, a)
+    assert found.estimate == pytest.approx(1.1) and found.trials == (3, 3)
+    assert found.above and not found.below and found.interval.low > 1 > 1 / found.interval.high
+    assert found.text().startswith("1.10x [")
+
+
+def test_trial_ratio_of_identical_trials_is_not_significant():
+    values = [100.0, 120.0, 90.0, 105.0]
+    found = stats.trial_ratio(values, list(reversed(values)))
+    assert found.estimate == pytest.approx(1.0) and found.judged and not found.significant
+
+
+def test_fewer_than_three_trials_a_side_give_a_ratio_and_no_verdict():
+    found = stats.trial_ratio([200.0, 201.0], [100.0, 101.0, 99.0])
+    assert found.estimate == pytest.approx(2.0, rel=0.01) and found.interval is None
+    assert not found.judged and not found.above and not found.significant
+    assert stats.CANNOT_TELL in found.text() and "2 and 3 trials" in found.text()
+
+
+def test_trial_ratio_needs_positive_values():
+    with pytest.raises(ValueError, match="positive"):
+        stats.trial_ratio([0.0, 1.0, 2.0], [1.0, 1.0, 1.0])
+
+
+def test_t_quantiles_round_the_degrees_of_freedom_down():
+    assert stats.t975(1) == pytest.approx(12.706) and stats.t975(2.9) == pytest.approx(4.303)
+    assert stats.t975(0.5) == stats.t975(1) and stats.t975(10_000) == pytest.approx(1.980)
+
+
+def test_groups_compare_per_trial_medians_and_cpu(measured):
+    g = group(measured.cells)[0]
+    assert len(g.per_trial("median")) == 2 and all(v > 0 for v in g.per_trial("cpu_us_per_call"))
+    assert g.across_trials("median") == pytest.approx(np.sqrt(np.prod(g.per_trial("median"))))
+    same = groups.ratio(g, g, "median")
+    assert same.estimate == pytest.approx(1.0) and not same.judged  # two trials: too few
+
+
+def test_a_slowed_cell_keeps_its_calls_and_scales_every_latency(measured):
+    cell = measured.cells[0]
+    slow = cell.slowed(1.1)
+    assert slow.latency["count"] == cell.latency["count"] and slow.calls == cell.calls
+    assert slow.latency["p50_us"] == pytest.approx(1.1 * cell.latency["p50_us"], rel=0.01)
+    assert [ns for _, ns in slow.samples_ns] == [round(1.1 * ns) for _, ns in cell.samples_ns]

@@ -13,7 +13,7 @@ import json
 import math
 import os
 import secrets
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
@@ -136,6 +136,13 @@ class Cell:
         payload = (self.wire_in_bytes + self.wire_out_bytes
                    - wire.HEADER_BYTES * ((self.wire_in_packets or 0) + (self.wire_out_packets or 0)))
         return self._per_call(payload)
+
+    def slowed(self, factor: float) -> Cell:
+        """This cell as a uniform slowdown would have measured it: every latency (histograms and samples)
+        multiplied by `factor`, everything else kept (benchmarks/significance.py injects one so)."""
+        return replace(self, latency_histogram=hist.scaled(self.latency_histogram, factor),
+                       latency_uncorrected_histogram=hist.scaled(self.latency_uncorrected_histogram, factor),
+                       samples_ns=[[i, int(round(ns * factor))] for i, ns in self.samples_ns])
 
     def row(self) -> dict[str, Any]:
         """A flat record of this cell: identity, counts and every derived statistic."""

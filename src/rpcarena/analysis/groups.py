@@ -2,7 +2,8 @@
 
 A group is one (contender, client, workload, concurrency): its K trials (`--repeat K`)
 are the same measurement repeated with a fresh server, so their samples are pooled
-for plots and bootstrapped hierarchically for intervals.
+for plots and bootstrapped hierarchically for intervals, and two groups are compared
+trial by trial (`ratio`).
 """
 
 from __future__ import annotations
@@ -78,6 +79,19 @@ class Group:
     def interval(self, statistic: str) -> stats.Interval:
         return self.bootstrap().interval(statistic)
 
+    def per_trial(self, statistic: str) -> list[float]:
+        """One value per trial: 'median', 'p99' or 'mean' of its samples (µs), or 'cpu_us_per_call'
+        (client and server CPU per call, from trials where both were measured)."""
+        if statistic == "cpu_us_per_call":
+            pairs = [(c.client_cpu_us_per_call, c.server_cpu_us_per_call) for c in self.cells]
+            return [a + b for a, b in pairs if a is not None and b is not None]
+        return stats.per_trial(self.trials, statistic)
+
+    def across_trials(self, statistic: str) -> float | None:
+        """The geometric mean of the positive per-trial values (what `ratio` compares), or None."""
+        values = [v for v in self.per_trial(statistic) if v > 0]
+        return float(np.exp(np.mean(np.log(values)))) if values else None
+
     def _mean(self, values: Iterable[float | None]) -> float | None:
         present = [v for v in values if v is not None]
         return float(np.mean(present)) if present else None
@@ -105,6 +119,14 @@ class Group:
     def histogram_stat(self, name: str) -> float | None:
         """A statistic of the HdrHistograms (untrimmed), averaged over trials."""
         return self._mean(c.latency.get(name) for c in self.cells)
+
+
+def ratio(numerator: Group, denominator: Group, statistic: str) -> stats.Ratio | None:
+    """numerator / denominator of a per-trial statistic over their trials (see `stats.trial_ratio`);
+    None when a side has no trial with a positive value."""
+    a = [v for v in numerator.per_trial(statistic) if v > 0]
+    b = [v for v in denominator.per_trial(statistic) if v > 0]
+    return stats.trial_ratio(a, b) if a and b else None
 
 
 def group(cells: Iterable[Cell], trimmed: bool = False, source: str = "") -> list[Group]:

@@ -1,4 +1,4 @@
-"""Statistics from raw samples: outlier trimming and bootstrap confidence intervals.
+"""Statistics from raw samples: outlier trimming, bootstrap intervals, and ratios over trials.
 
 Percentiles, mean, SD and CV of a single cell come from its HdrHistogram
 (`Cell.latency`). What a histogram cannot give is uncertainty; that comes from
@@ -6,10 +6,21 @@ the bounded raw sample each cell keeps. With several trials (`--repeat K`) the
 bootstrap is hierarchical: each replicate draws K trials with replacement, then
 calls within them, so the interval covers trial-to-trial variation (a fresh
 server each time) and not only call-to-call noise.
+
+Whether two systems (or two runs) differ is a question about trials, not calls:
+calls of one trial share its server, its CPUs and the machine's load at the
+time, so thousands of them say nothing about the next run. `trial_ratio` takes
+one value per trial on each side (each trial's median, say) and gives the ratio
+with Welch's t interval on the logarithms, as pyperf's compare_to tests the
+values of its runs. With fewer than MIN_TRIALS trials on a side it gives the
+ratio alone: no interval, never "significant". (A percentile bootstrap over 3 to
+5 trials is too narrow: it can draw only a few distinct sets of trials, and its
+spread shrinks by (K-1)/K; benchmarks/significance.py measures both on real runs.)
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +33,11 @@ TRIM_PERCENTILES = (2.0, 98.0)
 TRIM_LABEL = "trimmed: calls below p2 and above p98 dropped (as the usp2018 seed did)"
 STATISTICS = ("median", "p99", "mean")
 _CHUNK_VALUES = 4_000_000  # bound the memory of one vectorised resampling step
+MIN_TRIALS = 3  # fewer trials on a side cannot show how much the next run differs
+CANNOT_TELL = f"cannot tell: run with --repeat {MIN_TRIALS} or more"
+# Student's t, two-sided 95%, by degrees of freedom; a fractional df is rounded down (a wider interval).
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+         10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
 
 
 def samples_us(samples_ns: Sequence[Sequence[int]]) -> np.ndarray:
@@ -111,6 +127,71 @@ def ratio(numerator: Bootstrap, denominator: Bootstrap, statistic: str = "median
     estimate = numerator.estimates[statistic] / denominator.estimates[statistic]
     replicates = numerator.replicates[statistic] / denominator.replicates[statistic]
     return _percentile_interval(estimate, replicates, confidence)
+
+
+def t975(df: float) -> float:
+    """The 97.5% quantile of Student's t with `df` degrees of freedom (or fewer: never narrower)."""
+    return _T975[max(k for k in _T975 if k <= max(df, 1.0))]
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """numerator / denominator of a statistic measured in trials, with its 95% interval over trials.
+
+    `interval` is None when a side has fewer than MIN_TRIALS trials: then the ratio is shown, and
+    nothing is called significant either way."""
+
+    estimate: float
+    interval: Interval | None
+    trials: tuple[int, int]  # numerator's, denominator's
+
+    @property
+    def judged(self) -> bool:
+        return self.interval is not None
+
+    @property
+    def above(self) -> bool:
+        """Significantly above 1: the numerator's statistic is larger."""
+        return self.interval is not None and self.interval.low > 1
+
+    @property
+    def below(self) -> bool:
+        return self.interval is not None and self.interval.high < 1
+
+    @property
+    def significant(self) -> bool:
+        return self.above or self.below
+
+    def text(self) -> str:
+        """'1.82x [1.70, 1.95]', or the ratio and why there is no interval."""
+        if self.interval is None:
+            a, b = self.trials
+            return f"{self.estimate:.2f}x ({a} and {b} trials: {CANNOT_TELL})"
+        return f"{self.estimate:.2f}x [{self.interval.low:.2f}, {self.interval.high:.2f}]"
+
+
+def trial_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> Ratio:
+    """numerator / denominator from one positive value per trial on each side.
+
+    The estimate is the ratio of the geometric means; the interval is Welch's t on the
+    logarithms (unequal spreads allowed), exponentiated."""
+    top, bottom = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
+    if not (top.size and bottom.size and (top > 0).all() and (bottom > 0).all()):
+        raise ValueError("a ratio over trials needs one positive value per trial on each side")
+    a, b = np.log(top), np.log(bottom)
+    diff, trials = float(a.mean() - b.mean()), (int(a.size), int(b.size))
+    if min(trials) < MIN_TRIALS:
+        return Ratio(math.exp(diff), None, trials)
+    va, vb = float(a.var(ddof=1)) / a.size, float(b.var(ddof=1)) / b.size
+    se = math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1)) if se > 0 else a.size + b.size - 2.0
+    half = t975(df) * se
+    return Ratio(math.exp(diff), Interval(math.exp(diff), math.exp(diff - half), math.exp(diff + half)), trials)
+
+
+def per_trial(trials: Sequence[np.ndarray], statistic: str) -> list[float]:
+    """One value of a statistic ('median', 'p99', 'mean') per non-empty trial."""
+    return [float(_statistics(np.asarray(t, dtype=float))[statistic]) for t in trials if len(t)]
 
 
 def cv(values: Sequence[float]) -> float | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from rpcarena import report
@@ -36,7 +37,9 @@ def _findings_table(found: list) -> Table:
     for name in ("claim", "measured here", "verdict"):
         table.add_column(name, overflow="fold")
     for f in found:
-        table.add_row(f.claim, f.measured, f"{f.verdict}: {f.why}")
+        judged_by = f"\n[dim]judged by: {escape(f.rule)}[/]" if f.rule else ""
+        table.add_row(escape(f.claim), escape("\n".join(f.measured) or "-"),
+                      f"[bold]{escape(f.said)}[/]: {escape(f.why)}{judged_by}")
     return table
 
 

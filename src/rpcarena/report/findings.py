@@ -7,12 +7,17 @@ from html import escape
 from typing import Any
 
 from rpcarena.report import html
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDED
 
-VERDICT_CSS = {"holds": "ok", "does not hold": "bad", "not comparable here": "na"}
+VERDICT_CSS = {HOLDS: "ok", PARTLY: "part", FAILS: "bad", UNDECIDED: "na", NOT_COMPARABLE: "na"}
 
 
-def _verdict(text: str) -> html.Markup:
-    return html.Markup(f'<span class="verdict {VERDICT_CSS.get(text, "")}">{escape(text)}</span>')
+def _verdict(verdict: str, said: str) -> html.Markup:
+    return html.Markup(f'<span class="verdict {VERDICT_CSS.get(verdict, "")}">{escape(said)}</span>')
+
+
+def _lines(lines: Sequence[str]) -> html.Markup:
+    return html.Markup("<br>".join(escape(line) for line in lines) or "-")
 
 
 def _missing(missing: dict[str, str]) -> str:
@@ -28,7 +33,9 @@ def findings_section(sources: Sequence[Any]) -> str:
     for source in sources:
         if not source.findings and not source.missing:
             continue
-        rows = [(f.claim, f.seed, f.measured, _verdict(f.verdict), f.why) for f in source.findings]
-        body += html.table(("claim", "the seed's numbers", "measured here", "verdict", "why"), rows, left=5)
+        rows = [(f.claim, f.seed, _lines(f.measured), _verdict(f.verdict, f.said), _lines(f.why.splitlines()),
+                 f.rule or "-") for f in source.findings]
+        body += html.table(("claim", "the seed's numbers", "measured here", "verdict", "why", "judged by"), rows,
+                           left=6)
         body += _missing(source.missing)
     return html.section("findings", body, anchor="findings") if body else ""

@@ -16,6 +16,7 @@ table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
 th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:right;vertical-align:top}
 th{background:#f4f4f4}td.l,th.l{text-align:left}
 .warn{color:#9a5b00;font-size:.8rem;text-align:left}.ok{color:#276b2e}.bad{color:#a61b1b}.na{color:#666}
+.part{color:#9a5b00}
 .note{color:#555;font-size:.9rem}figure{margin:1rem 0}figure svg{max-width:100%;height:auto}
 .numbers td:last-child{min-width:14rem;text-align:left;color:#9a5b00;font-size:.8rem}
 .verdict{font-weight:bold;white-space:nowrap}

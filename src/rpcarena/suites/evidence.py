@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 
-from rpcarena.analysis import stats
+from rpcarena.analysis import groups, stats
 from rpcarena.analysis.groups import Group, group
 from rpcarena.results import Cell, Results
 
@@ -48,12 +48,13 @@ class Evidence:
         return "missing here: " + "; ".join(gone) if gone else None
 
     def ratio(self, numerator: str, denominator: str, workload: str, statistic: str = "median",
-              clients: int = 1) -> stats.Interval | None:
-        """numerator / denominator of a latency statistic, or None when either was not measured."""
+              clients: int = 1) -> stats.Ratio | None:
+        """numerator / denominator of a per-trial statistic over trials (`groups.ratio`: latency
+        'median', 'p99', 'mean', or 'cpu_us_per_call'), or None when either was not measured."""
         a, b = self.get(numerator, workload, clients), self.get(denominator, workload, clients)
         if a is None or b is None:
             return None
-        return stats.ratio(a.bootstrap(), b.bootstrap(), statistic)
+        return groups.ratio(a, b, statistic)
 
     def resolve(self, patterns: list[str] | tuple[str, ...]) -> list[str]:
         """Measured workloads matching ids or patterns ('predictions.*'), in the order asked."""
@@ -62,7 +63,3 @@ class Evidence:
 
     def levels(self, contender: str, workload: str) -> list[int]:
         return sorted(k[2] for k in self.groups if k[0] == contender and k[1] == workload)
-
-
-def ratio_text(ci: stats.Interval) -> str:
-    return f"{ci.estimate:.2f}x [{ci.low:.2f}, {ci.high:.2f}]"

@@ -14,7 +14,8 @@ def findings(suite: Suite, results: Results, missing: dict[str, str]) -> list[Fi
     out = []
     for claim in suite.claims:
         judged = claim.judge(evidence)
-        out.append(Finding(claim.text, claim.seed, judged.measured, judged.verdict, judged.why))
+        out.append(Finding(claim.text, claim.seed, judged.measured, judged.verdict, judged.says(claim.question),
+                           judged.why, judged.rule))
     return out
 
 

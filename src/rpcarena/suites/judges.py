@@ -1,27 +1,36 @@
 """Ways to judge a seed's claim from a run; each factory returns `judge(evidence) -> Judgement`.
 
-A difference counts only when its 95% bootstrap interval excludes "no difference";
-a magnitude ("about 10x") counts when the interval reaches within a factor of 2 of it.
+A difference counts only when the 95% interval of its ratio over trials excludes 1
+(`stats.trial_ratio`: one value per trial, a fresh server each, Welch's t on the
+logarithms), and only with `stats.MIN_TRIALS` trials on each side; with fewer, the
+verdict is "cannot tell". A magnitude ("about 10x", "9.3% better") counts when the
+interval reaches the seed's excess over 1 within a factor of 2 (10x: 5.5x to 19x;
+1.093x: 1.047x to 1.186x). A claim over several pairs or cells that holds for some
+of them holds in part, and says for which.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 from rpcarena.analysis import stats
-from rpcarena.suites.evidence import Evidence, ratio_text
-from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, Judgement
+from rpcarena.suites.evidence import Evidence
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDED, Judgement
 
 Judge = Callable[[Evidence], Judgement]
 MAGNITUDE_TOLERANCE = 2.0
+NOT_SIGNIFICANT = "not significant"
+OPPOSITE = "the opposite"
+SHOWN = "significant"
+FEW_TRIALS = "too few trials"
 
 
 def not_comparable(why: str, measured: Judge | None = None) -> Judge:
     """A claim this run cannot test (e.g. a network run); shows a local analogue when given one."""
     def judge(ev: Evidence) -> Judgement:
-        shown = measured(ev).measured if measured else "-"
-        return Judgement(shown, NOT_COMPARABLE, why)
+        shown = measured(ev) if measured else None
+        return Judgement(shown.measured if shown else (), NOT_COMPARABLE, why,
+                         f"local analogue: {shown.rule}" if shown and shown.rule else "")
     return judge
 
 
@@ -30,32 +39,94 @@ def on_network(judge: Judge) -> Judge:
     return lambda ev: judge(ev.on_link())
 
 
+def outcome(ratio: stats.Ratio) -> str:
+    """Where a ratio stands against a claim that it is above 1."""
+    if not ratio.judged:
+        return FEW_TRIALS
+    return SHOWN if ratio.above else OPPOSITE if ratio.below else NOT_SIGNIFICANT
+
+
+def smaller(before: stats.Ratio, after: stats.Ratio) -> str:
+    """Where `after` stands against a claim that it is smaller than `before`: shown when its interval
+    lies wholly below `before`'s, the opposite when wholly above, not significant when they overlap."""
+    if before.interval is None or after.interval is None:
+        return FEW_TRIALS
+    if after.interval.high < before.interval.low:
+        return SHOWN
+    return OPPOSITE if after.interval.low > before.interval.high else NOT_SIGNIFICANT
+
+
+def tally(outcomes: dict[str, str], unit: str, share: float = 1.0) -> Judgement:
+    """A verdict from one outcome per pair or cell: holds when at least `share` of them show it and
+    none shows the opposite or lacks trials; in part when some show it; does not hold when none does
+    and some show the opposite; cannot tell otherwise. (`measured` and `rule` are left to the caller.)"""
+    n, by = len(outcomes), _by_outcome(outcomes)
+    shown, opposite, few = by.get(SHOWN, []), by.get(OPPOSITE, []), by.get(FEW_TRIALS, [])
+    why = _why(by, n, unit)
+    if len(few) == n:
+        return Judgement((), UNDECIDED, f"{stats.CANNOT_TELL} (every {unit[:-1]} has fewer than {stats.MIN_TRIALS} "
+                                        "trials on a side)")
+    if shown and not opposite and not few and len(shown) >= share * n:
+        return Judgement((), HOLDS, why)
+    if shown:
+        return Judgement((), PARTLY, why, share=f"{len(shown)} of {n} {unit}")
+    return Judgement((), FAILS if opposite else UNDECIDED, why)
+
+
+def _by_outcome(outcomes: dict[str, str]) -> dict[str, list[str]]:
+    by: dict[str, list[str]] = {}
+    for name, said in outcomes.items():
+        by.setdefault(said, []).append(name)
+    return by
+
+
+def _why(by: dict[str, list[str]], n: int, unit: str) -> str:
+    parts = [f"significant in {len(by.get(SHOWN, []))} of {n} {unit}"]
+    parts += [f"{said} for {', '.join(by[said])}" for said in (OPPOSITE, NOT_SIGNIFICANT) if by.get(said)]
+    if by.get(FEW_TRIALS):
+        parts.append(f"{stats.CANNOT_TELL} for {', '.join(by[FEW_TRIALS])}")
+    return "; ".join(parts)
+
+
 def _ratios(ev: Evidence, slow: str, fast: str, workloads: Sequence[str], statistic: str,
-            clients: Sequence[int] | None) -> dict[str, stats.Interval]:
+            clients: Sequence[int] | None) -> dict[str, stats.Ratio]:
     """slow/fast per measured workload and concurrency (all measured levels unless given)."""
     found = {}
     for w in ev.resolve(workloads):
         for n in clients or ev.levels(slow, w):
-            ci = ev.ratio(slow, fast, w, statistic, n)
-            if ci is not None:
-                found[f"{w} x{n}"] = ci
+            ratio = ev.ratio(slow, fast, w, statistic, n)
+            if ratio is not None:
+                found[f"{w} x{n}"] = ratio
     return found
 
 
-def _describe(ratios: dict[str, stats.Interval], slow: str, fast: str, statistic: str) -> str:
-    head = f"{slow}/{fast} {statistic}: "
-    if len(ratios) <= 4:
-        return head + "; ".join(f"{k} {ratio_text(ci)}" for k, ci in ratios.items())
-    geo = math.exp(sum(math.log(ci.estimate) for ci in ratios.values()) / len(ratios))
-    lo, hi = min(ratios.items(), key=lambda kv: kv[1].estimate), max(ratios.items(), key=lambda kv: kv[1].estimate)
-    return (head + f"geometric mean {geo:.2f}x over {len(ratios)} cells, from {lo[0]} {ratio_text(lo[1])} "
-            f"to {hi[0]} {ratio_text(hi[1])}")
+def band(seed_ratio: float) -> tuple[float, float]:
+    """The ratios that are 'about' the seed's: its excess over 1 within a factor MAGNITUDE_TOLERANCE."""
+    excess = seed_ratio - 1
+    return 1 + excess / MAGNITUDE_TOLERANCE, 1 + excess * MAGNITUDE_TOLERANCE
 
 
-def _magnitude(ratios: dict[str, stats.Interval], seed_ratio: float) -> list[str]:
-    """The cells whose interval stays more than a factor of 2 away from the seed's ratio."""
-    low, high = seed_ratio / MAGNITUDE_TOLERANCE, seed_ratio * MAGNITUDE_TOLERANCE
-    return [k for k, ci in ratios.items() if ci.high < low or ci.low > high]
+# What each statistic a judge compares is called, and how its ratio reads.
+MEASURES = {"median": ("median latency", "takes 1.82 times as long as"),
+            "p99": ("p99 latency", "takes 1.82 times as long as"),
+            "mean": ("mean latency", "takes 1.82 times as long as"),
+            "cpu_us_per_call": ("CPU per call (client + server)", "uses 1.82 times as much CPU per call as")}
+
+
+def ratio_rule(slow: str, fast: str, statistic: str) -> str:
+    """How to read slow/fast: 'mean latency rest-go/grpc-go (1.82x means rest-go takes 1.82 times as long
+    as grpc-go)'."""
+    name, reading = MEASURES[statistic]
+    return f"{name} {slow}/{fast} (1.82x means {slow} {reading} {fast})"
+
+
+def _faster_rule(slow: str, fast: str, statistic: str, share: float, seed_ratio: float | None) -> str:
+    need = "in every cell" if share >= 1 else f"in at least {share:.0%} of the cells"
+    text = f"{ratio_rule(slow, fast, statistic)}; holds when its 95% interval over trials is above 1 {need}"
+    if seed_ratio:
+        low, high = band(seed_ratio)
+        text += f", reaching {low:.3g}x to {high:.3g}x ('about {seed_ratio:g}x')"
+    return text + f"; {stats.MIN_TRIALS} or more trials on each side"
 
 
 def faster(fast: str, slow: str, workloads: Sequence[str], statistic: str = "median",
@@ -63,22 +134,31 @@ def faster(fast: str, slow: str, workloads: Sequence[str], statistic: str = "med
     """`fast` is significantly faster than `slow` on at least `share` of the cells and slower on none;
     with `seed_ratio`, also by about that factor (slow/fast)."""
     def judge(ev: Evidence) -> Judgement:
+        rule = _faster_rule(slow, fast, statistic, share, seed_ratio)
         gone = ev.absent([fast, slow], list(workloads))
         ratios = _ratios(ev, slow, fast, workloads, statistic, clients)
         if gone or not ratios:
-            return Judgement("-", NOT_COMPARABLE, gone or "no cell measured both")
-        wins = sum(ci.low > 1 for ci in ratios.values())
-        losses = [k for k, ci in ratios.items() if ci.high < 1]
-        measured = _describe(ratios, slow, fast, statistic)
-        counts = f"{fast} significantly faster in {wins} of {len(ratios)}, slower in {len(losses)}"
-        if losses or wins < share * len(ratios):
-            return Judgement(measured, FAILS, counts + (f" ({', '.join(losses[:3])})" if losses else ""))
-        off = _magnitude(ratios, seed_ratio) if seed_ratio else []
-        if off:
-            return Judgement(measured, FAILS, f"{counts}, but not about {seed_ratio:g}x in {', '.join(off[:3])} "
-                                              f"(more than a factor {MAGNITUDE_TOLERANCE:g} away)")
-        return Judgement(measured, HOLDS, counts + (f", about {seed_ratio:g}x" if seed_ratio else ""))
+            at = f" with {' or '.join(map(str, clients))} clients" if clients else ""
+            return Judgement((), NOT_COMPARABLE, gone or f"no cell measured both{at}", rule)
+        name = MEASURES[statistic][0]
+        measured = tuple(f"{slow}/{fast} {name} {cell}: {r.text()}" for cell, r in ratios.items())
+        found = tally({cell: outcome(r) for cell, r in ratios.items()}, "cells", share)
+        if seed_ratio and found.verdict == HOLDS:
+            found = _magnitude(ratios, seed_ratio, found.why)
+        return Judgement(measured, found.verdict, found.why, rule, found.share)
     return judge
+
+
+def _magnitude(ratios: dict[str, stats.Ratio], seed_ratio: float, why: str) -> Judgement:
+    """Holds when every cell's interval reaches the band about the seed's ratio; in part when some do."""
+    low, high = band(seed_ratio)
+    off = [k for k, r in ratios.items() if r.interval is not None and (r.interval.high < low or r.interval.low > high)]
+    if not off:
+        return Judgement((), HOLDS, f"{why}, about {seed_ratio:g}x")
+    away = f"{why}, but not about {seed_ratio:g}x in {', '.join(off)}"
+    if len(off) == len(ratios):
+        return Judgement((), FAILS, away)
+    return Judgement((), PARTLY, away, share=f"{len(ratios) - len(off)} of {len(ratios)} cells")
 
 
 def ranking(tiers: Sequence[Sequence[str]], patterns: Sequence[str], clients: int | None = None,
@@ -88,43 +168,47 @@ def ranking(tiers: Sequence[Sequence[str]], patterns: Sequence[str], clients: in
     def judge(ev: Evidence) -> Judgement:
         systems = [s for tier in tiers for s in tier]
         workloads = ev.resolve(patterns)
-        levels = [n for s in systems for w in workloads for n in ev.levels(s, w)]
-        n = clients or max(levels, default=1)
-        gone = ev.absent(systems, list(patterns))
-        if gone:
-            return Judgement(_order(ev, systems, workloads, n, statistic), NOT_COMPARABLE, gone)
-        broken = [f"{a} vs {b} on {w}: {ratio_text(ci)}" for earlier, later in zip(tiers, tiers[1:])
-                  for a in earlier for b in later for w in workloads
-                  if (ci := ev.ratio(b, a, w, statistic, n)) is not None and not ci.low > 1]
+        n = clients or max((n for s in systems for w in workloads for n in ev.levels(s, w)), default=1)
+        rule = (f"{MEASURES[statistic][0]} later/earlier tier at {n} clients (2x means the later takes twice as "
+                "long); "
+                f"holds when every such interval over trials is above 1; {stats.MIN_TRIALS} or more trials each")
         measured = _order(ev, systems, workloads, n, statistic)
-        if broken:
-            return Judgement(measured, FAILS, "order not significant or reversed: " + "; ".join(broken[:3]))
-        return Judgement(measured, HOLDS, f"each tier significantly faster ({statistic} latency) than the next")
+        gone = ev.absent(systems, list(patterns))
+        ratios = {f"{b}/{a} on {w}": r for earlier, later in zip(tiers, tiers[1:]) for a in earlier for b in later
+                  for w in workloads if (r := ev.ratio(b, a, w, statistic, n)) is not None}
+        if gone or not ratios:
+            return Judgement(measured, NOT_COMPARABLE, gone or "no pair of tiers measured", rule)
+        lines = measured + tuple(f"{k}: {r.text()}" for k, r in ratios.items())
+        found = tally({k: outcome(r) for k, r in ratios.items()}, "pairs")
+        return Judgement(lines, found.verdict, found.why, rule, found.share)
     return judge
 
 
-def _order(ev: Evidence, systems: Sequence[str], workloads: Sequence[str], clients: int, statistic: str) -> str:
-    parts = []
+def _order(ev: Evidence, systems: Sequence[str], workloads: Sequence[str], clients: int,
+           statistic: str) -> tuple[str, ...]:
+    lines = []
     for w in workloads:
-        found = [(g.bootstrap().estimates[statistic], s) for s in systems if (g := ev.get(s, w, clients))]
+        found = [(v, s) for s in systems if (g := ev.get(s, w, clients)) and (v := g.across_trials(statistic))]
         if found:
-            order = " < ".join(f"{s} {v:,.0f} µs" for v, s in sorted(found))
-            parts.append(f"{w} x{clients} {statistic}: {order}")
-    return "; ".join(parts) or "-"
+            lines.append(f"{w} x{clients} {statistic}: " + " < ".join(f"{s} {v:,.0f} µs" for v, s in sorted(found)))
+    return tuple(lines)
 
 
 def bytes_growth(more: str, less: str, smallest: str, largest: str, why_more: str) -> Judge:
     """Bytes per call of `more` grow faster from the smallest to the largest workload than `less`'s."""
+    rule = (f"TCP payload bytes per call both ways (kernel counters), growth from {smallest} to {largest}; "
+            f"holds when {more}'s growth exceeds {less}'s")
+
     def judge(ev: Evidence) -> Judgement:
         growth = {s: _growth(ev, s, smallest, largest) for s in (more, less)}
-        measured = "; ".join(f"{s}: {g}" for s, g in growth.items() if isinstance(g, str))
+        measured = tuple(f"{s}: {g}" for s, g in growth.items() if isinstance(g, str))
         gone = ev.absent([more, less], [smallest, largest])
         if gone or not all(isinstance(g, tuple) for g in growth.values()):
-            return Judgement(measured or "-", NOT_COMPARABLE, gone or "bytes on the wire not measured here")
+            return Judgement(measured, NOT_COMPARABLE, gone or "bytes on the wire not measured here", rule)
         (a, text_a), (b, text_b) = growth[more], growth[less]
-        measured = f"{more}: {text_a}; {less}: {text_b}"
         verdict = HOLDS if a > b else FAILS
-        return Judgement(measured, verdict, f"{more} grows by {a:,.0f} B/call against {b:,.0f} ({why_more})")
+        return Judgement((f"{more}: {text_a}", f"{less}: {text_b}"), verdict,
+                         f"{more} grows by {a:,.0f} B/call against {b:,.0f} ({why_more})", rule)
     return judge
 
 
@@ -139,15 +223,32 @@ def _growth(ev: Evidence, system: str, smallest: str, largest: str) -> tuple[flo
 
 
 def every_pair(pairs: Sequence[tuple[str, str]], make: Callable[[str, str], Judge]) -> Judge:
-    """A claim judged on each (fast, slow) pair measured, e.g. one pair per language; it holds
-    when it holds for every one (the first pair is judged, and says what is missing, if none was)."""
+    """A claim judged on each (fast, slow) pair measured, e.g. one pair per language: holds when it holds
+    for every pair it can be judged on, in part when for some ("holds for 3 of 4 pairs"), and says which
+    (the first pair is judged, and says what is missing, when none was measured)."""
     def judge(ev: Evidence) -> Judgement:
-        found = [(f, make(f, s)(ev)) for f, s in pairs if ev.measured(f) and ev.measured(s)]
+        found = {f"{slow}/{fast}": make(fast, slow)(ev) for fast, slow in pairs
+                 if ev.measured(fast) and ev.measured(slow)}
         if not found:
             return make(*pairs[0])(ev)
-        measured = " | ".join(j.measured for _, j in found)
-        why = " | ".join(f"{f}: {j.why}" for f, j in found)
-        verdicts = {j.verdict for _, j in found}
-        verdict = HOLDS if verdicts == {HOLDS} else (NOT_COMPARABLE if verdicts == {NOT_COMPARABLE} else FAILS)
-        return Judgement(measured, verdict, why)
+        first = next(iter(found.values()))
+        measured = tuple(line for j in found.values() for line in j.measured)
+        rule = f"{first.rule} (each pair alike)" if first.rule else ""
+        comparable = {pair: j for pair, j in found.items() if j.verdict != NOT_COMPARABLE}
+        verdict, share = _pairs_verdict(comparable) if comparable else (NOT_COMPARABLE, "")
+        why = "\n".join(f"{pair}: {j.says()}: {j.why}" for pair, j in found.items())
+        return Judgement(measured, verdict, why, rule, share)
     return judge
+
+
+def _pairs_verdict(found: dict[str, Judgement]) -> tuple[str, str]:
+    """All pairs hold: holds; some hold (wholly or in part): in part; none, some fail: does not hold."""
+    verdicts = [j.verdict for j in found.values()]
+    held, partly = verdicts.count(HOLDS), verdicts.count(PARTLY)
+    if held == len(verdicts):
+        return HOLDS, ""
+    if held:
+        return PARTLY, f"{held} of {len(verdicts)} pairs"
+    if partly:
+        return PARTLY, f"some cells of {partly} of {len(verdicts)} pairs"
+    return (FAILS if FAILS in verdicts else UNDECIDED), ""

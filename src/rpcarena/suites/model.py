@@ -5,18 +5,34 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rpcarena.analysis.stats import MIN_TRIALS
+
 HOLDS = "holds"
+PARTLY = "holds in part"  # for some of the pairs or cells it names, not all: `Judgement.share` says which
 FAILS = "does not hold"
+UNDECIDED = "cannot tell"  # not significant, or too few trials to say
 NOT_COMPARABLE = "not comparable here"
+VERDICTS = (HOLDS, PARTLY, FAILS, UNDECIDED, NOT_COMPARABLE)
+# What a verdict says when the claim is one of the seed's open questions.
+ANSWERS = {HOLDS: "yes", PARTLY: "yes, for {share}", FAILS: "no"}
 
 
 @dataclass(frozen=True)
 class Judgement:
-    """What this run measured for a claim, the verdict, and why."""
+    """What this run measured for a claim (one line per pair or cell), the verdict, why, the rule it
+    was judged by (the statistic, its direction and its threshold), and for PARTLY where it holds."""
 
-    measured: str
+    measured: tuple[str, ...]
     verdict: str
     why: str
+    rule: str = ""
+    share: str = ""  # PARTLY: "4 of 5 pairs"
+
+    def says(self, question: bool = False) -> str:
+        """The verdict in words: 'holds for 4 of 5 pairs'; for an open question 'yes, for 4 of 5 pairs'."""
+        if question and self.verdict in ANSWERS:
+            return ANSWERS[self.verdict].format(share=self.share)
+        return f"holds for {self.share}" if self.verdict == PARTLY else self.verdict
 
 
 @dataclass(frozen=True)
@@ -32,7 +48,7 @@ class Part:
     quick_clients: tuple[int, ...] | None = None
     warmup_s: float = 1.0
     quick_warmup_s: float = 0.2
-    repeat: int = 1
+    repeat: int = MIN_TRIALS  # trials per cell: fewer cannot show a difference (suites.judges)
     via: str | None = None  # "haproxy": HTTP through a proxy, as RunConfig.via
     link: str | None = None  # e.g. "100mbit": an emulated network, as RunConfig.link
     client_drivers: tuple[str, ...] | None = None  # who drives, as --client; None: each contender's own
@@ -40,20 +56,27 @@ class Part:
 
 @dataclass(frozen=True)
 class Claim:
-    """A published claim of the seed, with the seed's numbers, and how to judge it from a run."""
+    """A published claim of the seed, with the seed's numbers, and how to judge it from a run.
+
+    `question`: the seed asked it without answering; its finding answers yes, no, or in part."""
 
     text: str
     seed: str
     judge: Callable[..., Judgement] = field(repr=False)
+    question: bool = False
 
 
 @dataclass(frozen=True)
 class Finding:
+    """A claim beside this run: `verdict` is one of VERDICTS, `said` the verdict in words."""
+
     claim: str
     seed: str
-    measured: str
+    measured: tuple[str, ...]
     verdict: str
+    said: str
     why: str
+    rule: str
 
 
 @dataclass(frozen=True)

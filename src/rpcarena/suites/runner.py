@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rpcarena import contenders, seeds
+from rpcarena.analysis.stats import MIN_TRIALS
 from rpcarena.config import RunConfig
 from rpcarena.errors import UsageError
 from rpcarena.results import Results
@@ -35,7 +36,10 @@ def missing_systems(suite: Suite) -> dict[str, str]:
 
 
 def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | None, out: Path) -> RunConfig | None:
-    """The run configuration of one part, with only what can run here; None when nothing can."""
+    """The run configuration of one part, with only what can run here; None when nothing can.
+
+    --quick keeps MIN_TRIALS trials (fewer calls and levels, not fewer trials): with fewer, no claim
+    could be judged."""
     chosen = [c for c in part.contenders if c not in missing]
     loads = [w for w in part.workloads if w not in missing]
     if not chosen or not loads:
@@ -44,7 +48,8 @@ def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | 
                      clients=list(part.quick_clients or part.clients) if quick else list(part.clients),
                      calls=part.quick_calls if quick else part.calls,
                      warmup_s=part.quick_warmup_s if quick else part.warmup_s,
-                     repeat=repeat or (1 if quick else part.repeat), via=part.via, link=part.link, out=out,
+                     repeat=repeat or (min(part.repeat, MIN_TRIALS) if quick else part.repeat), via=part.via,
+                     link=part.link, out=out,
                      client_drivers=list(part.client_drivers) if part.client_drivers else None)
 
 

@@ -10,31 +10,38 @@ through HAProxy and MML connects directly. The network here is an emulated 100 M
 
 from __future__ import annotations
 
-from rpcarena.suites.evidence import Evidence, ratio_text
-from rpcarena.suites.judges import bytes_growth, faster, on_network
-from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, Claim, Judgement, Part, Suite
+from rpcarena.analysis import stats
+from rpcarena.suites.evidence import Evidence
+from rpcarena.suites.judges import bytes_growth, faster, on_network, ratio_rule, smaller, tally
+from rpcarena.suites.model import NOT_COMPARABLE, Claim, Judgement, Part, Suite
 
 JSON, JAVASER, MML = "rest-jackson", "http-javaser", "typed-json"
 ITEMS = ("infobip.items0", "infobip.items10", "infobip.items100")
 LINK = "rtt=0.3ms,jitter=0.05ms,rate=100mbit"  # a 100 Mbit/s LAN
 
 
+GAP = f"{ratio_rule(JSON, MML, 'mean')}, written JSON/MML"
+CATCH_UP_RULE = (f"{GAP}, at 10 and at 100 items, per concurrency level; holds when the interval at 100 lies "
+                 f"wholly below the interval at 10 at every level; {stats.MIN_TRIALS} or more trials each")
+SHRINK_RULE = (f"{GAP}, on loopback and over the link, at 0 and 10 items, per level; holds when the network's "
+               f"interval lies wholly below loopback's in every cell; {stats.MIN_TRIALS} or more trials each")
+
+
 def http_catches_up(ev: Evidence) -> Judgement:
     """The gap MML over HTTP/JSON at 100 items is smaller than at 10 items, at every level."""
     gone = ev.absent([MML, JSON], ["infobip.items10", "infobip.items100"])
     if gone:
-        return Judgement("-", NOT_COMPARABLE, gone)
-    rows, shrinks = [], []
+        return Judgement((), NOT_COMPARABLE, gone, CATCH_UP_RULE)
+    rows, said = [], {}
     for n in ev.levels(MML, "infobip.items100"):
         small, large = (ev.ratio(JSON, MML, w, "mean", n) for w in ("infobip.items10", "infobip.items100"))
         if small and large:
-            rows.append(f"x{n}: JSON/MML mean {ratio_text(small)} at 10, {ratio_text(large)} at 100")
-            shrinks.append(large.high < small.low)
+            rows.append(f"x{n}: JSON/MML mean {small.text()} at 10 items, {large.text()} at 100")
+            said[f"x{n}"] = smaller(small, large)
     if not rows:
-        return Judgement("-", NOT_COMPARABLE, "no level measured both sizes")
-    verdict = HOLDS if all(shrinks) else FAILS
-    return Judgement("; ".join(rows), verdict, f"gap significantly smaller at 100 items at {sum(shrinks)} of "
-                                                f"{len(shrinks)} levels")
+        return Judgement((), NOT_COMPARABLE, "no level measured both sizes", CATCH_UP_RULE)
+    found = tally(said, "levels")
+    return Judgement(tuple(rows), found.verdict, f"gap smaller at 100 items: {found.why}", CATCH_UP_RULE, found.share)
 
 
 def lead_shrinks(ev: Evidence) -> Judgement:
@@ -43,19 +50,19 @@ def lead_shrinks(ev: Evidence) -> Judgement:
     net = ev.on_link()
     gone = ev.absent([MML, JSON], list(ITEMS[:2])) or net.absent([MML, JSON], list(ITEMS[:2]))
     if gone:
-        return Judgement("-", NOT_COMPARABLE, gone)
-    rows, shrinks = [], []
+        return Judgement((), NOT_COMPARABLE, gone, SHRINK_RULE)
+    rows, said = [], {}
     for w in ITEMS[:2]:
         for n in ev.levels(MML, w):
             local, remote = ev.ratio(JSON, MML, w, "mean", n), net.ratio(JSON, MML, w, "mean", n)
             if local and remote:
-                rows.append(f"{w} x{n}: JSON/MML mean {ratio_text(local)} loopback, {ratio_text(remote)} network")
-                shrinks.append(remote.high < local.low)
+                rows.append(f"{w} x{n}: JSON/MML mean {local.text()} loopback, {remote.text()} network")
+                said[f"{w} x{n}"] = smaller(local, remote)
     if not rows:
-        return Judgement("-", NOT_COMPARABLE, "no cell measured in both settings")
-    verdict = HOLDS if all(shrinks) else FAILS
-    return Judgement("; ".join(rows), verdict,
-                     f"lead significantly smaller over the network in {sum(shrinks)} of {len(shrinks)} cells")
+        return Judgement((), NOT_COMPARABLE, "no cell measured in both settings", SHRINK_RULE)
+    found = tally(said, "cells")
+    return Judgement(tuple(rows), found.verdict, f"lead smaller over the network: {found.why}", SHRINK_RULE,
+                     found.share)
 
 
 def _part(title: str, **network: str) -> Part:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rpcarena.analysis.stats import MIN_TRIALS
 from rpcarena.suites.evidence import Evidence
 from rpcarena.suites.judges import on_network, ranking
-from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, Claim, Judgement, Part, Suite
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, UNDECIDED, Claim, Judgement, Part, Suite
 
 SERVERS = ("grpc-py", "grpc-go", "rest-fastapi", "rest-warp")
 WORKLOADS = ("predictions.*",)  # the arena starts and seeds a Redis for these
@@ -16,22 +17,30 @@ LIMIT_MS = 30.0
 
 
 def only_grpc_under(limit_ms: float, statistic: str = "p99") -> Callable[[Evidence], Judgement]:
-    """Every gRPC server's `statistic` significantly under `limit_ms`, every REST server's over it."""
+    """Every gRPC server under `limit_ms` and every REST server over it, in every trial."""
+    rule = (f"each server's {statistic} in each of its trials ({MIN_TRIALS} or more) against the seed's "
+            f"{limit_ms:g} ms line: holds when every gRPC trial is under it and every REST trial over it")
+
     def judge(ev: Evidence) -> Judgement:
         workloads = ev.resolve(WORKLOADS)
         gone = ev.absent(list(GRPC + REST), list(WORKLOADS))
         if gone or not workloads:
-            return Judgement("-", NOT_COMPARABLE, gone or "nothing measured")
-        ci = {s: g.interval(statistic) for s in GRPC + REST if (g := ev.get(s, workloads[0]))}
-        measured = "; ".join(f"{s} {statistic} {c.estimate / 1e3:.2f} ms [{c.low / 1e3:.2f}, {c.high / 1e3:.2f}]"
-                             for s, c in ci.items())
-        under = [s for s in GRPC if s in ci and ci[s].high < limit_ms * 1e3]
-        over = [s for s in REST if s in ci and ci[s].low > limit_ms * 1e3]
-        if len(under) == len(GRPC) and len(over) == len(REST):
-            return Judgement(measured, HOLDS, f"gRPC under {limit_ms:g} ms, REST over it")
-        fast_rest = [s for s in REST if s not in over]
-        return Judgement(measured, FAILS, f"{statistic} under {limit_ms:g} ms also for REST: {', '.join(fast_rest)}"
-                         if fast_rest else f"gRPC not under {limit_ms:g} ms: {', '.join(set(GRPC) - set(under))}")
+            return Judgement((), NOT_COMPARABLE, gone or "nothing measured", rule)
+        trials = {s: [v / 1e3 for v in g.per_trial(statistic)] for s in GRPC + REST
+                  if (g := ev.get(s, workloads[0]))}
+        measured = tuple(f"{s} {statistic} per trial: {', '.join(f'{v:.2f}' for v in ms)} ms"
+                         for s, ms in trials.items())
+        if min(len(ms) for ms in trials.values()) < MIN_TRIALS:
+            return Judgement(measured, UNDECIDED, "too few trials to say", rule)
+        wrong = [s for s in GRPC if max(trials[s]) >= limit_ms] + [s for s in REST if min(trials[s]) <= limit_ms]
+        if not wrong:
+            return Judgement(measured, HOLDS, f"gRPC under {limit_ms:g} ms in every trial, REST over it", rule)
+        fast_rest = [s for s in REST if max(trials[s]) < limit_ms]
+        slow_grpc = [s for s in GRPC if min(trials[s]) > limit_ms]
+        if fast_rest or slow_grpc:
+            return Judgement(measured, FAILS, f"under {limit_ms:g} ms in every trial too: {', '.join(fast_rest)}"
+                             if fast_rest else f"over {limit_ms:g} ms in every trial: {', '.join(slow_grpc)}", rule)
+        return Judgement(measured, UNDECIDED, f"trials on both sides of {limit_ms:g} ms: {', '.join(wrong)}", rule)
     return judge
 
 

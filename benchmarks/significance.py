@@ -1,0 +1,230 @@
+"""Does `rpcarena compare` call identical runs different (A/A), and does it catch a 10% slowdown (A/B)?
+
+It makes N real runs of the same configuration one after another (default: tcp-raw and
+grpc-py on usp.int32, --repeat 5, 1000 calls a trial, the arena's default --pin split;
+each run a fresh arena through the library: contender_cells.plans + Arena), then forms
+pairs among them instead of running each pair afresh: with N = 7 runs, the 20 pairs
+closest in time (every pair but first-with-last), so a pair is two runs one to five runs
+apart (about 20 s a run here). Pairs share runs, so their verdicts are not independent:
+the rates are estimates from 7 runs, not from 40.
+
+- A/A: compare(run i, run j) as `rpcarena compare` does at its default settings. A false
+  positive is a cell whose median (or p99) is called significantly different; a false
+  alarm a pair that `--fail-if-slower 5%` would fail.
+- A/B: the same pairs with run j's latencies multiplied by 1.10 (`Cell.slowed`: its
+  histograms and its samples, so the run-to-run noise is the real one). Detected: the
+  cell's median called significantly slower; per pair, `--fail-if-slower 5%` fails it.
+
+Each is counted per cell and over all, with all 5 trials, with the first 3, and with the
+first only (the default `--repeat 1`: "cannot tell" by rule, so never a false positive),
+and, for reference, with the rule compare had before (a bootstrap of calls, trials
+resampled first). It also prints how much one run's trials differ and how much runs
+differ: where runs differ more than their trials predict, the machine changed between
+runs, and no test on one run's trials can tell that from a real change. Runs are kept in
+--out, and --from DIR judges runs kept before without measuring again.
+
+    .venv/bin/python benchmarks/significance.py [--runs 7] [--calls 1000] [--repeat 5]
+        [--pin split] [--out results/significance] [--from DIR] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import itertools
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import rpcarena
+from rpcarena.analysis import comparison, stats
+from rpcarena.analysis.groups import group
+from rpcarena.config import RunConfig
+from rpcarena.errors import ArenaError
+from rpcarena.orchestration import contender_cells
+from rpcarena.orchestration.arena import Arena
+from rpcarena.results import Results
+
+CONTENDERS = ["tcp-raw", "grpc-py"]
+WORKLOAD = "usp.int32"
+SLOWDOWN = 1.10
+THRESHOLD = 0.05  # --fail-if-slower 5%
+PAIRS = 20
+
+
+@dataclass
+class Count:
+    """How many of `of` comparisons said yes."""
+
+    yes: int = 0
+    of: int = 0
+
+    def add(self, said: bool) -> None:
+        self.yes, self.of = self.yes + said, self.of + 1
+
+    def __str__(self) -> str:
+        return f"{self.yes:>3}/{self.of:<3} {self.yes / self.of:6.1%}" if self.of else "-"
+
+
+def measure(runs: int, calls: int, repeat: int, warmup_s: float, pin: str, out: Path) -> list[Results]:
+    """N runs of the same configuration, one after another, each saved in `out`."""
+    done = []
+    for i in range(runs):
+        config = RunConfig(contenders=CONTENDERS, workloads=[WORKLOAD], calls=calls, repeat=repeat,
+                           warmup_s=warmup_s, pin=pin, out=out / f"run{i:02d}.json")
+        started = time.monotonic()
+        doc = Arena(config, contender_cells.plans(config)).run()
+        if doc.failures:
+            raise ArenaError(f"run {i}: {doc.failures[0]}")
+        print(f"  run {i + 1}/{runs}: {time.monotonic() - started:.0f} s, load {os.getloadavg()[0]:.1f}", flush=True)
+        done.append(doc)
+    return done
+
+
+def closest_pairs(runs: int, wanted: int = PAIRS) -> list[tuple[int, int]]:
+    """The `wanted` pairs of runs closest in time (adjacent runs first)."""
+    return sorted(itertools.combinations(range(runs), 2), key=lambda p: (p[1] - p[0], p))[:wanted]
+
+
+def first_trials(doc: Results, k: int) -> Results:
+    out = copy.copy(doc)
+    out.cells = [c for c in doc.cells if c.trial < k]
+    return out
+
+
+def slowed(doc: Results, factor: float = SLOWDOWN) -> Results:
+    out = copy.copy(doc)
+    out.cells = [c.slowed(factor) for c in doc.cells]
+    return out
+
+
+def by_trials(a: Results, b: Results) -> comparison.Comparison:
+    """What `rpcarena compare` says today."""
+    return comparison.compare(a, b)
+
+
+def bootstraps(doc: Results) -> dict:
+    """Each cell's bootstrap of calls (trials resampled first): what compare used before."""
+    return {g.key: g.bootstrap() for g in group(doc.cells)}
+
+
+def by_calls(a: dict, b: dict) -> list[tuple[tuple, tuple[stats.Interval, stats.Interval]]]:
+    """What compare said before: per cell, B/A of the median and the p99 from bootstraps of calls."""
+    return [(k, (stats.ratio(b[k], a[k], "median"), stats.ratio(b[k], a[k], "p99"))) for k in a if k in b]
+
+
+class Counts:
+    """Counts by measure ('aa_median', ...) and by cell (a contender, or 'all cells'; 'pairs' for alarms)."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, str], Count] = {}
+
+    def add(self, measure: str, who: str, said: bool) -> None:
+        for key in ((measure, who), (measure, "all cells")) if who != "pairs" else ((measure, who),):
+            self.found.setdefault(key, Count()).add(said)
+
+    def get(self, measure: str, who: str) -> Count:
+        return self.found.get((measure, who), Count())
+
+
+def rates(docs: list[Results], pairs: list[tuple[int, int]], trials: int) -> Counts:
+    """A/A and A/B counts over the pairs, comparing the first `trials` trials of each run."""
+    counts = Counts()
+    cut = [first_trials(d, trials) for d in docs]
+    boots = [bootstraps(d) for d in cut]
+    for i, j in pairs:
+        _count_now(counts, by_trials(cut[i], cut[j]), by_trials(cut[i], slowed(cut[j])))
+        for key, (median, p99) in by_calls(boots[i], boots[j]):
+            counts.add("old_aa_median", key[0], median.excludes(1.0))
+            counts.add("old_aa_p99", key[0], p99.excludes(1.0))
+            # every replicate of a slowed run is the same replicate times the factor (same seed, same draws)
+            counts.add("old_ab_median", key[0], median.low * SLOWDOWN > 1)
+    return counts
+
+
+def _count_now(counts: Counts, same: comparison.Comparison, slower: comparison.Comparison) -> None:
+    for row in same.rows:
+        counts.add("aa_median", row.key[0], row.change("median").significant)
+        counts.add("aa_p99", row.key[0], row.change("p99").significant)
+    for row in slower.rows:
+        counts.add("ab_median", row.key[0], row.change("median").ratio.above)
+    counts.add("aa_alarm", "pairs", bool(same.slowdowns(THRESHOLD)))
+    counts.add("ab_alarm", "pairs", bool(slower.slowdowns(THRESHOLD)))
+
+
+def noise(docs: list[Results]) -> list[str]:
+    """Per contender: how much the trials of one run differ, and how much runs differ (SD of log medians)."""
+    lines = []
+    for key in [g.key for g in group(docs[0].cells)]:
+        per_run = [np.log(next(g for g in group(d.cells) if g.key == key).per_trial("median")) for d in docs]
+        within = float(np.mean([r.std(ddof=1) for r in per_run if r.size > 1])) if per_run[0].size > 1 else math.nan
+        between = float(np.std([r.mean() for r in per_run], ddof=1))
+        lines.append(f"  {key[0]:<8} trials of one run differ by {within:.1%}; runs' means differ by {between:.1%} "
+                     f"(SD of log medians; {within / math.sqrt(per_run[0].size):.1%} if runs were trials)")
+    return lines
+
+
+def report(docs: list[Results], pairs: list[tuple[int, int]], repeat: int, describe: str) -> str:
+    cells = [g.key[0] for g in group(docs[0].cells)] + ["all cells"]
+    head = (f"{'trials a side':<14}{'cell':<10}{'A/A median significant':>24}{'A/A p99 significant':>22}"
+            f"{'A/B median slower':>22}")
+    lines = [f"configuration: {describe}", f"pairs: {len(pairs)} among {len(docs)} runs: {pairs}",
+             "noise of the median:", *noise(docs), "", "rpcarena compare (ratios over trials):", head]
+    old = ["", "the rule compare had before (bootstrap of calls, trials resampled first), same pairs:", head]
+    for k in sorted({repeat, min(3, repeat), 1}, reverse=True):
+        c = rates(docs, pairs, k)
+        for who in cells:
+            lines.append(f"{k:<14}{who:<10}{c.get('aa_median', who)!s:>24}{c.get('aa_p99', who)!s:>22}"
+                         f"{c.get('ab_median', who)!s:>22}")
+            old.append(f"{k:<14}{who:<10}{c.get('old_aa_median', who)!s:>24}{c.get('old_aa_p99', who)!s:>22}"
+                       f"{c.get('old_ab_median', who)!s:>22}")
+        lines.append(f"{k:<14}{'pairs':<10}--fail-if-slower 5% fails A/A {c.get('aa_alarm', 'pairs')}, "
+                     f"A/B {c.get('ab_alarm', 'pairs')}" + ("  (1 trial: cannot tell, by rule)" if k < 3 else ""))
+    return "\n".join(lines + old + ["", f"goals: A/A false positives at most 5%; A/B detected at least 80% with "
+                                        f"--repeat {repeat}"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs to make; pairs are formed among them")
+    parser.add_argument("--calls", type=int, default=1000, help="calls per trial")
+    parser.add_argument("--repeat", type=int, default=5, help="trials per cell in each run")
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of warm-up per trial")
+    parser.add_argument("--pin", default="split", help="CPU placement, as rpcarena run --pin")
+    parser.add_argument("--out", type=Path, default=Path("results/significance"), help="where the runs are kept")
+    parser.add_argument("--from", dest="source", type=Path, help="judge the runs kept in this folder; measure none")
+    parser.add_argument("--quick", action="store_true", help="4 runs (6 pairs) of 300 calls, 0.2 s warm-up")
+    args = parser.parse_args()
+    if args.quick:
+        args.runs, args.calls, args.warmup = 4, 300, 0.2
+    try:
+        docs = load(args.source) if args.source else measure(args.runs, args.calls, args.repeat, args.warmup,
+                                                               args.pin, args.out)
+    except ArenaError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return error.exit_code
+    print(report(docs, closest_pairs(len(docs)), args.repeat, describe(docs[0])))
+    return 0
+
+
+def load(folder: Path) -> list[Results]:
+    found = sorted(folder.glob("run*.json"))
+    if len(found) < 2:
+        raise ArenaError(f"fewer than 2 runs in {folder}: run without --from first")
+    return [rpcarena.load(p) for p in found]
+
+
+def describe(doc: Results) -> str:
+    c = doc.config
+    return (f"{', '.join(c['contenders'])} on {', '.join(c['workloads'])}, --repeat {c['repeat']}, "
+            f"{c['calls']} calls a trial, warm-up {c['warmup_s']} s, --pin {c['pin']}; slowdown x{SLOWDOWN}, "
+            f"compare at its defaults (95%, no --trim)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
