@@ -75,7 +75,10 @@ def handler() -> Any:
 
 def _operation(m: Any, method: str) -> Any:
     """request -> reply for `method` from the semantics table (the structs are named as the
-    proto messages); an echo for the others."""
+    proto messages); an echo for the others. A request the operation will not run is answered
+    with an application exception."""
+    from thriftpy2.thrift import TApplicationException
+
     op = semantics.operation(method)
     if op is None:
         return _echo
@@ -83,7 +86,10 @@ def _operation(m: Any, method: str) -> Any:
     reply = getattr(m, schema.methods()[method].response)
 
     def respond(request: Any) -> Any:
-        result = compute(*read(request))
+        try:
+            result = compute(*read(request))
+        except semantics.Refused as refusal:
+            raise TApplicationException(TApplicationException.UNKNOWN, str(refusal)) from None
         return reply() if field is None else reply(**{field: result})
     return respond
 
