@@ -83,12 +83,26 @@ func TestBadRequestsGetErrorRepliesAndTheConnectionSurvives(t *testing.T) {
 	}{
 		{hello, []byte("\x09abc"), StatusBadRequest},
 		{999, nil, StatusUnknownMethod},
-		{rand, []byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0}, StatusInternal}, // a reply over the frame limit
+		{rand, []byte{0x41, 0x42, 0x0f, 0, 0, 0, 0, 0}, StatusBadRequest},    // 1,000,001 values: over the cap
+		{rand, []byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0}, StatusBadRequest}, // 2^31-1 values
 		{hello, []byte("\x02ok"), StatusOK},
 	} {
 		c.Write(pack(7, step.kind, step.body))
 		if callID, status, body := readReply(t, r); callID != 7 || status != step.status {
 			t.Fatalf("kind %d: status %d %q, want %d", step.kind, status, body, step.status)
+		}
+	}
+}
+
+// A repeated count is capped as every count a peer announces: 1,000,001 empty
+// strings (one byte each on the wire) are a bad request naming the cap.
+func TestARepeatedCountOverTheCapIsABadRequest(t *testing.T) {
+	strings := uint16(mustIndex(t, "EchoStrings"))
+	for count, want := range map[int]uint16{1_000_000: StatusOK, 1_000_001: StatusBadRequest} {
+		body := append(appendVarint(nil, uint64(count)), make([]byte, count)...)
+		status, reply := Handle(strings, body, nil, MaxFrame)
+		if status != want || (want == StatusBadRequest && !bytes.Contains(reply, []byte("over the cap of 1000000"))) {
+			t.Errorf("%d strings: status %d %.80q, want %d", count, status, reply, want)
 		}
 	}
 }
