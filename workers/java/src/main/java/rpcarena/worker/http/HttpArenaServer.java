@@ -16,6 +16,7 @@ import rpcarena.pojo.PojoCatalog;
 import rpcarena.worker.core.RunningServer;
 import rpcarena.worker.pojo.PojoMessages;
 import rpcarena.worker.semantics.Operation;
+import rpcarena.worker.semantics.Refused;
 
 /**
  * POST {prefix}{Method} on the JDK's com.sun.net.httpserver, bodies in a {@link BodyCodec}.
@@ -82,7 +83,14 @@ public final class HttpArenaServer implements RunningServer {
             reply(exchange, 400, "text/plain", bytes("request does not decode: " + e.getMessage()));
             return;
         }
-        reply(exchange, 200, codec.contentType(), codec.encode(OPERATIONS.get(method).apply(request)));
+        Object response;
+        try {
+            response = OPERATIONS.get(method).apply(request);
+        } catch (Refused refused) {
+            reply(exchange, 400, "text/plain", bytes(refused.getMessage()));
+            return;
+        }
+        reply(exchange, 200, codec.contentType(), codec.encode(response));
     }
 
     private static void reply(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
