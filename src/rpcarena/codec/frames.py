@@ -58,13 +58,12 @@ def read_frame(reader: BinaryIO, max_frame: int = MAX_FRAME) -> tuple[int, int, 
     return call_id, kind, body
 
 
-def listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
-    """A listening socket on exactly (host, port); OSError when the address cannot be bound."""
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on exactly (host, port), never shared (no SO_REUSEPORT); OSError when
+    the address cannot be bound."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if reuse_port:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
         sock.listen(1024)
