@@ -8,18 +8,24 @@ ever asserted, and every wait is bounded.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import socket
+import threading
+import tracemalloc
 
 import pytest
 
 from rpcarena import contenders
 from rpcarena.codec import frames
 from rpcarena.codec import tagless as tagless_codec
-from rpcarena.contenders import tagless
+from rpcarena.contenders import tagless, tcp_raw
 from rpcarena.contenders.base import PythonContender
 from rpcarena.protocol import semantics
 
 CAP = 1_000_000  # the contract's cap on GetRandNums' count and on any count a peer announces
+CLAIM = 64 << 20  # a header announcing a 64 MiB frame, which never comes
 
 
 def _available(contender_id: str) -> None:
@@ -82,3 +88,76 @@ def test_a_tagless_repeated_count_over_the_cap_is_a_bad_request() -> None:
     assert status == frames.BAD_REQUEST and f"over the cap of {CAP}".encode() in reply
     status, _ = tagless.handle(strings, tagless_codec.varint(CAP) + b"\x00" * CAP)
     assert status == frames.OK
+
+
+# Frames read as their bytes arrive, and idle connections closed (unit)
+
+def test_a_lying_header_allocates_what_arrives_not_its_claim() -> None:
+    """tagless and typed-json frames: a header claiming 64 MiB followed by 100 bytes."""
+    stream = io.BufferedReader(io.BytesIO(frames.HEADER.pack(CLAIM, 1, 0) + b"x" * 100))
+    with _peak_allocation() as peak, pytest.raises(frames.FrameError, match="cut short: 100 of"):
+        frames.read_frame(stream)
+    assert peak() < 2 << 20  # what one read asks for at most, and the 100 bytes
+
+
+def test_a_lying_tcp_raw_header_allocates_what_arrives_not_its_claim() -> None:
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(tcp_raw.HEADER.pack(CLAIM) + b"x" * 100)
+        theirs.shutdown(socket.SHUT_WR)
+        with _peak_allocation() as peak, pytest.raises(ConnectionError):
+            tcp_raw.recv_frame(ours)
+    assert peak() < 2 << 20  # what one read asks for at most, and the 100 bytes
+
+
+@contextlib.contextmanager
+def _peak_allocation():
+    """The most Python had allocated at once inside the block, readable after it."""
+    tracemalloc.start()
+    peak = [0]
+    try:
+        yield lambda: peak[0]
+    finally:
+        peak[0] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+
+
+IDLE_S = 0.2  # a short idle timeout; each wait below is bounded by the client's own 10 s
+
+
+def test_the_tcp_raw_server_closes_idle_connections() -> None:
+    server = tcp_raw.EchoServer(("127.0.0.1", 0), idle_timeout_s=IDLE_S)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with socket.create_connection(server.server_address, timeout=10) as sock:
+            sock.sendall(tcp_raw.HEADER.pack(3) + b"abc")
+            assert tcp_raw.recv_frame(sock) == b"abc"
+            sock.sendall(tcp_raw.HEADER.pack(10) + b"abc")  # a frame begun, then nothing
+            assert sock.recv(1) == b""
+        with socket.create_connection(server.server_address, timeout=10) as sock:
+            assert sock.recv(1) == b""  # nothing at all
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_frame_server_closes_idle_connections() -> None:
+    """tagless and typed-json (its workers serve with `frames.serve_forever` too)."""
+    listener = frames.listen("127.0.0.1", 0)
+    thread = threading.Thread(target=frames.serve_forever, args=(listener, tagless.handle),
+                              kwargs={"idle_timeout_s": IDLE_S}, daemon=True)
+    thread.start()
+    try:
+        hello = tagless.method_index("SayHello")
+        with socket.create_connection(listener.getsockname(), timeout=10) as sock:
+            sock.sendall(frames.pack(1, hello, b"\x02ok"))
+            assert frames.read_frame(sock.makefile("rb"))[:2] == (1, frames.OK)
+            sock.sendall(frames.HEADER.pack(10, 2, hello) + b"\x02")  # a frame begun, then nothing
+            assert sock.recv(1) == b""
+        with socket.create_connection(listener.getsockname(), timeout=10) as sock:
+            assert sock.recv(1) == b""
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        thread.join(10)
+    assert not thread.is_alive()
