@@ -8,8 +8,10 @@ import (
 	"net"
 	"runtime"
 	"testing"
+	"time"
 
 	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/connserver"
 	"rpcarena/workers/go/internal/connserver/connservertest"
 )
 
@@ -131,5 +133,21 @@ func TestALyingHeaderDoesNotAllocateItsClaim(t *testing.T) {
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 		t.Errorf("allocated %d bytes for a 110-byte stream", grew)
+	}
+}
+
+// A connection that stops sending, between frames or inside one, is closed
+// after the idle timeout (here short; 60 s in a served worker).
+func TestAnIdleConnectionIsClosed(t *testing.T) {
+	c := connservertest.Dial(t, connserver.NewIdle(serveConn, 100*time.Millisecond))
+	c.SetDeadline(time.Now().Add(10 * time.Second)) // bounds the test, far beyond the idle timeout
+	r := bufio.NewReader(c)
+	c.Write(pack(1, uint16(mustIndex(t, "SayHello")), []byte("\x02ok")))
+	if callID, status, _ := readReply(t, r); callID != 1 || status != StatusOK {
+		t.Fatalf("call before going idle: %d, status %d", callID, status)
+	}
+	c.Write(pack(2, 0, nil)[:4]) // a header begun, then nothing
+	if _, err := r.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Fatalf("an idle connection gave %v, want it closed", err)
 	}
 }
