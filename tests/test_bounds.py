@@ -12,9 +12,13 @@ import contextlib
 import io
 import os
 import socket
+import struct
 import threading
+import time
 import tracemalloc
+from pathlib import Path
 
+import psutil
 import pytest
 
 from rpcarena import contenders
@@ -26,6 +30,9 @@ from rpcarena.protocol import semantics
 
 CAP = 1_000_000  # the contract's cap on GetRandNums' count and on any count a peer announces
 CLAIM = 64 << 20  # a header announcing a 64 MiB frame, which never comes
+CONNECTIONS = 50
+RSS_LIMIT = 16 << 20
+SETTLE_S = 1.5  # how long RSS is watched after the last header went out
 
 
 def _available(contender_id: str) -> None:
@@ -161,3 +168,74 @@ def test_the_frame_server_closes_idle_connections() -> None:
         listener.close()
         thread.join(10)
     assert not thread.is_alive()
+
+
+# Headers announcing 64 MiB, against every own-protocol server
+
+def _tcp_raw(size: int) -> bytes:
+    return struct.pack(">I", size)
+
+
+def _call_id_frame(size: int) -> bytes:
+    return frames.HEADER.pack(size, 1, 0)
+
+
+# own-protocol servers -> how a header announcing `size` bytes looks on their wire
+OWN_PROTOCOL = {"tcp-raw": _tcp_raw, "tcp-raw-go": _tcp_raw, "tcp-raw-rust": _tcp_raw, "tcp-raw-java": _tcp_raw,
+                "tagless": _call_id_frame, "tagless-go": _call_id_frame, "typed-json": _call_id_frame}
+
+
+def rss_bytes(pid: int) -> int:
+    """VmRSS of a process and its live descendants (typed-json's workers), from /proc."""
+    total = 0
+    pids = [pid] + [child.pid for child in psutil.Process(pid).children(recursive=True)]
+    for p in pids:
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        total += next(int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:"))
+    return total
+
+
+def _round_trip(target: tuple[str, int], contender_id: str) -> None:
+    """One well-formed frame and its whole reply: the server works, and has accepted the
+    connections made before this one."""
+    with socket.create_connection(target, timeout=10) as sock:
+        if OWN_PROTOCOL[contender_id] is _tcp_raw:
+            sock.sendall(_tcp_raw(3) + b"abc")
+            want = 7
+        else:  # an unknown method: a short error reply, whatever the protocol's methods
+            sock.sendall(frames.pack(9, 999 if contender_id.startswith("tagless") else 0, b"{}"))
+            want = frames.HEADER.size
+        got = b""
+        while len(got) < want:
+            chunk = sock.recv(want - len(got))
+            assert chunk, f"{contender_id} closed a well-formed connection"
+            got += chunk
+
+
+@pytest.mark.parametrize("contender_id", list(OWN_PROTOCOL))
+def test_headers_announcing_64_mib_frames_cost_no_memory(contender_id, start_server):
+    _available(contender_id)
+    server = start_server(contender_id)
+    host, _, port = server.target.rpartition(":")
+    target = (host, int(port))
+    _round_trip(target, contender_id)
+    before = rss_bytes(server.pid)
+    socks = []
+    try:
+        for _ in range(CONNECTIONS):
+            sock = socket.create_connection(target, timeout=10)
+            sock.sendall(OWN_PROTOCOL[contender_id](CLAIM))
+            socks.append(sock)
+        _round_trip(target, contender_id)
+        peak, deadline = before, time.monotonic() + SETTLE_S
+        while time.monotonic() < deadline and peak - before < RSS_LIMIT:
+            peak = max(peak, rss_bytes(server.pid))
+            time.sleep(0.05)
+    finally:
+        for sock in socks:
+            sock.close()
+    assert peak - before < RSS_LIMIT, f"{contender_id}: RSS {before >> 20} -> {peak >> 20} MiB"
+    _round_trip(target, contender_id)  # and it still serves
