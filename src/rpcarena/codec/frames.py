@@ -23,7 +23,7 @@ from typing import BinaryIO
 HEADER = struct.Struct("<IIH")
 MAX_FRAME = 64 << 20
 CHUNK = 1 << 20  # the most a body read asks for at once
-IDLE_TIMEOUT_S = 60.0  # a server closes a connection that sends nor takes a byte for this long
+IDLE_TIMEOUT_S = 60.0  # a server closes a connection that neither sends nor takes a byte this long
 OK, BAD_REQUEST, UNKNOWN_METHOD, INTERNAL = 0, 1, 2, 3
 STATUS_NAMES = {BAD_REQUEST: "bad_request", UNKNOWN_METHOD: "unknown_method", INTERNAL: "internal"}
 
