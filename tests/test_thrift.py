@@ -35,3 +35,41 @@ def test_servers_answer_the_workloads(contender, client_cls) -> None:
                 client.close()
     finally:
         stop(proc)
+
+
+# A client whose IDL lies about the types: HelloRequest.name as an i32, Distance's argument an i32.
+LIAR_IDL = """
+struct HelloRequest { 1: i32 name }
+struct HelloReply { 1: string message }
+struct DoubleMsg { 1: double value }
+struct Word { 1: string value }
+service Arena {
+  HelloReply SayHello(1: HelloRequest req),
+  DoubleMsg Distance(1: i32 req),
+  Word Invert(1: Word req),
+}
+"""
+
+
+@pytest.mark.parametrize("contender", ["thrift-binary", "thrift-compact"])
+def test_a_field_of_the_wrong_type_gets_an_application_exception(contender, tmp_path) -> None:
+    import thriftpy2
+    from thriftpy2.rpc import make_client
+    from thriftpy2.thrift import TApplicationException
+
+    idl = tmp_path / "liar.thrift"
+    idl.write_text(LIAR_IDL)
+    liar = thriftpy2.load(str(idl), module_name="liar_thrift")
+    proc, ready = start(contender)
+    wire = "binary" if contender == "thrift-binary" else "compact"
+    client = make_client(liar.Arena, "127.0.0.1", ready["port"], proto_factory=thrift_py.protocol_factory(wire),
+                         trans_factory=thrift_py.transport_factory(), timeout=10_000)
+    try:
+        with pytest.raises(TApplicationException, match="wrong type"):
+            client.SayHello(liar.HelloRequest(name=42))
+        with pytest.raises(TApplicationException, match="wrong type"):
+            client.Distance(7)
+        assert client.Invert(liar.Word(value="ab")).value == "ba"  # the same connection, still served
+    finally:
+        client.close()
+        stop(proc)

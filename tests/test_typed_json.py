@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -62,8 +63,8 @@ def test_killing_a_server_process_mid_run_loses_no_call() -> None:
     server, ready = start("typed-json")
     try:
         assert len(ready["workers"]) == 2
-        # Enough calls to outlast the kill, and enough connections that the kernel's SO_REUSEPORT
-        # hash gives the killed worker some (all 8 on one worker: 1 chance in 128).
+        # Enough calls to outlast the kill, and enough connections that the killed worker accepted
+        # some from the listening socket both share (the client also seeks a link to each worker).
         driver = _drive(f"127.0.0.1:{ready['port']}", calls=CALLS, clients=8)
         driver.stdin.write("go\n")
         driver.stdin.flush()
@@ -77,3 +78,34 @@ def test_killing_a_server_process_mid_run_loses_no_call() -> None:
     assert result["calls"] + errors == CALLS  # every call answered, or counted as failed
     assert result["calls"] > CALLS // 2 and set(result["errors"]) <= {"connection"}
     assert result["retries"] + errors >= 1  # the calls in flight on the dead process show up
+
+
+def _shared_listener(port: int = 0) -> socket.socket:
+    """A listening socket that would share its port with any other SO_REUSEPORT socket of this user."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(8)
+    return sock
+
+
+def test_a_port_another_socket_holds_is_not_shared() -> None:
+    with _shared_listener() as holder:
+        proc = subprocess.Popen([sys.executable, "-m", "rpcarena.worker.serve", "typed-json", "--port",
+                                 str(holder.getsockname()[1])], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:  # it serves: on the holder's port
+            stop(proc)
+            pytest.fail("typed-json serves on a port another socket holds")
+    assert proc.returncode != 0 and "cannot bind" in err and "ready" not in out
+
+
+def test_no_other_socket_can_share_the_servers_port() -> None:
+    server, ready = start("typed-json")
+    try:
+        with pytest.raises(OSError):
+            _shared_listener(ready["port"]).close()
+    finally:
+        stop(server)

@@ -5,11 +5,15 @@ u16) and the body. On a request the kind says which method (tagless) or is 0
 (typed-json, whose body names the method); on a reply it is the status (0 = ok,
 otherwise the body is a UTF-8 message). Replies carry the call id of their
 request, so a client may pipeline and a server may answer in any order. A frame
-longer than the limit closes the connection before anything is allocated.
+longer than the limit closes the connection before anything is allocated, and a
+body is read a chunk at a time, so memory follows the bytes that arrive, never a
+length a header only announced. A server closes a connection idle for
+IDLE_TIMEOUT_S.
 """
 
 from __future__ import annotations
 
+import errno
 import socket
 import struct
 import threading
@@ -18,6 +22,8 @@ from typing import BinaryIO
 
 HEADER = struct.Struct("<IIH")
 MAX_FRAME = 64 << 20
+CHUNK = 1 << 20  # the most a body read asks for at once
+IDLE_TIMEOUT_S = 60.0  # a server closes a connection that neither sends nor takes a byte this long
 OK, BAD_REQUEST, UNKNOWN_METHOD, INTERNAL = 0, 1, 2, 3
 STATUS_NAMES = {BAD_REQUEST: "bad_request", UNKNOWN_METHOD: "unknown_method", INTERNAL: "internal"}
 
@@ -47,24 +53,38 @@ def pack(call_id: int, kind: int, body: bytes) -> bytes:
 def read_frame(reader: BinaryIO, max_frame: int = MAX_FRAME) -> tuple[int, int, bytes]:
     """(call id, kind, body) of the next frame; ConnectionError at end of stream."""
     header = reader.read(HEADER.size)
+    if header is None:  # nothing came within the idle timeout (see set_idle_timeout)
+        raise TimeoutError("connection idle")
     if len(header) < HEADER.size:
         raise ConnectionError("connection closed by peer") if not header else FrameError("truncated header")
     size, call_id, kind = HEADER.unpack(header)
     if size > max_frame:
         raise FrameError(f"frame of {size} bytes exceeds the {max_frame}-byte limit")
-    body = reader.read(size) if size else b""
+    body = _read_body(reader, size)
     if len(body) < size:
         raise FrameError(f"frame cut short: {len(body)} of {size} bytes")
     return call_id, kind, body
 
 
-def listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
-    """A listening socket on exactly (host, port); OSError when the address cannot be bound."""
+def _read_body(reader: BinaryIO, size: int) -> bytes:
+    """Up to `size` bytes (fewer at the end of the stream or after an idle timeout), asked for a
+    CHUNK at a time: a buffered read allocates all it is asked for before the bytes come."""
+    parts = []
+    while size > 0:
+        part = reader.read(min(size, CHUNK))
+        if not part:
+            break
+        parts.append(part)
+        size -= len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on exactly (host, port), never shared (no SO_REUSEPORT); OSError when
+    the address cannot be bound."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if reuse_port:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
         sock.listen(1024)
@@ -74,22 +94,42 @@ def listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     return sock
 
 
-def serve_forever(listener: socket.socket, handle: Handler, max_frame: int = MAX_FRAME) -> None:
-    """Accept connections, each served by a thread of its own, frames answered as they come."""
+def set_idle_timeout(sock: socket.socket, seconds: float) -> None:
+    """Make a blocking socket's recv and send fail (EAGAIN, an OSError) after `seconds` without
+    progress. The kernel's SO_RCVTIMEO/SO_SNDTIMEO, not `settimeout`, which would poll() before
+    every recv and send; a buffered reader over it returns None (nothing) or fewer bytes then."""
+    whole = int(seconds)
+    timeval = struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)
+
+
+def serve_forever(listener: socket.socket, handle: Handler, max_frame: int = MAX_FRAME,
+                  idle_timeout_s: float = IDLE_TIMEOUT_S) -> None:
+    """Accept connections, each served by a thread of its own, frames answered as they come,
+    until the listener is closed."""
     while True:
-        conn, _ = listener.accept()
-        threading.Thread(target=serve_connection, args=(conn, handle, max_frame), daemon=True).start()
+        try:
+            conn, _ = listener.accept()
+        except OSError as error:
+            if error.errno in (errno.EINVAL, errno.EBADF):  # the listener was shut down: done
+                return
+            raise
+        threading.Thread(target=serve_connection, args=(conn, handle, max_frame, idle_timeout_s),
+                         daemon=True).start()
 
 
-def serve_connection(conn: socket.socket, handle: Handler, max_frame: int = MAX_FRAME) -> None:
+def serve_connection(conn: socket.socket, handle: Handler, max_frame: int = MAX_FRAME,
+                     idle_timeout_s: float = IDLE_TIMEOUT_S) -> None:
     conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    set_idle_timeout(conn, idle_timeout_s)
     reader = conn.makefile("rb", buffering=1 << 16)
     try:
         while True:
             call_id, kind, body = read_frame(reader, max_frame)
             status, reply = handle(kind, body)
             conn.sendall(pack(call_id, status, reply))
-    except OSError:  # closed, reset, or a bad frame: drop this connection only
+    except OSError:  # closed, reset, idle, or a bad frame: drop this connection only
         pass
     finally:
         reader.close()

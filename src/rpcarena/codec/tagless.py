@@ -16,7 +16,8 @@ fields become Python numbers only when read. Decoding one is zero-copy and
 encoding one is a copy of its bytes; tuples are accepted too (and packed).
 `hold` turns a tuple into that form. Decoding checks every length against the bytes that are really
 there before it allocates, so a hostile frame cannot make it allocate more than
-the frame's own size.
+the frame's own size, and refuses a repeated count over the contract's cap
+(`semantics.MAX_COUNT`): an empty string costs one byte on the wire, far more held.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from rpcarena.protocol import schema
+from rpcarena.protocol.semantics import MAX_COUNT
 
 MAX_VARINT = 10  # bytes of the longest 64-bit varint
 _FD = FieldDescriptor
@@ -89,6 +91,14 @@ def _read_length(buf: bytes, off: int) -> tuple[int, int]:
     if size > len(buf):  # no length can exceed the frame it came in
         raise DecodeError(f"a length of {size} exceeds the {len(buf)}-byte buffer")
     return size, off
+
+
+def _read_count(buf: bytes, off: int, what: str) -> tuple[int, int]:
+    """A repeated field's count, checked against the buffer and against the contract's cap."""
+    count, off = _read_length(buf, off)
+    if count > MAX_COUNT:
+        raise DecodeError(f"{count} repeated {what} are over the cap of {MAX_COUNT}")
+    return count, off
 
 
 def _zigzag_step(index: int) -> tuple[Encoder, Decoder]:
@@ -157,7 +167,7 @@ def _repeated_fixed(index: int, code: str) -> tuple[Encoder, Decoder]:
             parts.append(_array(code, len(values)).pack(*values))
 
     def decode(buf: bytes, off: int, out: list) -> int:
-        count, off = _read_length(buf, off)
+        count, off = _read_count(buf, off, "values")
         end = off + count * width
         _remaining(buf, off, count * width, f"{count} repeated values")
         out.append(memoryview(buf)[off:end].cast(view) if view else struct.unpack_from(f"<{count}{code}", buf, off))
@@ -181,7 +191,7 @@ def _repeated_text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
             item_encode((item,), parts)
 
     def decode(buf: bytes, off: int, out: list) -> int:
-        count, off = _read_length(buf, off)
+        count, off = _read_count(buf, off, "strings")
         _remaining(buf, off, count, f"{count} repeated strings")
         items: list = []
         for _ in range(count):
@@ -208,7 +218,7 @@ def _nested(index: int, codec: MessageCodec, repeated: bool) -> tuple[Encoder, D
             item, off = codec.decode_from(buf, off)
             out.append(item)
             return off
-        count, off = _read_length(buf, off)
+        count, off = _read_count(buf, off, codec.name)
         _remaining(buf, off, count * least, f"{count} repeated {codec.name}")
         items = []
         for _ in range(count):

@@ -17,7 +17,8 @@ SERVER_THREADS = 10  # the seeds' ThreadPoolExecutor(max_workers=10)
 
 def operation_handler(method: str) -> Callable[[Any, Any], Any] | None:
     """(request, context) -> reply for `method`, from the semantics table (each message of a
-    stream is answered as its unary operation); None for an echo."""
+    stream is answered as its unary operation); None for an echo. A refused request raises
+    `semantics.Refused`: the server's wrapper turns it into INVALID_ARGUMENT (`refusing`)."""
     op = semantics.operation(method)
     if op is None:
         return None
@@ -37,13 +38,25 @@ def logic() -> dict[str, Callable[[Any, Any], Any]]:
     return {name: handler for name, handler in found.items() if handler is not None}
 
 
+def refusing(handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A synchronous handler that answers a refused request with INVALID_ARGUMENT and its reason."""
+    import grpc
+
+    def respond(request: Any, context: Any) -> Any:
+        try:
+            return handler(request, context)
+        except semantics.Refused as refusal:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(refusal))
+    return respond
+
+
 def _echo(request: Any, context: Any) -> Any:
     return request
 
 
 def stream_logic(method: str = "InvertStream") -> Callable[[Any, Any], Iterator[Any]]:
     """A bidirectional stream answering each message as its operation does, in order."""
-    answer = operation_handler(method) or _echo
+    answer = refusing(operation_handler(method) or _echo)
 
     def handler(requests: Any, context: Any) -> Iterator[Any]:
         for message in requests:
@@ -91,7 +104,8 @@ class GrpcPy(PythonContender):
 
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=SERVER_THREADS),
                              options=[("grpc.so_reuseport", 0)])
-        server.add_generic_rpc_handlers((handlers(grpc, logic(), stream_logic()),))
+        unary = {name: refusing(handler) for name, handler in logic().items()}
+        server.add_generic_rpc_handlers((handlers(grpc, unary, stream_logic()),))
         store = service.redis_client(services)
         if store is not None:
             server.add_generic_rpc_handlers((service.grpc_handler(grpc, store),))

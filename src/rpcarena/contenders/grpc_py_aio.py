@@ -8,12 +8,18 @@ from typing import Any
 
 from rpcarena.contenders.base import PythonContender, announce_ready
 from rpcarena.contenders.grpc_py import bind, handlers, logic, operation_handler
-from rpcarena.protocol import schema
+from rpcarena.protocol import schema, semantics
 
 
 def _async(handler: Any) -> Any:
+    """An asyncio handler; a refused request is answered with INVALID_ARGUMENT and its reason."""
+    import grpc
+
     async def run(request: Any, context: Any) -> Any:
-        return handler(request, context)
+        try:
+            return handler(request, context)
+        except semantics.Refused as refusal:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(refusal))
     return run
 
 

@@ -51,14 +51,20 @@ def model(message_name: str) -> type:
 
 
 def _operation(method: str) -> Any:
-    """body -> reply for `method`, from the semantics table; None for an echo."""
+    """body -> reply for `method`, from the semantics table; None for an echo. A refused request
+    is a 400 whose detail says why."""
+    import fastapi
+
     op = semantics.operation(method)
     if op is None:
         return None
     read, compute, field = semantics.attribute_reader(method), op.compute, op.reply
 
     def respond(body: Any) -> dict[str, Any]:
-        result = compute(*read(body))
+        try:
+            result = compute(*read(body))
+        except semantics.Refused as refusal:
+            raise fastapi.HTTPException(status_code=400, detail=str(refusal)) from None
         return {} if field is None else {field: result}
     return respond
 

@@ -22,14 +22,6 @@ from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import replies, schema, semantics
 
-MAX_RAND_COUNT = frames.MAX_FRAME // 4  # a reply must fit in one frame
-
-
-def _fits_frame(name: str, value: tuple) -> None:
-    """A transport limit, not the operation's: a reply must fit in one frame."""
-    if name == "GetRandNums" and value[0] > MAX_RAND_COUNT:
-        raise EncodeError(f"GetRandNums count {value[0]} exceeds {MAX_RAND_COUNT}: ask for fewer")
-
 
 @cache
 def operation(name: str) -> Callable[[tuple], tuple]:
@@ -42,7 +34,6 @@ def operation(name: str) -> Callable[[tuple], tuple]:
     places, compute, field = [fields.index(a) for a in op.arguments], op.compute, op.reply
 
     def respond(value: tuple) -> tuple:
-        _fits_frame(name, value)
         result = compute(*[value[i] for i in places])
         if field is None:
             return ()
@@ -77,6 +68,8 @@ def handle(kind: int, body: bytes) -> tuple[int, bytes]:
         return frames.BAD_REQUEST, str(error).encode()
     try:
         return frames.OK, response.encode(operation(name)(value))
+    except semantics.Refused as refusal:
+        return frames.BAD_REQUEST, str(refusal).encode()
     except (EncodeError, ValueError, TypeError, OverflowError) as error:
         return frames.INTERNAL, str(error).encode()
 

@@ -2,7 +2,9 @@
 
 No serialization, no framing beyond a 4-byte length: what any RPC in Python
 costs at the least on this machine. The payload is the protobuf encoding of the
-request, so its size matches the other contenders'.
+request, so its size matches the other contenders'. A frame is read as its bytes
+arrive (a length is a claim, not memory), and the server closes a connection
+idle for `frames.IDLE_TIMEOUT_S`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from rpcarena.codec import frames
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import schema
@@ -23,14 +26,16 @@ MAX_FRAME = 64 << 20
 
 
 def recv_exact(sock: socket.socket, size: int) -> bytes:
-    view = bytearray(size)
-    got = 0
-    while got < size:
-        n = sock.recv_into(memoryview(view)[got:], size - got)
-        if n == 0:
+    """Exactly `size` bytes, asked for at most a chunk at a time: memory follows the bytes that
+    arrive, so a length a peer only announced costs nothing."""
+    parts = []
+    while size > 0:
+        part = sock.recv(min(size, frames.CHUNK))
+        if not part:
             raise ConnectionError("connection closed by peer")
-        got += n
-    return bytes(view)
+        parts.append(part)
+        size -= len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def recv_frame(sock: socket.socket) -> bytes:
@@ -41,19 +46,28 @@ def recv_frame(sock: socket.socket) -> bytes:
 
 
 class _EchoHandler(socketserver.BaseRequestHandler):
+    server: EchoServer
+
     def handle(self) -> None:
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        frames.set_idle_timeout(self.request, self.server.idle_timeout_s)
         try:
             while True:
                 payload = recv_frame(self.request)
                 self.request.sendall(HEADER.pack(len(payload)) + payload)
-        except (ConnectionError, OSError):
+        except OSError:  # closed, reset, idle, or a frame over the limit
             return
 
 
-class _Server(socketserver.ThreadingTCPServer):
+class EchoServer(socketserver.ThreadingTCPServer):
+    """The echo server, a thread per connection; `idle_timeout_s` short in tests."""
+
     daemon_threads = True
     allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], idle_timeout_s: float = frames.IDLE_TIMEOUT_S) -> None:
+        self.idle_timeout_s = idle_timeout_s
+        super().__init__(address, _EchoHandler)
 
 
 class TcpRaw(PythonContender):
@@ -64,7 +78,7 @@ class TcpRaw(PythonContender):
 
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
-            server = _Server((host, port), _EchoHandler)
+            server = EchoServer((host, port))
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
         announce_ready(server.server_address[1])

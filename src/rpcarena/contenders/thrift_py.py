@@ -21,6 +21,7 @@ from rpcarena.errors import ServerError
 from rpcarena.protocol import replies, schema, semantics
 
 _FD = FieldDescriptor
+_LIST = 15  # thriftpy2's TType.LIST
 
 
 def protocol_factory(name: str) -> Any:
@@ -75,7 +76,10 @@ def handler() -> Any:
 
 def _operation(m: Any, method: str) -> Any:
     """request -> reply for `method` from the semantics table (the structs are named as the
-    proto messages); an echo for the others."""
+    proto messages); an echo for the others. A request the operation cannot read or will not run
+    is answered with an application exception, and the connection lives on."""
+    from thriftpy2.thrift import TApplicationException
+
     op = semantics.operation(method)
     if op is None:
         return _echo
@@ -83,9 +87,28 @@ def _operation(m: Any, method: str) -> Any:
     reply = getattr(m, schema.methods()[method].response)
 
     def respond(request: Any) -> Any:
-        result = compute(*read(request))
+        if not _complete(request):
+            raise TApplicationException(TApplicationException.PROTOCOL_ERROR,
+                                        f"{method}: a field of the request is missing or of the wrong type")
+        try:
+            result = compute(*read(request))
+        except semantics.Refused as refusal:
+            raise TApplicationException(TApplicationException.UNKNOWN, str(refusal)) from None
         return reply() if field is None else reply(**{field: result})
     return respond
+
+
+def _complete(struct: Any) -> bool:
+    """Whether the struct and every scalar and struct field of it, nested ones included, are there:
+    thriftpy2 reads a field sent with the wrong type as absent (None). An absent list is an empty
+    one, as the semantics read it, and is not looked into."""
+    if struct is None:
+        return False
+    for spec in struct.thrift_spec.values():
+        value = getattr(struct, spec[1])
+        if spec[0] != _LIST and (value is None or hasattr(value, "thrift_spec") and not _complete(value)):
+            return False
+    return True
 
 
 def _echo(req: Any) -> Any:

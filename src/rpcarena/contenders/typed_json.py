@@ -1,10 +1,12 @@
 """typed-json: MML's protocol (infobip2016); typed JSON, multiplexed, balanced by the client.
 
-Server: the process rpcarena starts is a small supervisor. It fixes a port,
-forks WORKERS server processes that each listen on that same host:port
-(SO_REUSEPORT, so the kernel's byte counters on the port see every call), and
-announces the port with the workers' pids. A worker that dies is reported on
-stderr; the others go on; the supervisor exits when none is left.
+Server: the process rpcarena starts is a small supervisor. It binds and listens
+on host:port itself, then forks WORKERS server processes that inherit that one
+listening socket and each accept from it (so the kernel's byte counters on the
+port see every call, and, without SO_REUSEPORT, no other process can bind the
+port and take a share of its connections), and announces the port with the
+workers' pids. A worker that dies is reported on stderr; the others go on
+accepting; the supervisor exits when none is left.
 
 Client: every client of one driver process shares one `Cluster`: one
 persistent connection per server process (found by asking each new connection
@@ -36,7 +38,6 @@ from rpcarena.protocol import replies, schema, semantics
 
 WORKERS = int(os.environ.get("RPCARENA_TYPED_JSON_WORKERS", "2"))
 CALL, RESULT, HELLO = "arena.Call", "arena.Result", "arena.Hello"
-MAX_RAND_COUNT = frames.MAX_FRAME // 16  # the typed reply must fit in one frame
 
 
 def handle(kind: int, body: bytes) -> tuple[int, bytes]:
@@ -58,11 +59,11 @@ def handle(kind: int, body: bytes) -> tuple[int, bytes]:
 
 
 def _respond(info: schema.Method, request: dict) -> tuple[int, bytes]:
-    if info.name == "GetRandNums" and request["count"] > MAX_RAND_COUNT:
-        return frames.BAD_REQUEST, f"count over {MAX_RAND_COUNT}: ask for fewer".encode()
     try:
         reply = semantics.respond(info.name, request)
         return frames.OK, tj.dumps({tj.TYPE: RESULT, "value": tj.to_typed(tj.descriptor(info.response), reply)})
+    except semantics.Refused as refusal:  # the cap keeps every reply well inside one frame
+        return frames.BAD_REQUEST, str(refusal).encode()
     except (ValueError, TypeError, OverflowError) as error:
         return frames.INTERNAL, str(error).encode()
 
@@ -83,52 +84,36 @@ class TypedJson(PythonContender):
 
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
-            probe = _reserve(host, port)
+            listener = frames.listen(host, port)
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
-        port = probe.getsockname()[1]
-        workers = [_fork_worker(host, port, probe) for _ in range(WORKERS)]
+        port = listener.getsockname()[1]
+        workers = [_fork_worker(listener) for _ in range(WORKERS)]
+        listener.close()  # the workers hold it: when the last one is gone, so is the port
         sys.stdout.write(json.dumps({"event": "ready", "port": port, "pid": os.getpid(), "contract": 1,
                                      "workers": workers}) + "\n")
         sys.stdout.flush()
         _supervise(set(workers))
 
 
-def _reserve(host: str, port: int) -> socket.socket:
-    """A bound, never listening socket: holds the port (so port 0 picks one) without taking calls."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    return sock
-
-
-def _fork_worker(host: str, port: int, probe: socket.socket) -> int:
-    ready_r, ready_w = os.pipe()
+def _fork_worker(listener: socket.socket) -> int:
     pid = os.fork()
     if pid == 0:  # the worker: never returns into the supervisor's code
         code = 1
         try:
-            probe.close()
-            os.close(ready_r)
-            _worker(host, port, ready_w)
+            _worker(listener)
         except BaseException as error:  # report and leave; the supervisor logs the exit
             print(f"typed-json worker {os.getpid()}: {error}", file=sys.stderr)
         finally:
             os._exit(code)
-    os.close(ready_w)
-    if os.read(ready_r, 1) != b"r":
-        raise ServerError(f"a typed-json worker could not listen on {host}:{port}; see the lines above")
-    os.close(ready_r)
     return pid
 
 
-def _worker(host: str, port: int, ready_w: int) -> None:
+def _worker(listener: socket.socket) -> None:
+    """Accept from the inherited listener until the supervisor is gone."""
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    listener = frames.listen(host, port, reuse_port=True)
     parent = os.getppid()
     threading.Thread(target=frames.serve_forever, args=(listener, handle), daemon=True).start()
-    os.write(ready_w, b"r")
-    os.close(ready_w)
     while os.getppid() == parent:  # the supervisor is gone: so is this worker
         time.sleep(0.5)
 

@@ -20,6 +20,21 @@ from rpcarena.protocol import schema
 LCG_MULTIPLIER = 1664525
 LCG_INCREMENT = 1013904223
 UINT32 = 1 << 32
+# The cap on GetRandNums' count and on any count a peer announces, the same in every language
+# (Go internal/arena, Rust src/logic.rs, Java semantics/): at 2^31 values one call would cost
+# 8 GiB. A request over it is refused, naming the cap.
+MAX_COUNT = 1_000_000
+
+
+class Refused(Exception):
+    """A request the operation will not run (a count over MAX_COUNT): the caller's error, answered
+    as gRPC INVALID_ARGUMENT, HTTP 400 or the protocol's own error reply, never a crash."""
+
+
+def check_count(what: str, count: int) -> None:
+    """Refuse a count over MAX_COUNT before anything is allocated for it."""
+    if count > MAX_COUNT:
+        raise Refused(f"{what} {count} is over the cap of {MAX_COUNT}: ask for fewer")
 
 
 def say_hello(name: str) -> str:
@@ -34,7 +49,8 @@ def average(values: Sequence[int]) -> float:
 
 
 def rand_nums(count: int, seed: int) -> list[int]:
-    """Numerical Recipes' LCG over uint32, each state read as a signed int32."""
+    """Numerical Recipes' LCG over uint32, each state read as a signed int32; Refused over MAX_COUNT."""
+    check_count("GetRandNums count", count)
     state = seed % UINT32
     values = []
     for _ in range(count):

@@ -5,6 +5,23 @@ use crate::proto::{AverageReply, DoubleMsg, Empty, HelloReply, HelloRequest, Num
 const LCG_MULTIPLIER: u32 = 1664525;
 const LCG_INCREMENT: u32 = 1013904223;
 
+/// The cap on `GetRandNums`' count and on any count a peer announces, the same in every language
+/// (`MAX_COUNT` in `src/rpcarena/protocol/semantics.py`): at 2^31 values one call would cost 8 GiB.
+pub const MAX_COUNT: i64 = 1_000_000;
+
+/// A request an operation will not run: the caller's error, answered as gRPC INVALID_ARGUMENT or
+/// HTTP 400, with this message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused(pub String);
+
+/// Refuses a count over [`MAX_COUNT`], before anything is allocated for it.
+pub fn check_count(what: &str, count: i64) -> Result<(), Refused> {
+    if count > MAX_COUNT {
+        return Err(Refused(format!("{what} {count} is over the cap of {MAX_COUNT}: ask for fewer")));
+    }
+    Ok(())
+}
+
 /// Every `Echo*` operation returns its argument unchanged.
 pub fn echo<T>(message: T) -> T {
     message
@@ -26,8 +43,9 @@ pub fn average(numbers: Numbers) -> AverageReply {
     AverageReply { value }
 }
 
-/// Numerical Recipes' LCG over u32, each state read as an i32.
-pub fn rand_nums(request: RandRequest) -> Numbers {
+/// Numerical Recipes' LCG over u32, each state read as an i32; a count over [`MAX_COUNT`] is refused.
+pub fn rand_nums(request: RandRequest) -> Result<Numbers, Refused> {
+    check_count("GetRandNums count", i64::from(request.count))?;
     let mut state = request.seed;
     let count = usize::try_from(request.count).unwrap_or(0);
     let values = (0..count)
@@ -36,7 +54,7 @@ pub fn rand_nums(request: RandRequest) -> Numbers {
             state as i32
         })
         .collect();
-    Numbers { values }
+    Ok(Numbers { values })
 }
 
 /// Reverses by Unicode code points.
@@ -49,4 +67,19 @@ pub fn distance(pair: VectorPair) -> DoubleMsg {
     let (a, b) = (pair.a.unwrap_or_default(), pair.b.unwrap_or_default());
     let (dx, dy, dz) = (a.x - b.x, a.y - b.y, a.z - b.z);
     DoubleMsg { value: (dx * dx + dy * dy + dz * dz).sqrt() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rand_nums_is_capped_at_one_million_values() {
+        assert_eq!(MAX_COUNT, 1_000_000);
+        let at_cap = rand_nums(RandRequest { count: 1_000_000, seed: 7 }).expect("the cap itself is served");
+        assert_eq!(at_cap.values.len(), 1_000_000);
+        let over = rand_nums(RandRequest { count: 1_000_001, seed: 7 }).expect_err("over the cap");
+        assert!(over.0.contains("over the cap of 1000000"), "{}", over.0);
+        assert_eq!(rand_nums(RandRequest { count: -1, seed: 7 }), Ok(Numbers { values: vec![] }));
+    }
 }

@@ -4,6 +4,7 @@
 //! whole list (the tonic service, runtime dispatch by name) expands it. `InvertStream` is the one
 //! streaming operation and is handled by the gRPC contender alone.
 
+pub use crate::logic::Refused;
 use crate::proto::*;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -22,9 +23,27 @@ pub trait Rpc: Send + Sync + 'static {
     type Resp: Msg;
 }
 
-/// An operation of `arena.Arena`: an [`Rpc`] with pure semantics any server can compute.
+/// An operation of `arena.Arena`: an [`Rpc`] with pure semantics any server can compute, or a
+/// refusal (a count over the cap) each transport answers as its own client error.
 pub trait Method: Rpc {
-    fn respond(request: Self::Req) -> Self::Resp;
+    fn respond(request: Self::Req) -> Result<Self::Resp, Refused>;
+}
+
+/// What a function of `logic` returns: its reply, or a `Result` when the operation can refuse.
+pub trait Answer<R> {
+    fn answer(self) -> Result<R, Refused>;
+}
+
+impl<R: Msg> Answer<R> for R {
+    fn answer(self) -> Result<R, Refused> {
+        Ok(self)
+    }
+}
+
+impl<R: Msg> Answer<R> for Result<R, Refused> {
+    fn answer(self) -> Result<R, Refused> {
+        self
+    }
 }
 
 /// Calls `$callback!` with one line per unary operation: `Name snake_name Req => Resp = logic;`.
@@ -72,8 +91,8 @@ pub mod op {
                 type Resp = $resp;
             }
             impl Method for $name {
-                fn respond(request: $req) -> $resp {
-                    $logic(request)
+                fn respond(request: $req) -> Result<$resp, Refused> {
+                    Answer::<$resp>::answer($logic(request))
                 }
             }
         )*};
@@ -88,8 +107,8 @@ pub mod op {
         type Resp = Word;
     }
     impl Method for InvertStream {
-        fn respond(request: Word) -> Word {
-            crate::logic::invert(request)
+        fn respond(request: Word) -> Result<Word, Refused> {
+            Ok(crate::logic::invert(request))
         }
     }
 }

@@ -2,8 +2,10 @@ package arena_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	pb "rpcarena/workers/go/arenapb"
@@ -120,7 +122,25 @@ func TestSemanticsEdgeCases(t *testing.T) {
 	if got := arena.Average([]int32{2147483647, 2147483647, -2147483648}); got != 715827882 {
 		t.Errorf("Average overflowed: %v", got)
 	}
-	if got := arena.RandNums(-1, 7); len(got) != 0 {
-		t.Errorf("negative count gave %v", got)
+	if got, err := arena.RandNums(-1, 7); len(got) != 0 || err != nil {
+		t.Errorf("negative count gave %v, %v", got, err)
+	}
+}
+
+// The contract's cap: 1,000,000 values at most, a request over it refused with
+// INVALID_ARGUMENT naming the cap, and the cap itself served.
+func TestRandNumsIsCappedAtOneMillion(t *testing.T) {
+	if got, err := arena.RandNums(1_000_000, 7); len(got) != 1_000_000 || err != nil {
+		t.Fatalf("the cap itself: %d values, %v", len(got), err)
+	}
+	call, _ := arena.Unary("GetRandNums")
+	_, err := call(context.Background(), func(m proto.Message) error {
+		m.(*pb.RandRequest).Count = 1_000_001
+		return nil
+	})
+	var refused *arena.Refused
+	if !errors.As(err, &refused) || status.Code(err) != codes.InvalidArgument ||
+		!strings.Contains(err.Error(), "over the cap of 1000000") {
+		t.Fatalf("1,000,001 values: %v (code %v)", err, status.Code(err))
 	}
 }

@@ -5,14 +5,41 @@
 package arena
 
 import (
+	"fmt"
 	"math"
 	"slices"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 const (
 	lcgMultiplier = 1664525
 	lcgIncrement  = 1013904223
 )
+
+// MaxCount caps GetRandNums' count and any count a peer announces, the same in
+// every language (semantics.MAX_COUNT in src/rpcarena/protocol/semantics.py):
+// at 2^31 values one call would cost 8 GiB.
+const MaxCount = 1_000_000
+
+// Refused is a request an operation will not run: the caller's error. grpc-go
+// answers it as INVALID_ARGUMENT (GRPCStatus), rest-go as 400, tagless-go as
+// bad_request, each with the message.
+type Refused struct{ msg string }
+
+func (e *Refused) Error() string { return e.msg }
+
+// GRPCStatus is how grpc-go finds the status of an error a handler returns.
+func (e *Refused) GRPCStatus() *status.Status { return status.New(codes.InvalidArgument, e.msg) }
+
+// CheckCount refuses a count over MaxCount, before anything is allocated for it.
+func CheckCount(what string, count int64) error {
+	if count > MaxCount {
+		return &Refused{fmt.Sprintf("%s %d is over the cap of %d: ask for fewer", what, count, MaxCount)}
+	}
+	return nil
+}
 
 // Hello is "Hello " + name.
 func Hello(name string) string { return "Hello " + name }
@@ -29,15 +56,19 @@ func Average(values []int32) float64 {
 	return float64(sum) / float64(len(values))
 }
 
-// RandNums emits count states of Numerical Recipes' LCG over uint32, each read as int32.
-func RandNums(count int32, seed uint32) []int32 {
+// RandNums emits count states of Numerical Recipes' LCG over uint32, each read
+// as int32; a count over MaxCount is Refused.
+func RandNums(count int32, seed uint32) ([]int32, error) {
+	if err := CheckCount("GetRandNums count", int64(count)); err != nil {
+		return nil, err
+	}
 	values := make([]int32, 0, max(count, 0))
 	state := seed
 	for range count {
 		state = state*lcgMultiplier + lcgIncrement // wraps mod 2^32
 		values = append(values, int32(state))
 	}
-	return values
+	return values, nil
 }
 
 // Invert reverses a string by Unicode code points.

@@ -66,7 +66,11 @@ func (Service) Average(_ context.Context, n *pb.Numbers) (*pb.AverageReply, erro
 }
 
 func (Service) GetRandNums(_ context.Context, r *pb.RandRequest) (*pb.Numbers, error) {
-	return &pb.Numbers{Values: RandNums(r.GetCount(), r.GetSeed())}, nil
+	values, err := RandNums(r.GetCount(), r.GetSeed())
+	if err != nil {
+		return nil, err
+	}
+	return &pb.Numbers{Values: values}, nil
 }
 
 func (Service) Invert(_ context.Context, w *pb.Word) (*pb.Word, error) {

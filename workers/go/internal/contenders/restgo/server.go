@@ -47,8 +47,8 @@ func NewHandler(store *predictions.Store) http.Handler {
 }
 
 // serveArena answers POST /arena/{Method} with arena's one implementation of
-// the method. The service itself never fails, so an error is a request that
-// does not decode.
+// the method. An error is a request that does not decode or one the operation
+// refuses (arena.Refused: a count over the cap): 400 with the reason either way.
 func serveArena(w http.ResponseWriter, r *http.Request) {
 	call, ok := arena.Unary(r.PathValue("method"))
 	if !ok {

@@ -172,7 +172,7 @@ func (f repeatedFixed) encode(buf []byte, m protoreflect.Message) []byte {
 }
 
 func (f repeatedFixed) decode(buf []byte, off int, m protoreflect.Message) (int, error) {
-	count, off, err := readLength(buf, off)
+	count, off, err := readCount(buf, off, "repeated values")
 	if err == nil {
 		err = remaining(buf, off, count*f.sc.width, "repeated values")
 	}
@@ -213,7 +213,7 @@ func (f repeatedText) encode(buf []byte, m protoreflect.Message) []byte {
 }
 
 func (f repeatedText) decode(buf []byte, off int, m protoreflect.Message) (int, error) {
-	count, off, err := readLength(buf, off)
+	count, off, err := readCount(buf, off, "repeated strings")
 	if err == nil {
 		err = remaining(buf, off, count, "repeated strings") // each takes a length byte at least
 	}
@@ -247,7 +247,7 @@ func (f repeatedNested) encode(buf []byte, m protoreflect.Message) []byte {
 }
 
 func (f repeatedNested) decode(buf []byte, off int, m protoreflect.Message) (int, error) {
-	count, off, err := readLength(buf, off)
+	count, off, err := readCount(buf, off, "repeated messages")
 	if err == nil {
 		err = remaining(buf, off, count*f.least, "repeated messages")
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 
+	"rpcarena/workers/go/internal/arena"
+
 	"google.golang.org/protobuf/proto"
 )
 
@@ -23,7 +25,8 @@ func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte)
 		}
 		return fitsFrame(req, maxFrame)
 	})
-	if _, ok := err.(badRequest); ok { // arena.Handler returns decode's error as is
+	var refused *arena.Refused
+	if _, ok := err.(badRequest); ok || errors.As(err, &refused) { // arena.Handler returns decode's error as is
 		return StatusBadRequest, append(out, err.Error()...)
 	} else if err != nil {
 		return StatusInternal, append(out, err.Error()...)
@@ -31,8 +34,9 @@ func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte)
 	return StatusOK, m.Response.Encode(out, reply)
 }
 
-// badRequest is a request body that does not decode, as opposed to a request
-// this server will not run (StatusInternal).
+// badRequest is a request body that does not decode; it and a request the
+// operation refuses (arena.Refused) are StatusBadRequest, a request this server
+// cannot run is StatusInternal.
 type badRequest struct{ error }
 
 // ServeStream answers the frames read from r on w, in order, as they come: a

@@ -8,8 +8,10 @@ import (
 	"net"
 	"runtime"
 	"testing"
+	"time"
 
 	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/connserver"
 	"rpcarena/workers/go/internal/connserver/connservertest"
 )
 
@@ -83,12 +85,26 @@ func TestBadRequestsGetErrorRepliesAndTheConnectionSurvives(t *testing.T) {
 	}{
 		{hello, []byte("\x09abc"), StatusBadRequest},
 		{999, nil, StatusUnknownMethod},
-		{rand, []byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0}, StatusInternal}, // a reply over the frame limit
+		{rand, []byte{0x41, 0x42, 0x0f, 0, 0, 0, 0, 0}, StatusBadRequest},    // 1,000,001 values: over the cap
+		{rand, []byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0}, StatusBadRequest}, // 2^31-1 values
 		{hello, []byte("\x02ok"), StatusOK},
 	} {
 		c.Write(pack(7, step.kind, step.body))
 		if callID, status, body := readReply(t, r); callID != 7 || status != step.status {
 			t.Fatalf("kind %d: status %d %q, want %d", step.kind, status, body, step.status)
+		}
+	}
+}
+
+// A repeated count is capped as every count a peer announces: 1,000,001 empty
+// strings (one byte each on the wire) are a bad request naming the cap.
+func TestARepeatedCountOverTheCapIsABadRequest(t *testing.T) {
+	strings := uint16(mustIndex(t, "EchoStrings"))
+	for count, want := range map[int]uint16{1_000_000: StatusOK, 1_000_001: StatusBadRequest} {
+		body := append(appendVarint(nil, uint64(count)), make([]byte, count)...)
+		status, reply := Handle(strings, body, nil, MaxFrame)
+		if status != want || (want == StatusBadRequest && !bytes.Contains(reply, []byte("over the cap of 1000000"))) {
+			t.Errorf("%d strings: status %d %.80q, want %d", count, status, reply, want)
 		}
 	}
 }
@@ -117,5 +133,21 @@ func TestALyingHeaderDoesNotAllocateItsClaim(t *testing.T) {
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 		t.Errorf("allocated %d bytes for a 110-byte stream", grew)
+	}
+}
+
+// A connection that stops sending, between frames or inside one, is closed
+// after the idle timeout (here short; 60 s in a served worker).
+func TestAnIdleConnectionIsClosed(t *testing.T) {
+	c := connservertest.Dial(t, connserver.NewIdle(serveConn, 100*time.Millisecond))
+	c.SetDeadline(time.Now().Add(10 * time.Second)) // bounds the test, far beyond the idle timeout
+	r := bufio.NewReader(c)
+	c.Write(pack(1, uint16(mustIndex(t, "SayHello")), []byte("\x02ok")))
+	if callID, status, _ := readReply(t, r); callID != 1 || status != StatusOK {
+		t.Fatalf("call before going idle: %d, status %d", callID, status)
+	}
+	c.Write(pack(2, 0, nil)[:4]) // a header begun, then nothing
+	if _, err := r.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Fatalf("an idle connection gave %v, want it closed", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"rpcarena/workers/go/internal/arena"
 )
 
 // maxVarint is the length of the longest 64-bit LEB128 varint.
@@ -48,6 +50,17 @@ func readLength(buf []byte, off int) (int, int, error) {
 		return 0, 0, decodeErrorf("a length of %d exceeds the %d-byte buffer", size, len(buf))
 	}
 	return int(size), next, nil
+}
+
+// readCount reads a repeated field's count: within the buffer, and not over the
+// contract's cap on any count a peer announces (an empty string is one byte on
+// the wire and a 16-byte header in a slice).
+func readCount(buf []byte, off int, what string) (int, int, error) {
+	count, next, err := readLength(buf, off)
+	if err == nil && count > arena.MaxCount {
+		return 0, 0, decodeErrorf("%d %s are over the cap of %d", count, what, arena.MaxCount)
+	}
+	return count, next, err
 }
 
 // remaining checks that need bytes are present at off, before anything is allocated.

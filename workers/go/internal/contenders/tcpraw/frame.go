@@ -4,10 +4,15 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 )
 
-// maxFrame is the contract's limit; a larger frame closes the connection.
-const maxFrame = 64 << 20
+const (
+	// maxFrame is the contract's limit; a larger frame closes the connection.
+	maxFrame = 64 << 20
+	// chunk is the most a frame's buffer grows by ahead of the bytes that arrive.
+	chunk = 64 << 10
+)
 
 // frame is a 4-byte big-endian length followed by the payload.
 func frame(payload []byte) []byte {
@@ -15,7 +20,9 @@ func frame(payload []byte) []byte {
 	return append(header, payload...)
 }
 
-// readFrame reads one whole frame (header included) into buf, growing it.
+// readFrame reads one whole frame (header included) into buf, reused when large
+// enough. A header's length is a claim, not bytes: the buffer grows only as the
+// payload really arrives (at most doubling), so a lying header costs nothing.
 func readFrame(r io.Reader, buf []byte) ([]byte, error) {
 	if cap(buf) < 4 {
 		buf = make([]byte, 4, 4096)
@@ -28,10 +35,16 @@ func readFrame(r io.Reader, buf []byte) ([]byte, error) {
 	if n > maxFrame {
 		return buf, fmt.Errorf("frame of %d bytes is over the 64 MiB limit", n)
 	}
-	if cap(buf) < 4+int(n) {
-		buf = append(buf[:4], make([]byte, n)...)
+	size := 4 + int(n)
+	for len(buf) < size {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(size-len(buf), max(len(buf), chunk)))
+		}
+		got, err := io.ReadFull(r, buf[len(buf):min(size, cap(buf))])
+		buf = buf[:len(buf)+got]
+		if err != nil {
+			return buf, err
+		}
 	}
-	buf = buf[:4+n]
-	_, err := io.ReadFull(r, buf[4:])
-	return buf, err
+	return buf, nil
 }

@@ -3,10 +3,15 @@ package tcpraw
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"io"
 	"net"
+	"runtime"
 	"testing"
+	"time"
 
 	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/connserver"
 	"rpcarena/workers/go/internal/connserver/connservertest"
 	"rpcarena/workers/go/internal/vectors"
 
@@ -49,5 +54,36 @@ func TestServerClosesOnOversizedFrame(t *testing.T) {
 	c.Write(binary.BigEndian.AppendUint32(nil, maxFrame+1))
 	if _, err := c.Read(make([]byte, 1)); err == nil {
 		t.Fatal("connection still open after a frame over 64 MiB")
+	}
+}
+
+// A header may claim 64 MiB: the buffer grows with the bytes that really come.
+func TestALyingHeaderDoesNotAllocateItsClaim(t *testing.T) {
+	stream := append(binary.BigEndian.AppendUint32(nil, maxFrame), make([]byte, 100)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	buf, err := readFrame(bytes.NewReader(stream), nil)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, io.ErrUnexpectedEOF) || len(buf) != 104 {
+		t.Errorf("a cut-short frame gives %d bytes, %v", len(buf), err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("allocated %d bytes for a 104-byte stream", grew)
+	}
+}
+
+// A connection that stops sending, between frames or inside one, is closed
+// after the idle timeout (here short; 60 s in a served worker).
+func TestAnIdleConnectionIsClosed(t *testing.T) {
+	c := connservertest.Dial(t, connserver.NewIdle(echo, 100*time.Millisecond))
+	c.SetDeadline(time.Now().Add(10 * time.Second)) // bounds the test, far beyond the idle timeout
+	sent := frame([]byte("abc"))
+	c.Write(sent)
+	if got, err := readFrame(c, nil); err != nil || !bytes.Equal(got, sent) {
+		t.Fatalf("echo before going idle: %q, %v", got, err)
+	}
+	c.Write(binary.BigEndian.AppendUint32(nil, 10)) // a frame begun, then nothing
+	if _, err := c.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("an idle connection gave %v, want it closed", err)
 	}
 }

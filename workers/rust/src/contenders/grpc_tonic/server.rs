@@ -3,7 +3,7 @@
 
 use crate::contenders::{ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
-use crate::methods::{op, Method};
+use crate::methods::{op, Method, Refused};
 use crate::proto::arena_server::{Arena, ArenaServer};
 use crate::proto::large_data::*;
 use crate::proto::*;
@@ -23,20 +23,27 @@ macro_rules! tonic_service {
         #[tonic::async_trait]
         impl Arena for ArenaService {
             $(async fn $snake(&self, request: Request<$req>) -> Result<Response<$resp>, Status> {
-                Ok(Response::new($logic(request.into_inner())))
+                Ok(Response::new(<op::$name as Method>::respond(request.into_inner())?))
             })*
 
             type InvertStreamStream = WordStream;
 
             async fn invert_stream(&self, request: Request<Streaming<Word>>) -> Result<Response<WordStream>, Status> {
                 // Per message, the semantics of the method table's InvertStream.
-                let replies = request.into_inner().map(|word| word.map(<op::InvertStream as Method>::respond));
+                let replies = request.into_inner().map(|word| -> Result<Word, Status> { Ok(<op::InvertStream as Method>::respond(word?)?) });
                 Ok(Response::new(Box::pin(replies)))
             }
         }
     };
 }
 crate::for_each_unary_method!(tonic_service);
+
+/// A refused request is the caller's error: INVALID_ARGUMENT, with the reason.
+impl From<Refused> for Status {
+    fn from(refused: Refused) -> Status {
+        Status::invalid_argument(refused.0)
+    }
+}
 
 pub fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
     Box::pin(async move {

@@ -8,7 +8,7 @@ use crate::methods::{self, Method, MethodVisitor};
 pub enum Reply {
     /// 200 with this canonical-JSON body.
     Ok(Vec<u8>),
-    /// 400: the request does not decode as the operation's request.
+    /// 400: the request does not decode as the operation's request, or the operation refuses it.
     BadRequest(String),
     /// 404: no such operation (or route).
     NotFound,
@@ -47,7 +47,10 @@ impl MethodVisitor for Decode<'_> {
     type Out = Reply;
     fn visit<M: Method>(self) -> Reply {
         match serde_json::from_slice::<M::Req>(self.body) {
-            Ok(request) => Reply::Ok(serde_json::to_vec(&M::respond(request)).unwrap_or_default()),
+            Ok(request) => match M::respond(request) {
+                Ok(reply) => Reply::Ok(serde_json::to_vec(&reply).unwrap_or_default()),
+                Err(refused) => Reply::BadRequest(refused.0),
+            },
             Err(e) => Reply::BadRequest(format!("request does not decode as {}: {e}", M::NAME)),
         }
     }
@@ -63,5 +66,13 @@ mod tests {
         assert_eq!(respond("Invert", b"{").status(), 400);
         assert_eq!(respond("Nope", b"{}").status(), 404);
         assert_eq!(respond("InvertStream", b"{}").status(), 404);
+    }
+
+    #[test]
+    fn a_count_over_the_cap_is_a_bad_request_naming_the_cap() {
+        match respond("GetRandNums", br#"{"count": 1000001, "seed": 1}"#) {
+            Reply::BadRequest(why) => assert!(why.contains("over the cap of 1000000"), "{why}"),
+            other => panic!("1,000,001 values answered {}", other.status()),
+        }
     }
 }

@@ -2,10 +2,13 @@ package rpcarena.worker.grpc;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.util.function.UnaryOperator;
 import rpcarena.worker.semantics.Operation;
+import rpcarena.worker.semantics.Refused;
 
 /**
  * Service arena.Arena built from its method descriptors: every method, none written by hand;
@@ -30,9 +33,21 @@ final class ArenaService {
             return;
         }
         builder.addMethod(d, ServerCalls.asyncUnaryCall((request, reply) -> {
-            reply.onNext(operation.apply(request));
+            Object answer;
+            try {
+                answer = operation.apply(request);
+            } catch (Refused refused) {
+                reply.onError(invalidArgument(refused));
+                return;
+            }
+            reply.onNext(answer);
             reply.onCompleted();
         }));
+    }
+
+    /** A refused request is the caller's error: INVALID_ARGUMENT, with the reason. */
+    private static StatusRuntimeException invalidArgument(Refused refused) {
+        return Status.INVALID_ARGUMENT.withDescription(refused.getMessage()).asRuntimeException();
     }
 
     /** A bidi stream (InvertStream): one reply per message, in order. */
@@ -40,7 +55,11 @@ final class ArenaService {
         return new StreamObserver<>() {
             @Override
             public void onNext(Object request) {
-                replies.onNext(operation.apply(request));
+                try {
+                    replies.onNext(operation.apply(request));
+                } catch (Refused refused) {
+                    replies.onError(invalidArgument(refused));
+                }
             }
 
             @Override

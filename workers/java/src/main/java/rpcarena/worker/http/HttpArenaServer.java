@@ -16,12 +16,16 @@ import rpcarena.pojo.PojoCatalog;
 import rpcarena.worker.core.RunningServer;
 import rpcarena.worker.pojo.PojoMessages;
 import rpcarena.worker.semantics.Operation;
+import rpcarena.worker.semantics.Refused;
 
 /**
  * POST {prefix}{Method} on the JDK's com.sun.net.httpserver, bodies in a {@link BodyCodec}.
  * Run the JVM with -Dsun.net.httpserver.nodelay=true, or Nagle costs every reply ~44 ms.
+ * A body is read as it arrives and at most {@link #MAX_BODY} of it (413 beyond).
  */
 public final class HttpArenaServer implements RunningServer {
+    /** The largest body read, as the contract's largest frame. */
+    public static final int MAX_BODY = 64 << 20;
     private static final int BACKLOG = 1024;
     /** Each unary rpc's row of the table, looked up once: a missing row fails the first server. */
     private static final Map<String, UnaryOperator<Object>> OPERATIONS = PojoCatalog.UNARY.keySet().stream()
@@ -38,10 +42,17 @@ public final class HttpArenaServer implements RunningServer {
     private final ExecutorService executor;
     private final String prefix;
     private final BodyCodec codec;
+    private final int maxBody;
 
     public HttpArenaServer(InetSocketAddress address, String prefix, BodyCodec codec) throws IOException {
+        this(address, prefix, codec, MAX_BODY);
+    }
+
+    /** With another body limit (a small one in tests). */
+    public HttpArenaServer(InetSocketAddress address, String prefix, BodyCodec codec, int maxBody) throws IOException {
         this.prefix = prefix;
         this.codec = codec;
+        this.maxBody = maxBody;
         this.server = HttpServer.create(address, BACKLOG);
         this.executor = Executors.newFixedThreadPool(4 * Runtime.getRuntime().availableProcessors());
         server.createContext(prefix, this::handle);
@@ -75,14 +86,29 @@ public final class HttpArenaServer implements RunningServer {
     }
 
     private void answer(HttpExchange exchange, String method, Class<?> requestClass) throws IOException {
-        Object request;
+        byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
-            request = codec.decode(in.readAllBytes(), requestClass);
+            body = in.readNBytes(maxBody + 1);  // in chunks as it arrives, never a Content-Length's claim
+        }
+        if (body.length > maxBody) {
+            reply(exchange, 413, "text/plain", bytes("a body over " + maxBody + " bytes"));
+            return;
+        }
+        Object request;
+        try {
+            request = codec.decode(body, requestClass);
         } catch (IOException | RuntimeException e) {
             reply(exchange, 400, "text/plain", bytes("request does not decode: " + e.getMessage()));
             return;
         }
-        reply(exchange, 200, codec.contentType(), codec.encode(OPERATIONS.get(method).apply(request)));
+        Object response;
+        try {
+            response = OPERATIONS.get(method).apply(request);
+        } catch (Refused refused) {
+            reply(exchange, 400, "text/plain", bytes(refused.getMessage()));
+            return;
+        }
+        reply(exchange, 200, codec.contentType(), codec.encode(response));
     }
 
     private static void reply(HttpExchange exchange, int status, String type, byte[] body) throws IOException {

@@ -17,14 +17,28 @@ import rpcarena.worker.core.Workload;
 import rpcarena.worker.http.BodyCodec;
 import rpcarena.worker.http.HttpArenaServer;
 import rpcarena.worker.http.HttpWorkload;
+import rpcarena.worker.semantics.Semantics;
 
 /** HTTP + Java object serialization of Serializable classes: the Infobip seed's "HTTP/Java". */
 public final class HttpJavaSer implements Contender {
     static final String PREFIX = "/arena-ser/";
 
-    /** Only the arena's own classes (and their String and array fields) may be deserialized. */
-    private static final ObjectInputFilter ARENA_ONLY =
-            ObjectInputFilter.Config.createFilter("maxdepth=16;rpcarena.pojo.*;java.lang.String;!*");
+    /**
+     * Only the arena's own classes (and their String and array fields) may be deserialized, and no
+     * more of them than the contract's cap on any count a peer announces: an array is allocated at
+     * the length its header claims, before its elements are read.
+     */
+    private static final ObjectInputFilter ARENA_ONLY = ObjectInputFilter.Config.createFilter(
+            "maxdepth=16;maxarray=" + Semantics.MAX_COUNT + ";maxrefs=" + 4 * Semantics.MAX_COUNT
+                    + ";maxbytes=" + HttpArenaServer.MAX_BODY + ";rpcarena.pojo.*;java.lang.String;!*");
+
+    /**
+     * {@link #ARENA_ONLY}, and no array longer than the body's bytes: each element takes one byte of
+     * the stream at least, so a 29-byte body claiming 2^31 ints is refused before any allocation.
+     */
+    private static ObjectInputFilter filterFor(byte[] body) {
+        return info -> info.arrayLength() > body.length ? ObjectInputFilter.Status.REJECTED : ARENA_ONLY.checkInput(info);
+    }
 
     public static final BodyCodec JAVA_SERIALIZATION = new BodyCodec() {
         @Override
@@ -44,7 +58,7 @@ public final class HttpJavaSer implements Contender {
         @Override
         public Object decode(byte[] body, Class<?> type) throws IOException {
             try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(body))) {
-                in.setObjectInputFilter(ARENA_ONLY);
+                in.setObjectInputFilter(filterFor(body));
                 Object message = in.readObject();
                 if (!type.isInstance(message)) {
                     throw new InvalidClassException(type.getName(), "body holds another class");

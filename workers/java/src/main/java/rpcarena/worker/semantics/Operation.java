@@ -63,7 +63,10 @@ public enum Operation {
         this.rpcs = List.of(rpcs);
     }
 
-    /** The reply of this operation to {@code request}, built with {@code m}. */
+    /**
+     * The reply of this operation to {@code request}, built with {@code m}; {@link Refused} when
+     * the operation will not run it (a count over the cap).
+     */
     public abstract <M> M apply(Messages<M> m, M request);
 
     /** This operation on one representation, for a server to look up once per rpc. */

@@ -5,10 +5,23 @@ package rpcarena.worker.semantics;
  * is the reference; proto/vectors/arena.json pins it). Servers reach them through {@link Operation}.
  */
 public final class Semantics {
+    /**
+     * The cap on GetRandNums' count and on any count a peer announces, the same in every language
+     * (MAX_COUNT in src/rpcarena/protocol/semantics.py): at 2^31 values one call would cost 8 GiB.
+     */
+    public static final int MAX_COUNT = 1_000_000;
+
     private static final int LCG_MULTIPLIER = 1664525;
     private static final int LCG_INCREMENT = 1013904223;
 
     private Semantics() {}
+
+    /** Refuses a count over {@link #MAX_COUNT}, before anything is allocated for it. */
+    public static void checkCount(String what, long count) {
+        if (count > MAX_COUNT) {
+            throw new Refused(what + " " + count + " is over the cap of " + MAX_COUNT + ": ask for fewer");
+        }
+    }
 
     public static String sayHello(String name) {
         return "Hello " + name;
@@ -26,8 +39,12 @@ public final class Semantics {
         return (double) sum / values.length;
     }
 
-    /** Numerical Recipes' LCG over uint32 (int arithmetic wraps mod 2^32), each state as int32. */
+    /**
+     * Numerical Recipes' LCG over uint32 (int arithmetic wraps mod 2^32), each state as int32;
+     * {@link Refused} over {@link #MAX_COUNT}.
+     */
     public static int[] randNums(int count, int seed) {
+        checkCount("GetRandNums count", count);
         int[] values = new int[Math.max(0, count)];
         int state = seed;
         for (int i = 0; i < values.length; i++) {

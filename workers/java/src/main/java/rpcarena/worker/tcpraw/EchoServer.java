@@ -9,13 +9,25 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import rpcarena.worker.core.RunningServer;
 
-/** The floor: a thread per connection writes every frame back unchanged. */
+/**
+ * The floor: a thread per connection writes every frame back unchanged, and closes a connection
+ * that sends nothing for the idle timeout (a frame begun and not finished included).
+ */
 final class EchoServer implements RunningServer {
+    /** How long a connection may send nothing before it is closed. */
+    static final int IDLE_TIMEOUT_MS = 60_000;
     private static final int BACKLOG = 1024;
 
     private final ServerSocket listener;
+    private final int idleTimeoutMs;
 
     EchoServer(InetSocketAddress address) throws IOException {
+        this(address, IDLE_TIMEOUT_MS);
+    }
+
+    /** With another idle timeout (a short one in tests). */
+    EchoServer(InetSocketAddress address, int idleTimeoutMs) throws IOException {
+        this.idleTimeoutMs = idleTimeoutMs;
         listener = new ServerSocket();
         listener.bind(address, BACKLOG);
         Thread acceptor = new Thread(this::acceptAll, "tcp-raw-accept");
@@ -41,7 +53,7 @@ final class EchoServer implements RunningServer {
         while (!listener.isClosed()) {
             try {
                 Socket socket = listener.accept();
-                Thread echo = new Thread(() -> echo(socket), "tcp-raw-conn");
+                Thread echo = new Thread(() -> echo(socket, idleTimeoutMs), "tcp-raw-conn");
                 echo.setDaemon(true);
                 echo.start();
             } catch (IOException e) {
@@ -50,16 +62,17 @@ final class EchoServer implements RunningServer {
         }
     }
 
-    private static void echo(Socket socket) {
+    private static void echo(Socket socket, int idleTimeoutMs) {
         try (socket) {
             socket.setTcpNoDelay(true);
+            socket.setSoTimeout(idleTimeoutMs);  // each read: SocketTimeoutException after that long
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             OutputStream out = socket.getOutputStream();
             while (true) {
                 out.write(Frames.frame(Frames.read(in)));
             }
         } catch (IOException e) {
-            // the client left, or sent a frame over 64 MiB: close
+            // the client left, went idle, or sent a frame over 64 MiB: close
         }
     }
 }

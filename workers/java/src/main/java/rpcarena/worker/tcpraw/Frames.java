@@ -1,13 +1,19 @@
 package rpcarena.worker.tcpraw;
 
 import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
 
-/** The tcp-raw framing: a 4-byte big-endian length, then that many bytes; at most 64 MiB. */
+/**
+ * The tcp-raw framing: a 4-byte big-endian length, then that many bytes; at most 64 MiB. A length
+ * is a claim, not memory: a payload over {@link #CHUNK} is read in chunks as it arrives.
+ */
 final class Frames {
     static final int MAX_BYTES = 64 << 20;
+    /** Payloads up to this are read into an array of their announced size at once. */
+    static final int CHUNK = 64 << 10;
 
     private Frames() {}
 
@@ -21,8 +27,15 @@ final class Frames {
         if (length < 0 || length > MAX_BYTES) {
             throw new ProtocolException("frame of " + Integer.toUnsignedString(length) + " bytes is over 64 MiB");
         }
-        byte[] payload = new byte[length];
-        in.readFully(payload);
+        if (length <= CHUNK) {
+            byte[] payload = new byte[length];
+            in.readFully(payload);
+            return payload;
+        }
+        byte[] payload = in.readNBytes(length);  // grows as the bytes arrive, 8 KiB at a time
+        if (payload.length < length) {
+            throw new EOFException("frame cut short: " + payload.length + " of " + length + " bytes");
+        }
         return payload;
     }
 }

@@ -1,0 +1,53 @@
+package rpcarena.worker.tcpraw;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+/** The echo server's bounds: memory follows the bytes that arrive, and idle connections close. */
+class EchoServerTest {
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** A header may claim 64 MiB: the payload grows with the bytes that really come. */
+    @Test
+    void aLyingHeaderDoesNotAllocateItsClaim() {
+        byte[] stream = ByteBuffer.allocate(104).putInt(Frames.MAX_BYTES).array();  // 100 bytes follow
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(stream));
+        long before = THREADS.getCurrentThreadAllocatedBytes();
+        assertThrows(EOFException.class, () -> Frames.read(in));
+        long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 1 << 20, allocated + " bytes allocated for a 104-byte stream");
+    }
+
+    /** A connection that stops sending, between frames or inside one, is closed (here after 100 ms). */
+    @Test
+    void anIdleConnectionIsClosed() throws IOException {
+        EchoServer server = new EchoServer(new InetSocketAddress("127.0.0.1", 0), 100);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);  // bounds the test, far beyond the idle timeout
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            byte[] sent = Frames.frame(new byte[] {1, 2, 3});
+            out.write(sent);
+            assertArrayEquals(sent, in.readNBytes(sent.length));
+            out.write(new byte[] {0, 0, 0, 10});  // a frame begun, then nothing
+            assertEquals(-1, in.read(), "the server did not close an idle connection");
+        } finally {
+            server.close();
+        }
+    }
+}
