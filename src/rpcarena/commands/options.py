@@ -24,3 +24,15 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
+
+
+def add_cluster_options(p: Any) -> None:
+    """Where cells run on a Dask cluster (docs/cluster.md)."""
+    p.add_argument("--cluster", metavar="SPEC",
+                   help="servers and clients on a Dask cluster's nodes: a scheduler (tcp://HOST:8786), "
+                        "ssh:HOST_A,HOST_B, local:N, or netns:rtt=10ms[,clients=N] (an emulated link here)")
+    p.add_argument("--server-node", metavar="NODE",
+                   help="the node that serves: a worker's address, name, host or resource:NAME (default: the worker "
+                        "named or with the resource 'server', else the first)")
+    p.add_argument("--client-nodes", metavar="NODES",
+                   help="the nodes that drive, comma-separated like --server-node (default: every other node)")

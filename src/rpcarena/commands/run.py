@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from rpcarena import report, seeds
 from rpcarena.analysis import slo
-from rpcarena.commands.options import DEFAULT_WARMUP, add_measure_options
+from rpcarena.commands.options import DEFAULT_WARMUP, add_cluster_options, add_measure_options
 from rpcarena.config import RunConfig, parse_duration, parse_ints, parse_names
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import ArenaError, UsageError
@@ -56,7 +56,8 @@ def config_from(args: argparse.Namespace) -> RunConfig:
         timeout_ms=int(parse_duration(args.timeout, "--timeout") * 1000),
         cell_timeout_s=parse_duration(args.cell_timeout, "--cell-timeout"), sample_limit=args.samples,
         rate_per_s=args.rate, arrival=args.arrival, fail_fast=args.fail_fast, out=Path(args.out),
-        redis_url=args.redis, via=args.via, link=args.link)
+        redis_url=args.redis, via=args.via, link=args.link,
+        cluster=args.cluster, server_node=args.server_node, client_nodes=parse_names(args.client_nodes))
 
 
 def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None) -> Results:
@@ -96,6 +97,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="clients and servers across an emulated link: a preset (lan, wifi, datacenter, "
                         "cloud-cross-region), a rate (100mbit) or 'rtt=40ms,jitter=4ms,loss=0.1%%,rate=100mbit'")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
+    add_cluster_options(p)
 
 
 def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,

@@ -31,6 +31,7 @@ class RunContext:
     backing: Backing
     link: link.Link | None  # the emulated link the servers are behind, if any
     wire_unavailable: str | None  # why bytes on the wire cannot be counted here, if they cannot
+    cluster: Any = None  # --cluster: the connection to its nodes (rpcarena.cluster.engine.Engine)
 
     @property
     def server_host(self) -> str:
@@ -66,5 +67,13 @@ def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunCo
     # The delay line shares the clients' CPUs: in a ping-pong they wait while it holds packets.
     emulated = link.Link(link.parse(config.link), logs / "link.log", placement.clients) if config.link else None
     with Backing(workloads, {"redis": config.redis_url}, config.host) as backing, \
-            (emulated or contextlib.nullcontext(None)):
-        yield RunContext(config, placement, logs, backing, emulated, wire.unavailable())
+            (emulated or contextlib.nullcontext(None)), _cluster(config, logs) as cluster:
+        yield RunContext(config, placement, logs, backing, emulated, wire.unavailable(), cluster)
+
+
+def _cluster(config: RunConfig, logs: Path) -> contextlib.AbstractContextManager[Any]:
+    """The run's connection to its cluster (and the cluster, when rpcarena starts it), or nothing."""
+    if config.cluster is None:
+        return contextlib.nullcontext(None)
+    from rpcarena.cluster import engine, spec
+    return engine.Engine(spec.parse(config.cluster), logs.resolve() / "cluster")
