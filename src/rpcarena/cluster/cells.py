@@ -40,6 +40,7 @@ from rpcarena.orchestration.server_process import Usage
 from rpcarena.results import Cell
 
 STOP_GRACE_S = 30.0  # how long the server's node may take to read its counters and stop
+NODE_RETURN_S = 60.0  # how long a cell waits for a lost node to come back before it fails
 
 
 class ClusterCells:
@@ -59,11 +60,24 @@ class ClusterCells:
         engine = context.cluster
         if engine is None:
             raise UsageError("cluster cells without a cluster: give --cluster")
-        roles = assign(engine.nodes(), context.config.server_node, context.config.client_nodes)
-        ClusterCell(engine, plan, roles, context, logs).measure(cell)
+        ClusterCell(engine, plan, _roles(engine, context), context, logs).measure(cell)
 
 
 CLUSTER_CELLS = ClusterCells()
+
+
+def _roles(engine: Engine, context: RunContext) -> Roles:
+    """Which node serves and which drive, asked anew for each cell: a node that was lost and came
+    back (a nanny restarts its worker at a new address) is used again, once it is back."""
+    deadline = time.monotonic() + NODE_RETURN_S
+    while True:
+        nodes = engine.nodes()
+        try:
+            return assign(nodes, context.config.server_node, context.config.client_nodes)
+        except UsageError:
+            if len(nodes) >= len(engine.facts) or time.monotonic() > deadline:
+                raise
+        time.sleep(1.0)
 
 
 def _client_cannot(p: Plan, contender: Contender) -> Skip | None:

@@ -61,7 +61,7 @@ def parse(text: str) -> ClusterSpec:
         return ClusterSpec("local", workers=int(rest))
     elif kind == "netns" and rest:
         return _netns(rest)
-    elif re.fullmatch(r"[\w.-]+:\d+", value):
+    elif kind not in KINDS and re.fullmatch(r"[\w.-]+:\d+", value):
         return ClusterSpec("scheduler", address=f"tcp://{value}")
     raise UsageError(f"bad --cluster {text!r}: give a scheduler (tcp://HOST:8786), ssh:HOST_A,HOST_B, "
                      "local:N (N >= 2 worker processes here) or netns:rtt=10ms[,clients=N] (an emulated link here)")

@@ -28,6 +28,7 @@ from typing import Any
 
 from rpcarena.errors import UnavailableError
 from rpcarena.network import link
+from rpcarena.orchestration import children
 from rpcarena.orchestration.children import Child
 
 SCHEDULER_PORT = 8786  # in a namespace of its own: nothing else there takes it
@@ -51,6 +52,8 @@ class Testbed:
     def __enter__(self) -> Testbed:
         try:
             self.link = link.Link(self.model, self.logs / "link.log").__enter__()
+            assert self.link.child is not None
+            children.keep(self.link.child)  # a run's end (kill_all) must not take the testbed with it
             inside = self._join_root_namespace()
             self._start_scheduler()
             self._start_worker("server", self.link.server_prefix, self.link.server_address, "server=1")
@@ -100,13 +103,18 @@ class Testbed:
         assert self.link is not None
         argv = [*self.link.client_prefix, sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "0.0.0.0",
                 "--port", str(SCHEDULER_PORT), "--no-dashboard"]
-        self.children.append(Child(argv, None, self.logs / "scheduler.log", env=self._env()))
+        self._start(argv, self.logs / "scheduler.log")
 
     def _start_worker(self, name: str, prefix: list[str], host: str, resource: str) -> None:
         argv = [*prefix, sys.executable, "-m", "distributed.cli.dask_worker", self.scheduler_in_namespaces,
                 "--name", name, "--host", host, "--nthreads", "2", "--no-nanny", "--no-dashboard",
                 "--resources", resource, "--local-directory", str(self.logs / "dask-scratch")]
-        self.children.append(Child(argv, None, self.logs / f"worker-{name}.log", env=self._env()))
+        self._start(argv, self.logs / f"worker-{name}.log")
+
+    def _start(self, argv: list[str], log: Path) -> None:
+        child = Child(argv, None, log, env=self._env())
+        children.keep(child)
+        self.children.append(child)
 
     def _await_workers(self, count: int) -> None:
         from distributed import Client
