@@ -119,7 +119,8 @@ class Engine:
         """The workers now, as the scheduler knows them."""
         workers = self.client.scheduler_info(n_workers=-1)["workers"]
         return [Node(address, str(info.get("name", address)), dict(info.get("resources") or {}),
-                     int(info.get("nthreads", 1))) for address, info in workers.items()]
+                     int(info.get("nthreads", 1)), str(self.facts.get(address, {}).get("hostname", "")))
+                for address, info in workers.items()]
 
     def present(self) -> frozenset[str]:
         """The workers' addresses, asked of the scheduler at most every NODE_CHECK_S."""

@@ -86,6 +86,7 @@ class Node:
     name: str
     resources: dict[str, float] = field(default_factory=dict)
     nthreads: int = 1
+    hostname: str = ""  # the machine's own name, as the node reported it
 
     @property
     def host(self) -> str:
@@ -94,7 +95,7 @@ class Node:
     def matches(self, selector: str) -> bool:
         if selector.startswith("resource:"):
             return self.resources.get(selector.partition(":")[2], 0) > 0
-        return selector in (self.address, self.name, self.host)
+        return selector in (self.address, self.name, self.host, self.hostname)
 
 
 @dataclass(frozen=True)

@@ -167,15 +167,22 @@ def main(argv: list[str] | None = None) -> int:
     logs = Path(args.logs).resolve()
     with Testbed(args.link, args.clients, logs) as bed:
         print(bed.address, flush=True)
+        # Until the end of input, Ctrl-C or SIGTERM (a shell's background job ignores SIGINT, and a
+        # plain SIGTERM would skip the teardown): each ends in the `with` above, which removes all.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _interrupt)
         try:
-            if sys.stdin.isatty():  # until Ctrl-C or SIGTERM
-                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-                signal.sigwait({signal.SIGINT, signal.SIGTERM})
-            else:  # until the end of input (or Ctrl-C)
+            if sys.stdin.isatty():
+                signal.pause()
+            else:
                 sys.stdin.read()
         except KeyboardInterrupt:
             pass
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _parser() -> Any:
