@@ -187,10 +187,11 @@ class ClusterCell:
 
 def _translated(node: Node, error: BaseException | None) -> ArenaError:
     """A task's failure as the cell's reason, with the node named."""
+    named = f"node {node.name}" in str(error)  # a task's own message may name its node already
     if isinstance(error, UnavailableError):
-        return UnavailableError(str(error) if node.name in str(error) else f"on node {node.name}: {error}")
+        return UnavailableError(str(error) if named else f"on node {node.name}: {error}")
     if isinstance(error, ArenaError):
-        return WorkerError(str(error) if node.name in str(error) else f"on node {node.name}: {error}")
+        return WorkerError(str(error) if named else f"on node {node.name}: {error}")
     return WorkerError(f"on node {node.name}: {type(error).__name__}: {error}")
 
 
