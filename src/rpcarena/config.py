@@ -84,6 +84,9 @@ class RunConfig:
     via: str | None = None  # "haproxy": HTTP cells through a proxy (rpcarena.network.proxy)
     link: str | None = None  # "cloud-cross-region", "rtt=40ms,rate=100mbit": an emulated link (network.link)
     out: Path = Path("results/arena.json")
+    cluster: str | None = None  # "tcp://HOST:8786", "ssh:a,b", "local:3", "netns:rtt=10ms": nodes (rpcarena.cluster)
+    server_node: str | None = None  # which node serves: an address, a name, a host or resource:NAME
+    client_nodes: list[str] | None = None  # which nodes drive (default: every other node)
 
     def __post_init__(self) -> None:
         if self.calls is None and self.duration_s is None:
@@ -125,6 +128,18 @@ class RunConfig:
             raise UsageError(f"bad --via {self.via!r}: use one of {', '.join(VIAS)}")
         if self.link is not None:
             link.parse(self.link)
+        self._check_cluster()
+
+    def _check_cluster(self) -> None:
+        if self.cluster is None:
+            if self.server_node or self.client_nodes:
+                raise UsageError("--server-node and --client-nodes place work on a cluster's nodes: add --cluster")
+            return
+        from rpcarena.cluster import spec
+        spec.parse(self.cluster)
+        if self.link or self.via:
+            raise UsageError("--cluster measures across the network between its nodes: drop --link and --via "
+                             "(for an emulated link between nodes, use --cluster netns:MODEL)")
 
     def _check_network(self) -> None:
         if not 0 <= self.port < 65536:

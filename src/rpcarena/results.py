@@ -26,7 +26,7 @@ from rpcarena.network import wire
 FORMAT = "rpcarena-results"
 VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
 READABLE_VERSIONS = (1, 2)
-NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite", "resumed")
+NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite", "resumed", "cluster")
 
 
 def now() -> str:
@@ -80,6 +80,8 @@ class Cell:
     client_tool: dict = field(default_factory=dict)
     drift: dict = field(default_factory=dict)
     started: str = ""
+    # --cluster: the nodes (each one's result and histogram, round trip, clock, the engine's CPU), the skew
+    cluster: dict = field(default_factory=dict)
 
     @cached_property
     def histogram(self) -> Any:
@@ -94,6 +96,8 @@ class Cell:
     def setting(self) -> str | None:
         """The network the cell was measured over, when not plain loopback: 'via haproxy, 100mbit link'."""
         parts = ([f"via {self.via}"] if self.via else []) + ([f"{self.link} link"] if self.link else [])
+        if self.cluster:
+            parts.append(f"{self.cluster['server_node']} <- {','.join(self.cluster['client_nodes'])}")
         return ", ".join(parts) or None
 
     @property
@@ -187,6 +191,7 @@ class Results:
     targets: list[dict] = field(default_factory=list)  # rpcarena target: the external servers measured
     suite: dict | None = None  # rpcarena suite: its name, quick or not, the systems missing here
     resumed: list[dict] = field(default_factory=list)  # run --resume: when, the cells it lacked, the environment
+    cluster: dict | None = None  # --cluster: the scheduler, the engine's quiet, each node's environment
     path: Path | None = None
 
     def notes(self) -> dict[str, Any]:

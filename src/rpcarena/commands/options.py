@@ -84,3 +84,15 @@ def new_results_file(text: str, option: str, force: bool, resume: bool) -> Path:
         how = f"`rpcarena run --resume {path}` measures only its missing cells, " if resume else ""
         raise UsageError(f"{path} exists: {how}--force overwrites it, or give {option} another file")
     return path
+
+
+def add_cluster_options(p: Any) -> None:
+    """Where cells run on a Dask cluster (docs/cluster.md)."""
+    p.add_argument("--cluster", metavar="SPEC",
+                   help="servers and clients on a Dask cluster's nodes: a scheduler (tcp://HOST:8786), "
+                        "ssh:HOST_A,HOST_B, local:N, or netns:rtt=10ms[,clients=N] (an emulated link here)")
+    p.add_argument("--server-node", metavar="NODE",
+                   help="the node that serves: a worker's address, name, host or resource:NAME (default: the worker "
+                        "named or with the resource 'server', else the first)")
+    p.add_argument("--client-nodes", metavar="NODES",
+                   help="the nodes that drive, comma-separated like --server-node (default: every other node)")

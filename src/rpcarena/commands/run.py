@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rpcarena import environment, report, seeds
 from rpcarena.analysis import slo
 from rpcarena.commands.options import (
+    add_cluster_options,
     add_measure_options,
     add_out_options,
     measure_settings,
@@ -66,7 +67,8 @@ def _typed(args: argparse.Namespace) -> dict[str, Any]:
     """Every option typed on the command line, as RunConfig fields."""
     given = dict(measure_settings(args), contenders=parse_names(args.contender), workloads=parse_names(args.workload),
                  client_drivers=parse_names(args.client), host=args.host, port=args.port, redis_url=args.redis,
-                 via=args.via, link=args.link)
+                 via=args.via, link=args.link, cluster=args.cluster, server_node=args.server_node,
+                 client_nodes=parse_names(args.client_nodes))
     return {name: value for name, value in given.items() if value is not None}
 
 
@@ -141,6 +143,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_out_options(p, DEFAULT_OUT)
     p.add_argument("--resume", metavar="RESULTS", help="measure only the cells RESULTS lacks, with its configuration, "
                                                        "into it (after Ctrl-C, a kill, a crash)")
+    add_cluster_options(p)
 
 
 def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,

@@ -57,6 +57,7 @@ class Arena:
         self.results.placement = context.placement.as_dict()
         self.results.link = context.link.describe() if context.link is not None else None
         self.results.wire_unavailable = context.wire_unavailable
+        self.results.cluster = context.cluster.describe() if context.cluster is not None else None
 
     def _run_all(self, context: RunContext) -> None:
         for i, plan in enumerate(self.plans):

@@ -166,3 +166,9 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
+
+
+def keep(child: Child) -> None:
+    """Leave `child` out of kill_all: its owner outlives any one run and stops it itself (a test's
+    cluster testbed). It still dies with rpcarena (PDEATHSIG)."""
+    _LIVE.discard(child.proc)

@@ -26,7 +26,7 @@ from rpcarena.network import proxy
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
-from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.orchestration.server_process import ServerProcess
 from rpcarena.protocol import schema
 from rpcarena.results import Cell
@@ -53,7 +53,8 @@ def plans(config: RunConfig) -> list[Plan]:
     """Every cell of a configuration: contenders x clients x workloads x concurrency x trials."""
     chosen = [registry.get(c) for c in config.contenders]
     loads = seeds.select(config.workloads)
-    return [Plan(contender, client, workload, clients, trial, CONTENDER_CELLS)
+    runner = _cluster_cells() if config.cluster else CONTENDER_CELLS
+    return [Plan(contender, client, workload, clients, trial, runner)
             for contender in chosen
             for client, workload, clients, trial in itertools.product(
                 client_ids(contender, config.client_drivers), loads, config.clients, range(config.repeat))]
@@ -84,6 +85,12 @@ class ContenderCells:
 
 
 CONTENDER_CELLS = ContenderCells()
+
+
+def _cluster_cells() -> CellRunner:
+    """--cluster: the same cells, their server and drivers on a Dask cluster's nodes."""
+    from rpcarena.cluster.cells import CLUSTER_CELLS
+    return CLUSTER_CELLS
 
 
 def _contender(plan: Plan) -> Contender:
@@ -138,23 +145,37 @@ def _front(contender: Contender, context: RunContext, cell: Cell, address: str, 
 
 def driver_specs(p: Plan, contender: Contender, config: RunConfig, address: str) -> list[DriverSpec]:
     """The drivers of a contender cell: Python driver processes, or one native driver."""
+    spec = drive_spec(p, contender, config, address)
+    if p.client.startswith("py"):
+        return python_drivers(spec)
+    return [DriverSpec(_native_client(p, contender).worker.argv("drive"), spec)]
+
+
+def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str) -> DriveSpec:
+    """What a contender cell's drivers are asked to do, wherever they run (here, or on a cluster's
+    nodes, which pick their own argv for it)."""
     spec = DriveSpec(
         contender=contender.id, target=address, method=p.workload.method, requests=p.workload.requests,
         responses=p.workload.responses, clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.timeout_ms, sample_limit=config.sample_limit,
         rate_per_s=config.rate_per_s, arrival=config.arrival, mode=p.workload.mode)
     if p.client.startswith("py"):
-        return python_drivers(spec.but(client=p.client))
-    client = native.client(p.client, contender.protocol)
-    if client is None:
-        raise UsageError(f"no client {p.client!r} speaks {contender.protocol} (for {contender.id})")
+        return spec.but(client=p.client)
+    client = _native_client(p, contender)
     worker = client.worker
     # A JIT (the JVM) is not warm after a short warm-up: its manifest sets the least that is honest.
     spec = spec.but(contender=client.id, warmup_s=max(config.warmup_s, float(worker.manifest.get("min_warmup_s", 0))),
                     sync=bool(worker.manifest.get("drive_sync")))
     if contender.protocol == "tcp-raw":
         spec = spec.but(payloads_b64=_payloads(p.workload))
-    return [DriverSpec(worker.argv("drive"), spec)]
+    return spec
+
+
+def _native_client(p: Plan, contender: Contender) -> native.NativeContender:
+    client = native.client(p.client, contender.protocol)
+    if client is None:
+        raise UsageError(f"no client {p.client!r} speaks {contender.protocol} (for {contender.id})")
+    return client
 
 
 def _payloads(workload: Workload) -> list[str]:

@@ -31,6 +31,7 @@ class RunContext:
     backing: Backing
     link: link.Link | None  # the emulated link the servers are behind, if any
     wire_unavailable: str | None  # why bytes on the wire cannot be counted here, if they cannot
+    cluster: Any = None  # --cluster: the connection to its nodes (rpcarena.cluster.engine.Engine)
 
     @property
     def server_host(self) -> str:
@@ -67,5 +68,15 @@ def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunCo
     emulated = link.Link(link.parse(config.link), logs / "link.log", placement.clients) if config.link else None
     with (emulated or contextlib.nullcontext(None)), \
             Backing(workloads, {"redis": config.redis_url}, "127.0.0.1" if emulated else config.host,
-                    emulated.server_prefix if emulated else None) as backing:
-        yield RunContext(config, placement, logs, backing, emulated, wire.unavailable())
+                    emulated.server_prefix if emulated else None) as backing, \
+            _cluster(config, logs) as cluster:
+        yield RunContext(config, placement, logs, backing, emulated, wire.unavailable(), cluster)
+
+
+def _cluster(config: RunConfig, logs: Path) -> contextlib.AbstractContextManager[Any]:
+    """The run's connection to its cluster (and the cluster, when rpcarena starts it), or nothing."""
+    if config.cluster is None:
+        return contextlib.nullcontext(None)
+    from rpcarena.cluster import engine, spec  # Dask is an optional extra: imported only for --cluster
+
+    return engine.Engine(spec.parse(config.cluster), logs.resolve() / "cluster")

@@ -59,13 +59,13 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
         outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
         used = server.usage() - at_warm["usage"]
         if counter:
-            _record_wire(cell, counter.read() - at_warm["wire"])
+            record_wire(cell, counter.read() - at_warm["wire"])
         if context.link is not None and at_warm["link_cpu_s"] is not None:
             now = context.link.delay_line_cpu_s()
             cell.link_cpu_s = None if now is None else now - at_warm["link_cpu_s"]
     cell.server_peak_rss_bytes = server.peak_rss_bytes()
     cell.placement = dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None)
-    _record(cell, outcome, used)
+    record(cell, outcome, used)
     cell.drift = {"before": load_before, "after": environment.load_now()}
 
 
@@ -105,12 +105,13 @@ def _gone(server: ServerSide, grace_s: float) -> bool:
     return True
 
 
-def _record_wire(cell: Cell, count: wire.Count) -> None:
+def record_wire(cell: Cell, count: wire.Count) -> None:
     cell.wire_in_bytes, cell.wire_in_packets = count.in_bytes, count.in_packets
     cell.wire_out_bytes, cell.wire_out_packets = count.out_bytes, count.out_packets
 
 
-def _record(cell: Cell, outcome: Outcome, used: Usage) -> None:
+def record(cell: Cell, outcome: Outcome, used: Usage) -> None:
+    """A measured phase's merged result and the server's usage into the cell (also a cluster's)."""
     result = outcome.result
     cell.calls = result.calls
     cell.errors = result.error_counts

@@ -1,0 +1,255 @@
+"""Cells across the nodes of a Dask cluster: the server on one node, the drivers on others.
+
+The runner of a run's plans when `--cluster` is given. One cell:
+
+    serve task on the server's node   -> "ready" (its port, on the node's own address)
+    drive task on each client node    -> the TCP round trip to the server, then "warm"
+    (all warm) scheduler CPU read      -> "mark": the server's node reads CPU and wire counters
+    "marked" -> "go": every node releases its drivers at once; each returns its DriveResult
+    "stop" -> the server's node reads its counters again and stops the server
+
+The nodes' results are merged as local drivers' are (`phase.merge`: HdrHistograms added, counts
+summed), with each node's times first moved onto this machine's clock; each node's own result
+stays in the cell (`cell.cluster["nodes"]`). A task that fails, a node that leaves, or a word
+that does not come in time fails the cell with the reason, and every task of the cell is let go.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from rpcarena import contenders as registry
+from rpcarena.cluster import tasks
+from rpcarena.cluster.channel import OrchestratorSide
+from rpcarena.cluster.engine import Engine
+from rpcarena.cluster.spec import Node, Roles, assign
+from rpcarena.contenders import native
+from rpcarena.contenders.base import Contender
+from rpcarena.contract import DriveResult
+from rpcarena.errors import ArenaError, UnavailableError, UsageError, WorkerError
+from rpcarena.network import wire
+from rpcarena.orchestration import contender_cells, measure
+from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.phase import CONNECT_GRACE_S, Outcome, merge, split
+from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.orchestration.server_process import Usage
+from rpcarena.results import Cell
+
+STOP_GRACE_S = 30.0  # how long the server's node may take to read its counters and stop
+NODE_RETURN_S = 60.0  # how long a cell waits for a lost node to come back before it fails
+
+
+class ClusterCells:
+    """The runner of contender cells on a cluster's nodes."""
+
+    def skip(self, plan: Plan, context: RunContext) -> Skip | None:
+        contender = registry.get(plan.subject.id)
+        reason = contender.unsupported(plan.workload.method)
+        if reason:
+            return "unsupported", reason
+        if plan.workload.needs and not context.config.redis_url:
+            return "unavailable", ("a backing service on a cluster: give --redis URL, a Redis the server's node "
+                                   "reaches (rpcarena starts one only on this machine)")
+        return _client_cannot(plan, contender)  # whether a node can run them is asked of the node
+
+    def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
+        engine = context.cluster
+        if engine is None:
+            raise UsageError("cluster cells without a cluster: give --cluster")
+        ClusterCell(engine, plan, _roles(engine, context), context, logs).measure(cell)
+
+
+CLUSTER_CELLS = ClusterCells()
+
+
+def _roles(engine: Engine, context: RunContext) -> Roles:
+    """Which node serves and which drive, asked anew for each cell: a node that was lost and came
+    back (a nanny restarts its worker at a new address) is used again, once it is back."""
+    deadline = time.monotonic() + NODE_RETURN_S
+    while True:
+        nodes = engine.nodes()
+        try:
+            return assign(nodes, context.config.server_node, context.config.client_nodes)
+        except UsageError:
+            if len(nodes) >= len(engine.facts) or time.monotonic() > deadline:
+                raise
+        time.sleep(1.0)
+
+
+def _client_cannot(p: Plan, contender: Contender) -> Skip | None:
+    """What no node could do: a client that does not speak the protocol, or lacks a stream client."""
+    if p.client.startswith("py"):
+        streaming = p.workload.mode == "stream"
+        if streaming and p.client not in registry.python_client_ids(contender.protocol, streaming=True):
+            return "unsupported", f"no Python stream client for {contender.protocol}"
+        return None
+    client = native.client(p.client, contender.protocol)
+    if client is None:
+        return "unsupported", f"no client {p.client!r} speaks {contender.protocol}"
+    reason = client.unsupported(p.workload.method)
+    return ("unsupported", f"the {p.client} client: {reason}") if reason else None
+
+
+class ClusterCell:
+    """One cell's tasks on the nodes, from the server's start to the last report."""
+
+    def __init__(self, engine: Engine, plan: Plan, roles: Roles, context: RunContext, logs: Path) -> None:
+        self.engine, self.plan, self.roles, self.context = engine, plan, roles, context
+        self.logs = logs.resolve()
+        self.id = f"rpcarena-{engine.run_id}-{uuid.uuid4().hex[:8]}"
+        self.config = context.config
+        self.futures: list[tuple[Node, Any]] = []
+
+    def measure(self, cell: Cell) -> None:
+        channel = OrchestratorSide(self.engine.client, self.engine.queue, self.id)
+        try:
+            self._measure(channel, cell)
+        finally:
+            self._let_go(channel)
+
+    def _measure(self, channel: OrchestratorSide, cell: Cell) -> None:
+        server = self.roles.server
+        serving = self._submit(tasks.serve, self._serve_job(), server)
+        ready = channel.expect("ready", [server.name], self.config.cell_timeout_s, self._watch)[server.name]
+        contender = registry.get(self.plan.subject.id)
+        spec = contender_cells.drive_spec(self.plan, contender, self.config, f"{ready['host']}:{ready['port']}")
+        parts = split(spec, len(self.roles.clients))  # fewer parts than nodes when clients < nodes
+        drivers = list(self.roles.clients[:len(parts)])
+        clocks = {n.name: self.engine.clock_offset(n) for n in drivers}
+        driving = [self._submit(tasks.drive, self._drive_job(n, part.to_json(), contender, ready), n)
+                   for n, part in zip(drivers, parts)]
+        channel.expect("warm", [n.name for n in drivers], spec.warmup_s + CONNECT_GRACE_S + self.config.cell_timeout_s,
+                       self._watch)
+        scheduler_before = self.engine.scheduler_cpu_s()
+        channel.set("mark")
+        channel.expect("marked", [server.name], STOP_GRACE_S, self._watch)
+        channel.set("go")
+        reports = [self._result(n, f, self.config.cell_timeout_s) for n, f in zip(drivers, driving)]
+        scheduler_after = self.engine.scheduler_cpu_s()
+        channel.set("stop")
+        served = self._result(server, serving, STOP_GRACE_S)
+        scheduler = None if scheduler_before is None or scheduler_after is None else scheduler_after - scheduler_before
+        record(cell, spec.warmup_s, reports, served, clocks, self.roles, scheduler, self.engine.address)
+
+    def _serve_job(self) -> tasks.ServeJob:
+        server = self.roles.server
+        return tasks.ServeJob(self.engine.run_id, self.id, server.name, self.plan.subject.id, server.host,
+                              self.config.port, self.config.pin, dict(self.context.backing.urls), str(self.logs),
+                              self.config.cell_timeout_s + STOP_GRACE_S)
+
+    def _drive_job(self, node: Node, spec: dict[str, Any], contender: Contender,
+                   ready: dict[str, Any]) -> tasks.DriveJob:
+        return tasks.DriveJob(self.engine.run_id, self.id, node.name, spec, self.plan.client, contender.protocol,
+                              str(ready["host"]), int(ready["port"]), self.config.pin, str(self.logs),
+                              self.config.cell_timeout_s)
+
+    def _submit(self, function: Any, job: Any, node: Node) -> Any:
+        future = self.engine.submit(function, job, node)
+        self.futures.append((node, future))
+        return future
+
+    def _watch(self) -> None:
+        """Raise when a task of the cell failed or one of its nodes left the cluster."""
+        for node, future in self.futures:
+            if future.status == "error":
+                raise _translated(node, future.exception())
+            if future.status == "cancelled":
+                raise WorkerError(f"node {node.name}: its task was cancelled (its worker restarted?)")
+        present = self.engine.present()
+        for node, _ in self.futures:
+            if node.address not in present:
+                raise WorkerError(f"node {node.name} ({node.address}) left the cluster mid-cell")
+
+    def _result(self, node: Node, future: Any, timeout_s: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout_s
+        while future.status == "pending":
+            self._watch()
+            if time.monotonic() > deadline:
+                raise WorkerError(f"node {node.name}: no result within {timeout_s:.0f} s; raise --cell-timeout")
+            time.sleep(0.2)
+        self._watch()
+        result: dict[str, Any] = future.result()
+        return result
+
+    def _let_go(self, channel: OrchestratorSide) -> None:
+        """Stop everything of the cell on every node, however the cell ended."""
+        try:
+            channel.set("stop")
+        except (OSError, TimeoutError, RuntimeError):
+            pass  # the scheduler is gone; its tasks see their cancellation
+        self.engine.cancel([f for _, f in self.futures if f.status == "pending"])
+        channel.close()
+
+
+def _translated(node: Node, error: BaseException | None) -> ArenaError:
+    """A task's failure as the cell's reason, with the node named."""
+    named = f"node {node.name}" in str(error)  # a task's own message may name its node already
+    if isinstance(error, UnavailableError):
+        return UnavailableError(str(error) if named else f"on node {node.name}: {error}")
+    if isinstance(error, ArenaError):
+        return WorkerError(str(error) if named else f"on node {node.name}: {error}")
+    return WorkerError(f"on node {node.name}: {type(error).__name__}: {error}")
+
+
+def record(cell: Cell, warmup_s: float, reports: list[dict[str, Any]], served: dict[str, Any],
+           clocks: dict[str, tuple[int, int]], roles: Roles, scheduler_cpu_s: float | None, scheduler: str) -> None:
+    """The cell from the nodes' reports: merged results, and each node's own."""
+    here = time.time_ns() - time.monotonic_ns()
+    results = {r["node"]: _on_our_clock(r, clocks[r["node"]][0] + here) for r in reports}
+    outcome = Outcome(merge(list(results.values())), sum(r["processes"] for r in reports),
+                      any(r["counters_include_warmup"] for r in reports))
+    measure.record(cell, outcome, Usage(served["cpu_user_s"], served["cpu_sys_s"]))
+    if served["wire"] is not None:
+        measure.record_wire(cell, wire.Count(**served["wire"]))
+    cell.server_peak_rss_bytes = served["peak_rss_bytes"]
+    cell.warmup_s = warmup_s
+    releases = {r["node"]: r["release_mono_ns"] - clocks[r["node"]][0] + (r["mono_to_wall_ns"] - here)
+                for r in reports}
+    cell.placement = {"server_node": roles.server.name, "server_cpus": served["cpus"],
+                      "client_nodes": {r["node"]: r["cpus"] for r in reports}}
+    cell.cluster = _cluster_record(results, reports, served, clocks, releases, roles, scheduler_cpu_s, scheduler)
+
+
+def _on_our_clock(report: dict[str, Any], shift_ns: int) -> DriveResult:
+    """A node's result with its measured phase's start and end on this machine's monotonic clock."""
+    result = DriveResult.from_json(report["result"])
+    shift = report["mono_to_wall_ns"] - shift_ns  # node monotonic -> node wall -> our wall -> our monotonic
+    if result.start_mono_ns is None or result.end_mono_ns is None:
+        return result
+    return dataclasses.replace(result, start_mono_ns=result.start_mono_ns + shift,
+                               end_mono_ns=result.end_mono_ns + shift)
+
+
+def _spread_us(values: list[int]) -> float | None:
+    return (max(values) - min(values)) / 1e3 if len(values) > 1 else (0.0 if values else None)
+
+
+def _cluster_record(results: dict[str, DriveResult], reports: list[dict[str, Any]], served: dict[str, Any],
+                    clocks: dict[str, tuple[int, int]], releases: dict[str, int], roles: Roles,
+                    scheduler_cpu_s: float | None, scheduler: str) -> dict[str, Any]:
+    first = min(releases.values())
+    starts = [r.start_mono_ns for r in results.values() if r.start_mono_ns is not None]
+    nodes: dict[str, Any] = {roles.server.name: {
+        "role": "server", "address": roles.server.address, "engine_cpu_s": served["engine_cpu_s"],
+        "engine_window_s": served["engine_window_s"], "cpus": served["cpus"],
+        "wire_unavailable": served["wire_unavailable"]}}
+    for report in reports:
+        name, result = report["node"], results[report["node"]]
+        nodes[name] = dict(nodes.get(name, {}), role="client" if name not in nodes else "server+client",
+                           address=next(n.address for n in roles.clients if n.name == name),
+                           calls=result.calls, errors=result.error_counts, wall_s=result.wall_s,
+                           histogram=result.histogram, processes=report["processes"],
+                           cpu_user_s=result.cpu_user_s, cpu_sys_s=result.cpu_sys_s, rtt_ms=report["rtt_ms"],
+                           clock_offset_ns=clocks[name][0], clock_uncertainty_ns=clocks[name][1],
+                           release_after_first_us=(releases[name] - first) / 1e3,
+                           engine_cpu_s=report["engine_cpu_s"], engine_window_s=report["engine_window_s"],
+                           cpus=report["cpus"])
+    return {"scheduler": scheduler, "server_node": roles.server.name, "client_nodes": [r["node"] for r in reports],
+            "release_skew_us": _spread_us(list(releases.values())),
+            "start_skew_us": _spread_us(starts) if len(starts) == len(results) else None,
+            "clock_uncertainty_us": 2 * max(u for _, u in clocks.values()) / 1e3 if clocks else None,
+            "scheduler_cpu_s": scheduler_cpu_s, "nodes": nodes}

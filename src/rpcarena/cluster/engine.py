@@ -1,0 +1,178 @@
+"""The connection to Dask: one per run, opened with the run's context and closed on every way out.
+
+`--cluster` names a running scheduler, or a cluster rpcarena starts for the run (SSH hosts,
+local worker processes, or the emulated link of `testbed`) and stops at its end. On connecting,
+every worker and the scheduler are made quiet (the statistical profiler off, housekeeping and
+heartbeats slowed: `tasks.quiet_worker`), and each node is described (machine, kernel, clock
+source, versions, toolchains) for the results. Tasks are placed on a named worker only
+(`workers=[address]`, `allow_other_workers=False`): a cell never runs where it was not put.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from rpcarena.cluster import channel, tasks
+from rpcarena.cluster.spec import ClusterSpec, Node
+from rpcarena.errors import UsageError
+
+CONNECT_TIMEOUT_S = 60.0
+CLOCK_PROBES = 5
+NODE_CHECK_S = 2.0  # how often a waiting cell asks the scheduler which workers are still there
+
+# The same quiet, for workers rpcarena starts itself (and the docs' `dask worker` commands).
+QUIET_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": f"{tasks.TICK_MS:.0f}ms",
+    "distributed.admin.system-monitor.interval": f"{tasks.MONITOR_MS:.0f}ms",
+    "distributed.admin.system-monitor.disk": False,
+    "distributed.scheduler.work-stealing": False,
+    "distributed.worker.memory.target": False,
+    "distributed.worker.memory.spill": False,
+    "distributed.worker.memory.pause": False,
+    "distributed.worker.memory.terminate": False,
+}
+
+
+def quiet_env() -> dict[str, str]:
+    """QUIET_CONFIG as DASK_* environment variables, for `dask scheduler` and `dask worker`."""
+    return {"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
+            for key, value in QUIET_CONFIG.items()}
+
+
+class Engine:
+    """A run's Dask client, its nodes, and what it started (closed on every way out)."""
+
+    def __init__(self, spec: ClusterSpec, logs: Path) -> None:
+        self.spec = spec
+        self.logs = logs
+        self.run_id = uuid.uuid4().hex[:12]
+        self.client: Any = None
+        self.queue: Any = None
+        self.address = ""
+        self.quiet: dict[str, Any] = {}
+        self.facts: dict[str, Any] = {}
+        self._stack = contextlib.ExitStack()
+        self._nodes_checked = (0.0, frozenset[str]())
+
+    def __enter__(self) -> Engine:
+        try:
+            import distributed
+        except ImportError:
+            raise UsageError("--cluster needs Dask: pip install 'rpcarena[cluster]' (make setup installs it)") from None
+        try:
+            self.address = self._start()
+            self.client = self._connect(distributed)
+            self.queue = distributed.Queue(channel.queue_name(self.run_id), client=self.client)
+            self.quiet = self._make_quiet()
+            self.facts = self.client.run(tasks.node_facts)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def _start(self) -> str:
+        """The scheduler's address: the given one, or that of a cluster started for this run."""
+        if self.spec.kind == "scheduler":
+            return self.spec.address
+        import dask
+
+        self._stack.enter_context(dask.config.set(QUIET_CONFIG))
+        if self.spec.kind == "local":
+            from distributed import LocalCluster
+            cluster = LocalCluster(n_workers=self.spec.workers, threads_per_worker=2, processes=True,
+                                   dashboard_address=None)
+        elif self.spec.kind == "ssh":
+            cluster = _ssh_cluster(self.spec.hosts)
+        else:
+            from rpcarena.cluster.testbed import Testbed
+            return str(self._stack.enter_context(Testbed(self.spec.link, self.spec.workers, self.logs)).address)
+        self._stack.callback(cluster.close)
+        return str(cluster.scheduler_address)
+
+    def _connect(self, distributed: Any) -> Any:
+        try:
+            client = distributed.Client(self.address, timeout=CONNECT_TIMEOUT_S, set_as_default=False,
+                                        direct_to_workers=False)
+        except (OSError, TimeoutError) as error:
+            raise UsageError(f"cannot reach the Dask scheduler at {self.address} ({error}): is it running, "
+                             "and reachable from here?") from None
+        self._stack.callback(client.close)
+        return client
+
+    def _make_quiet(self) -> dict[str, Any]:
+        quiet: dict[str, Any] = {"workers": self.client.run(tasks.quiet_worker)}
+        try:
+            quiet["scheduler"] = self.client.run_on_scheduler(tasks.quiet_scheduler)
+        except Exception as error:  # whatever it was, it is recorded and the run goes on
+            quiet["scheduler"] = f"not quieted ({type(error).__name__}: {error}); install rpcarena beside it"
+        return quiet
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def nodes(self) -> list[Node]:
+        """The workers now, as the scheduler knows them."""
+        workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        return [Node(address, str(info.get("name", address)), dict(info.get("resources") or {}),
+                     int(info.get("nthreads", 1)), str(self.facts.get(address, {}).get("hostname", "")))
+                for address, info in workers.items()]
+
+    def present(self) -> frozenset[str]:
+        """The workers' addresses, asked of the scheduler at most every NODE_CHECK_S."""
+        checked, addresses = self._nodes_checked
+        if time.monotonic() - checked > NODE_CHECK_S:
+            addresses = frozenset(n.address for n in self.nodes())
+            self._nodes_checked = (time.monotonic(), addresses)
+        return addresses
+
+    def submit(self, function: Any, job: Any, node: Node) -> Any:
+        """`function(job)` on `node` only; never retried elsewhere."""
+        return self.client.submit(function, job, workers=[node.address], allow_other_workers=False, pure=False,
+                                  retries=0, key=f"rpcarena-{function.__name__}-{job.cell}-{job.node}")
+
+    def cancel(self, futures: list[Any]) -> None:
+        with contextlib.suppress(Exception):  # the connection may be gone already (Ctrl-C, a lost scheduler)
+            self.client.cancel(futures, force=True)
+
+    def clock_offset(self, node: Node) -> tuple[int, int]:
+        """(offset, uncertainty) in ns of the node's wall clock against ours (Cristian's method:
+        the probe with the shortest round trip; the uncertainty is half of it)."""
+        facts = self.facts.get(node.address, {})
+        if facts.get("boot_id") and facts.get("boot_id") == tasks.boot_id():
+            return 0, 0  # one kernel: the very same clocks (network namespaces do not change them)
+        best: tuple[int, int] | None = None
+        for _ in range(CLOCK_PROBES):
+            sent = time.time_ns()
+            remote = self.client.run(tasks.now_ns, workers=[node.address])[node.address]
+            back = time.time_ns()
+            probe = (remote - (sent + back) // 2, (back - sent) // 2)
+            best = probe if best is None or probe[1] < best[1] else best
+        assert best is not None
+        return best
+
+    def scheduler_cpu_s(self) -> float | None:
+        try:
+            return float(self.client.run_on_scheduler(tasks.process_cpu_s))
+        except Exception:  # e.g. no rpcarena beside the scheduler: not measured, never zero
+            return None
+
+    def describe(self) -> dict[str, Any]:
+        """The cluster as the results record it: how it was given, the engine's quiet, each node."""
+        return {"spec": self.spec.text, "scheduler": self.address, "quiet": self.quiet,
+                "nodes": {facts["worker"]["name"]: facts for facts in self.facts.values()}}
+
+
+def _ssh_cluster(hosts: tuple[str, ...]) -> Any:
+    try:
+        import asyncssh  # noqa: F401 - SSHCluster needs it; say so before it fails deeper
+        from distributed import SSHCluster
+    except ImportError:
+        raise UsageError("--cluster ssh:... needs asyncssh: pip install asyncssh") from None
+    # The scheduler on the first host, one worker on each host; names are the hosts.
+    return SSHCluster([hosts[0], *hosts], connect_options={"known_hosts": None},
+                      worker_options={"nthreads": 2}, scheduler_options={"port": 0, "dashboard_address": ":0"})

@@ -1,0 +1,148 @@
+"""What `--cluster`, `--server-node` and `--client-nodes` say, parsed once; which node does what.
+
+A cluster is given as a scheduler's address (`tcp://HOST:8786`), hosts to reach over SSH
+(`ssh:hostA,hostB`: Dask's SSHCluster, the scheduler on the first host, one worker on each),
+worker processes on this machine (`local:3`), or an emulated link on this machine
+(`netns:rtt=10ms,clients=2`: a server node behind the delay line, client nodes before it).
+
+A node is picked by its worker's address, its name, its host, or `resource:NAME` (every worker
+started with `--resources NAME=1`). Without `--server-node` the server goes to a worker with the
+resource or name `server`, else the first worker by name; without `--client-nodes` the drivers go
+to the workers with the resource `client`, else to every other worker: never beside the server
+unless asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from rpcarena.errors import UsageError
+from rpcarena.network import link
+
+KINDS = ("scheduler", "ssh", "local", "netns")
+_PROTOCOLS = ("tcp", "tls", "ws", "wss")
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """A parsed --cluster value."""
+
+    kind: str  # one of KINDS
+    address: str = ""  # scheduler: its address
+    hosts: tuple[str, ...] = ()  # ssh: the hosts, the scheduler on the first
+    workers: int = 0  # local: worker processes; netns: client nodes
+    link: str = ""  # netns: the link model
+
+    @property
+    def text(self) -> str:
+        if self.kind == "scheduler":
+            return self.address
+        if self.kind == "ssh":
+            return "ssh:" + ",".join(self.hosts)
+        if self.kind == "local":
+            return f"local:{self.workers}"
+        return f"netns:{self.link},clients={self.workers}"
+
+
+def parse(text: str) -> ClusterSpec:
+    """A --cluster value, or a one-line UsageError that shows the forms."""
+    value = text.strip()
+    kind, _, rest = value.partition(":")
+    if kind in _PROTOCOLS and rest.startswith("//"):
+        return ClusterSpec("scheduler", address=value)
+    if kind == "ssh":
+        hosts = tuple(h.strip() for h in rest.split(",") if h.strip())
+        if hosts:
+            return ClusterSpec("ssh", hosts=hosts)
+    elif kind == "local" and rest.isdigit() and int(rest) >= 2:
+        return ClusterSpec("local", workers=int(rest))
+    elif kind == "netns" and rest:
+        return _netns(rest)
+    elif kind not in KINDS and re.fullmatch(r"[\w.-]+:\d+", value):
+        return ClusterSpec("scheduler", address=f"tcp://{value}")
+    raise UsageError(f"bad --cluster {text!r}: give a scheduler (tcp://HOST:8786), ssh:HOST_A,HOST_B, "
+                     "local:N (N >= 2 worker processes here) or netns:rtt=10ms[,clients=N] (an emulated link here)")
+
+
+def _netns(rest: str) -> ClusterSpec:
+    terms = [t.strip() for t in rest.split(",") if t.strip()]
+    clients = [t for t in terms if t.startswith("clients=")]
+    model = ",".join(t for t in terms if not t.startswith("clients="))
+    count = clients[-1].partition("=")[2] if clients else "1"
+    if not count.isdigit() or int(count) < 1:
+        raise UsageError(f"bad --cluster netns:{rest}: clients=N takes a whole number of client nodes, at least 1")
+    link.parse(model)  # a bad model is the link's own one-line error
+    return ClusterSpec("netns", workers=int(count), link=model)
+
+
+@dataclass(frozen=True)
+class Node:
+    """One Dask worker, as the scheduler knows it."""
+
+    address: str
+    name: str
+    resources: dict[str, float] = field(default_factory=dict)
+    nthreads: int = 1
+    hostname: str = ""  # the machine's own name, as the node reported it
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.address).hostname or ""
+
+    def matches(self, selector: str) -> bool:
+        if selector.startswith("resource:"):
+            return self.resources.get(selector.partition(":")[2], 0) > 0
+        return selector in (self.address, self.name, self.host, self.hostname)
+
+
+@dataclass(frozen=True)
+class Roles:
+    """Where a cell's server runs and where its drivers run."""
+
+    server: Node
+    clients: tuple[Node, ...]
+
+
+def assign(nodes: Sequence[Node], server: str | None, clients: Sequence[str] | None) -> Roles:
+    """The server's node and the client nodes, by the user's selectors or the defaults."""
+    ordered = sorted(nodes, key=lambda n: (n.name, n.address))
+    if not ordered:
+        raise UsageError("the cluster has no workers: start at least two (one serves, one drives)")
+    chosen = _pick(ordered, server, "--server-node")[0] if server else _default_server(ordered)
+    if clients:
+        drivers = [n for selector in clients for n in _pick(ordered, selector, "--client-nodes")]
+    else:
+        drivers = _default_clients(ordered, chosen)
+    return Roles(chosen, tuple({n.address: n for n in drivers}.values()))
+
+
+def _pick(nodes: Sequence[Node], selector: str, option: str) -> list[Node]:
+    found = [n for n in nodes if n.matches(selector)]
+    if not found:
+        raise UsageError(f"bad {option} {selector!r}: no worker has that address, name, host or resource; "
+                         f"the workers are {describe(nodes)}")
+    return found
+
+
+def _default_server(nodes: Sequence[Node]) -> Node:
+    for wanted in ("resource:server", "server"):
+        found = [n for n in nodes if n.matches(wanted)]
+        if found:
+            return found[0]
+    return nodes[0]
+
+
+def _default_clients(nodes: Sequence[Node], server: Node) -> list[Node]:
+    tagged = [n for n in nodes if n.matches("resource:client") and n != server]
+    others = tagged or [n for n in nodes if n != server]
+    if not others:
+        raise UsageError(f"the cluster has one worker ({describe(nodes)}): start another for the clients, or "
+                         f"give --client-nodes {nodes[0].name} to drive from the server's own node")
+    return others
+
+
+def describe(nodes: Sequence[Node]) -> str:
+    return ", ".join(f"{n.name} ({n.address})" for n in nodes)
