@@ -91,6 +91,9 @@ SUITE = Suite(
               "on gRPC, because RPyC passes lists by reference (one round trip per element); judged with "
               "TCP_NODELAY on (rpyc-nodelay), so that only the netrefs count",
               "about 10x", faster("grpc-py", "rpyc-nodelay", ("usp.distance",), seed_ratio=10.0)),
+        Claim(f"(rpcarena) The same function 12 claim across the {LINK} link, where each netref round trip costs "
+              "the link's round trip", "about 10x",
+              on_network(faster("grpc-py", "rpyc-nodelay", ("usp.distance",), seed_ratio=10.0))),
         Claim("Passing tuples (by value) removed most of that gap, but RPyC stayed slower than gRPC",
               "tuples: most of the 10x gone, still slower",
               tuples_close_most_of_the_gap("rpyc-nodelay", "rpyc-tuple-nodelay")),
