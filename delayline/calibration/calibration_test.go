@@ -258,7 +258,11 @@ func TestLossRateAndOrder(t *testing.T) {
 	if float64(lost) < lo || float64(lost) > hi {
 		t.Errorf("%d lost of %d: outside the binomial 99%% interval [%.0f, %.0f] for p=%v", lost, n, lo, hi, p)
 	}
-	if q := exit.Queues[0]; q.Dropped() != uint64(lost) || q.DroppedLoss != uint64(lost) {
+	// Every datagram the receiver missed was dropped by the delay line's loss draw. Queue 0 also
+	// carries the topology's few other packets (the link's own probes), which the draw may drop too.
+	const others = 3
+	if q := exit.Queues[0]; q.DroppedLoss < uint64(lost) || q.Dropped() > uint64(lost)+others ||
+		q.Dropped() != q.DroppedLoss {
 		t.Errorf("the receiver lost %d, the delay line dropped %d (%d by loss)", lost, q.Dropped(), q.DroppedLoss)
 	}
 	for i := 1; i < len(received); i++ {
