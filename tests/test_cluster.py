@@ -23,14 +23,13 @@ from tests.conftest import descendants, popen_cli, wait_for
 from rpcarena import load
 from rpcarena.analysis import hist
 from rpcarena.cluster import spec as cluster_spec
-from rpcarena.cluster.cells import record
+from rpcarena.cluster.cells import plans, record
 from rpcarena.cluster.spec import Node, Roles, assign
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveResult
 from rpcarena.errors import UsageError
 from rpcarena.network import link
 from rpcarena.orchestration.arena import Arena
-from rpcarena.orchestration.contender_cells import plans
 from rpcarena.results import Cell
 
 distributed = pytest.importorskip("distributed")

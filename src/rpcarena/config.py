@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from rpcarena.cluster import spec as cluster_spec
 from rpcarena.errors import UsageError
 from rpcarena.network import link
 from rpcarena.network.proxy import VIAS
@@ -135,8 +136,7 @@ class RunConfig:
             if self.server_node or self.client_nodes:
                 raise UsageError("--server-node and --client-nodes place work on a cluster's nodes: add --cluster")
             return
-        from rpcarena.cluster import spec
-        spec.parse(self.cluster)
+        cluster_spec.parse(self.cluster)
         if self.link or self.via:
             raise UsageError("--cluster measures across the network between its nodes: drop --link and --via "
                              "(for an emulated link between nodes, use --cluster netns:MODEL)")

@@ -27,6 +27,7 @@ from rpcarena.cluster import tasks
 from rpcarena.cluster.channel import OrchestratorSide
 from rpcarena.cluster.engine import Engine
 from rpcarena.cluster.spec import Node, Roles, assign
+from rpcarena.config import RunConfig
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import DriveResult
@@ -64,6 +65,11 @@ class ClusterCells:
 
 
 CLUSTER_CELLS = ClusterCells()
+
+
+def plans(config: RunConfig) -> list[Plan]:
+    """A configuration's contender cells, their servers and drivers on the cluster's nodes."""
+    return contender_cells.plans(config, CLUSTER_CELLS)
 
 
 def _roles(engine: Engine, context: RunContext) -> Roles:

@@ -17,32 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.cluster import channel, tasks
+from rpcarena.cluster.quiet import QUIET_CONFIG
 from rpcarena.cluster.spec import ClusterSpec, Node
+from rpcarena.cluster.testbed import Testbed
 from rpcarena.errors import UsageError
 
 CONNECT_TIMEOUT_S = 60.0
 CLOCK_PROBES = 5
 NODE_CHECK_S = 2.0  # how often a waiting cell asks the scheduler which workers are still there
-
-# The same quiet, for workers rpcarena starts itself (and the docs' `dask worker` commands).
-QUIET_CONFIG = {
-    "distributed.worker.profile.enabled": False,
-    "distributed.admin.tick.interval": f"{tasks.TICK_MS:.0f}ms",
-    "distributed.admin.system-monitor.interval": f"{tasks.MONITOR_MS:.0f}ms",
-    "distributed.admin.system-monitor.disk": False,
-    "distributed.scheduler.work-stealing": False,
-    "distributed.worker.memory.target": False,
-    "distributed.worker.memory.spill": False,
-    "distributed.worker.memory.pause": False,
-    "distributed.worker.memory.terminate": False,
-}
-
-
-def quiet_env() -> dict[str, str]:
-    """QUIET_CONFIG as DASK_* environment variables, for `dask scheduler` and `dask worker`."""
-    return {"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value)
-            for key, value in QUIET_CONFIG.items()}
-
 
 class Engine:
     """A run's Dask client, its nodes, and what it started (closed on every way out)."""
@@ -89,7 +71,6 @@ class Engine:
         elif self.spec.kind == "ssh":
             cluster = _ssh_cluster(self.spec.hosts)
         else:
-            from rpcarena.cluster.testbed import Testbed
             return str(self._stack.enter_context(Testbed(self.spec.link, self.spec.workers, self.logs)).address)
         self._stack.callback(cluster.close)
         return str(cluster.scheduler_address)

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rpcarena.cluster.quiet import quiet_env
 from rpcarena.errors import UnavailableError
 from rpcarena.network import link
 from rpcarena.orchestration import children
@@ -93,8 +94,6 @@ class Testbed:
         return there
 
     def _env(self) -> dict[str, str]:
-        from rpcarena.cluster.engine import quiet_env
-
         scratch = self.logs / "dask-scratch"
         scratch.mkdir(parents=True, exist_ok=True)
         return dict(os.environ, **quiet_env(), DASK_TEMPORARY_DIRECTORY=str(scratch))

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from rpcarena import environment, report, seeds
 from rpcarena.analysis import slo
+from rpcarena.cluster import cells as cluster_cells
 from rpcarena.commands.options import (
     add_cluster_options,
     add_measure_options,
@@ -48,6 +49,11 @@ def default_contenders(workload_patterns: list[str]) -> list[str]:
     wanted = DEFAULT_CONTENDERS if workload_patterns == DEFAULT_WORKLOADS else list(all_contenders())
     return [c for c in wanted if c in all_contenders()
             and any(all_contenders()[c].unsupported(w.method) is None for w in loads)]
+
+
+def plans_of(config: RunConfig) -> list[Plan]:
+    """The configuration's cells, measured here, or on a cluster's nodes with --cluster."""
+    return cluster_cells.plans(config) if config.cluster else contender_cells.plans(config)
 
 
 def config_from(args: argparse.Namespace) -> RunConfig:
@@ -88,7 +94,7 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
         raise UsageError(f"--resume {path}: this command line measures another configuration "
                          f"({', '.join(changed)}): drop those options, or measure into a new --out")
     done = {_key(c.contender, c.client, c.workload, c.clients, c.trial) for c in doc.cells}
-    todo = [p for p in contender_cells.plans(config)
+    todo = [p for p in plans_of(config)
             if _key(p.subject.id, p.client, p.workload.id, p.clients, p.trial) not in done]
     doc.resumed.append({"at": now(), "cells_missing": len(todo), "environment": environment.snapshot()})
     return config, doc, todo
@@ -106,7 +112,7 @@ def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = Non
               resume: Results | None = None) -> Results:
     """Run with a progress bar (the configuration's contender cells, or `todo`, added to `resume`
     when given); return the results."""
-    todo = todo if todo is not None else contender_cells.plans(config)
+    todo = todo if todo is not None else plans_of(config)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True) as progress:
         task = progress.add_task("starting", total=None)
@@ -153,7 +159,7 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
         raise UsageError("--find-max needs an objective: add --slo 'p99<5ms'")
     objectives = slo.parse(slo_text)
     with console.status("searching the highest rate that meets the objective"):
-        results = find_max(config, objectives, todo if todo is not None else contender_cells.plans(config))
+        results = find_max(config, objectives, todo if todo is not None else plans_of(config))
     render(results, console)
     for answer in results.find_max:
         console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "

@@ -49,11 +49,12 @@ def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
     return usable
 
 
-def plans(config: RunConfig) -> list[Plan]:
-    """Every cell of a configuration: contenders x clients x workloads x concurrency x trials."""
+def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
+    """Every cell of a configuration: contenders x clients x workloads x concurrency x trials, each
+    measured by `runner` (default: a fresh server here; `rpcarena.cluster.cells` puts them on nodes)."""
     chosen = [registry.get(c) for c in config.contenders]
     loads = seeds.select(config.workloads)
-    runner = _cluster_cells() if config.cluster else CONTENDER_CELLS
+    runner = runner or CONTENDER_CELLS
     return [Plan(contender, client, workload, clients, trial, runner)
             for contender in chosen
             for client, workload, clients, trial in itertools.product(
@@ -85,12 +86,6 @@ class ContenderCells:
 
 
 CONTENDER_CELLS = ContenderCells()
-
-
-def _cluster_cells() -> CellRunner:
-    """--cluster: the same cells, their server and drivers on a Dask cluster's nodes."""
-    from rpcarena.cluster.cells import CLUSTER_CELLS
-    return CLUSTER_CELLS
 
 
 def _contender(plan: Plan) -> Contender:

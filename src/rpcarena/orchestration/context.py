@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from rpcarena.cluster import engine, spec
 from rpcarena.config import RunConfig
 from rpcarena.network import link, wire
 from rpcarena.orchestration.backing import Backing
@@ -77,6 +78,4 @@ def _cluster(config: RunConfig, logs: Path) -> contextlib.AbstractContextManager
     """The run's connection to its cluster (and the cluster, when rpcarena starts it), or nothing."""
     if config.cluster is None:
         return contextlib.nullcontext(None)
-    from rpcarena.cluster import engine, spec  # Dask is an optional extra: imported only for --cluster
-
     return engine.Engine(spec.parse(config.cluster), logs.resolve() / "cluster")
