@@ -28,7 +28,6 @@ from rpcarena.cluster.channel import OrchestratorSide
 from rpcarena.cluster.engine import Engine
 from rpcarena.cluster.spec import Node, Roles, assign
 from rpcarena.config import RunConfig
-from rpcarena.contenders import native
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import DriveResult
 from rpcarena.errors import ArenaError, UnavailableError, UsageError, WorkerError
@@ -55,7 +54,8 @@ class ClusterCells:
         if plan.workload.needs and not context.config.redis_url:
             return "unavailable", ("a backing service on a cluster: give --redis URL, a Redis the server's node "
                                    "reaches (rpcarena starts one only on this machine)")
-        return _client_cannot(plan, contender)  # whether a node can run them is asked of the node
+        # whether a node can build and run the client is asked of the node itself
+        return contender_cells.client_cannot(plan, contender, here=False)
 
     def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
         engine = context.cluster
@@ -84,20 +84,6 @@ def _roles(engine: Engine, context: RunContext) -> Roles:
             if len(nodes) >= len(engine.facts) or time.monotonic() > deadline:
                 raise
         time.sleep(1.0)
-
-
-def _client_cannot(p: Plan, contender: Contender) -> Skip | None:
-    """What no node could do: a client that does not speak the protocol, or lacks a stream client."""
-    if p.client.startswith("py"):
-        streaming = p.workload.mode == "stream"
-        if streaming and p.client not in registry.python_client_ids(contender.protocol, streaming=True):
-            return "unsupported", f"no Python stream client for {contender.protocol}"
-        return None
-    client = native.client(p.client, contender.protocol)
-    if client is None:
-        return "unsupported", f"no client {p.client!r} speaks {contender.protocol}"
-    reason = client.unsupported(p.workload.method)
-    return ("unsupported", f"the {p.client} client: {reason}") if reason else None
 
 
 class ClusterCell:

@@ -72,7 +72,7 @@ class ContenderCells:
         reason = contender.unsupported(plan.workload.method)
         if reason:
             return "unsupported", reason
-        return (_client_cannot(plan, contender) or _backing_missing(plan, context)
+        return (client_cannot(plan, contender) or _backing_missing(plan, context)
                 or _network_missing(contender, context))
 
     def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
@@ -92,8 +92,9 @@ def _contender(plan: Plan) -> Contender:
     return registry.get(plan.subject.id)
 
 
-def _client_cannot(p: Plan, contender: Contender) -> Skip | None:
-    """Why the plan's client cannot make this call (a stream its protocol's client lacks)."""
+def client_cannot(p: Plan, contender: Contender, here: bool = True) -> Skip | None:
+    """Why the plan's client cannot make this call (a stream its protocol's client lacks); `here`:
+    also a native client that cannot be built on this machine (a cluster's nodes build their own)."""
     streaming = p.workload.mode == "stream"
     if p.client.startswith("py"):
         if streaming and p.client not in registry.python_client_ids(contender.protocol, streaming=True):
@@ -102,7 +103,7 @@ def _client_cannot(p: Plan, contender: Contender) -> Skip | None:
     client = native.client(p.client, contender.protocol)
     if client is None:
         return "unsupported", f"no client {p.client!r} speaks {contender.protocol}"
-    if reason := client.unavailable():
+    if here and (reason := client.unavailable()):
         return "unavailable", f"the {p.client} client: {reason}"
     reason = client.unsupported(p.workload.method)
     return ("unsupported", f"the {p.client} client: {reason}") if reason else None
