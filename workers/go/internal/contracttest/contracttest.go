@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"rpcarena/workers/go/internal/vectors"
 )
 
 // Dir is where the golden documents live from the repository's root.
@@ -26,29 +28,9 @@ type Field struct {
 	Required bool   `json:"required"`
 }
 
-// FindUp returns the path of rel in the nearest directory, from the working
-// directory up, that holds it: tests run in their package's folder.
-func FindUp(rel string) (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		path := filepath.Join(dir, rel)
-		if _, err := os.Stat(path); err == nil {
-			return path, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("%s not found above the working directory: run the tests inside the rpcarena repository", rel)
-		}
-		dir = parent
-	}
-}
-
 // Path is the path of a golden file ("fields.json").
 func Path(name string) (string, error) {
-	dir, err := FindUp(Dir)
+	dir, err := vectors.FindUp(Dir)
 	if err != nil {
 		return "", err
 	}

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"rpcarena/workers/go/internal/arena"
-	"rpcarena/workers/go/internal/contracttest"
 	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/registry"
+	"rpcarena/workers/go/internal/vectors"
 )
 
 // entry is a contender of worker.json, as rpcarena.native reads it.
@@ -23,7 +23,7 @@ type entry struct {
 
 func manifest(t *testing.T) []entry {
 	t.Helper()
-	path, err := contracttest.FindUp("worker.json") // this module's own, workers/go/worker.json
+	path, err := vectors.FindUp("worker.json") // this module's own, workers/go/worker.json
 	if err != nil {
 		t.Fatal(err)
 	}

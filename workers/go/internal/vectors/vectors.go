@@ -22,7 +22,7 @@ const RelPath = "proto/vectors/arena.json"
 
 // Load reads the vectors, finding the repository root above the working directory.
 func Load() ([]Vector, error) {
-	path, err := find()
+	path, err := FindUp(RelPath)
 	if err != nil {
 		return nil, err
 	}
@@ -37,19 +37,21 @@ func Load() ([]Vector, error) {
 	return doc.Vectors, nil
 }
 
-func find() (string, error) {
+// FindUp returns the path of rel in the nearest directory, from the working
+// directory up, that holds it: tests run in their package's folder.
+func FindUp(rel string) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		path := filepath.Join(dir, RelPath)
+		path := filepath.Join(dir, rel)
 		if _, err := os.Stat(path); err == nil {
 			return path, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("%s not found above the working directory", RelPath)
+			return "", fmt.Errorf("%s not found above the working directory: run the tests inside the rpcarena repository", rel)
 		}
 		dir = parent
 	}
