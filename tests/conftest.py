@@ -131,6 +131,15 @@ def descendants(proc: psutil.Process) -> list[psutil.Process]:
         return []
 
 
+def command_of(proc: psutil.Process) -> str:
+    """The process's command line, or "" once it is gone or a zombie (it can die between the
+    listing and the read)."""
+    try:
+        return " ".join(proc.cmdline())
+    except psutil.Error:
+        return ""
+
+
 def wait_for(predicate, timeout_s: float = 60.0):
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -150,10 +159,8 @@ def cells_in(path) -> int:
 
 def server_of(cli: psutil.Process, contender: str):
     for child in descendants(cli):
-        try:
-            if "rpcarena.worker.serve" in " ".join(child.cmdline()) and contender in child.cmdline():
-                drivers = [c for c in descendants(cli) if "rpcarena.worker.drive" in " ".join(c.cmdline())]
-                return child if drivers else None
-        except psutil.NoSuchProcess:
-            continue
+        command = command_of(child)
+        if "rpcarena.worker.serve" in command and contender in command.split():
+            drivers = [c for c in descendants(cli) if "rpcarena.worker.drive" in command_of(c)]
+            return child if drivers else None
     return None

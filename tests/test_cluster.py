@@ -18,7 +18,7 @@ import time
 
 import psutil
 import pytest
-from tests.conftest import descendants, popen_cli, wait_for
+from tests.conftest import command_of, descendants, popen_cli, wait_for
 
 from rpcarena import load
 from rpcarena.analysis import hist
@@ -136,11 +136,8 @@ def _left_on_nodes(bed) -> list[str]:
     """Every process still running under a node's worker (a server, a driver, anything)."""
     left = []
     for pid in bed.worker_pids():
-        for child in descendants(psutil.Process(pid)):
-            try:
-                left.append(" ".join(child.cmdline()[:4]))
-            except psutil.NoSuchProcess:
-                continue
+        commands = (command_of(child) for child in descendants(psutil.Process(pid)))
+        left += [" ".join(command.split()[:4]) for command in commands if command]
     return left
 
 
@@ -186,7 +183,7 @@ def test_two_client_nodes_drive_one_server_across_the_link(testbed, tmp_path, ce
 
 def _drivers_on(bed, node_index: int) -> list[psutil.Process]:
     worker = psutil.Process(bed.worker_pids()[1 + node_index])
-    return [p for p in descendants(worker) if "drive" in " ".join(p.cmdline())]
+    return [p for p in descendants(worker) if "drive" in command_of(p)]
 
 
 def test_a_killed_driver_fails_only_its_cell(testbed, tmp_path, census):
@@ -239,8 +236,8 @@ def test_a_lost_node_fails_its_cell_and_the_run_goes_on(tmp_path):
     try:
         def server_worker():
             for child in descendants(psutil.Process(cli.pid)):
-                with contextlib.suppress(psutil.NoSuchProcess):
-                    if "rpcarena.worker.serve" in " ".join(child.cmdline()):
+                if "rpcarena.worker.serve" in command_of(child):
+                    with contextlib.suppress(psutil.NoSuchProcess):
                         return child.parent()
             return None
         worker = wait_for(server_worker, 120)
