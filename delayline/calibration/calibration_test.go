@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,6 +44,11 @@ func tolerance(rtt time.Duration) time.Duration { return rtt/20 + 50*time.Micros
 // probes are the ways a round trip is measured: a TCP ping-pong between Go sockets, and ping.
 var probes = []string{"tcp", "icmp"}
 
+// attempts is how many times a case is measured before its error counts: a shared machine's
+// scheduler can hold the delay line's wake-ups for a whole attempt (CI on 2 busy cores), while a
+// delay line that is wrong misses every attempt. No round trip may ever come in early.
+const attempts = 3
+
 func TestRoundTripMatchesConfiguredRTT(t *testing.T) {
 	topo, _ := network(t)
 	base := directRoundTrips(t, topo)
@@ -50,16 +57,26 @@ func TestRoundTripMatchesConfiguredRTT(t *testing.T) {
 		if testing.Short() && !c.short {
 			continue
 		}
-		spec := "rtt=" + c.rtt.String()
-		samples := map[string][]time.Duration{}
-		withLink(t, spec, func(topo *topology.Topology) {
-			samples["tcp"] = tcpPingPong(t, topo, c.samples)
-			samples["icmp"] = icmpPing(t, topo, c)
-		})
-		for _, probe := range probes {
-			if s := samples[probe]; s != nil {
-				checkRoundTrip(t, c.rtt, probe, s, base[probe])
+		var misses []string
+		for attempt := 1; attempt <= attempts; attempt++ {
+			samples := map[string][]time.Duration{}
+			withLink(t, "rtt="+c.rtt.String(), func(topo *topology.Topology) {
+				samples["tcp"] = tcpPingPong(t, topo, c.samples)
+				samples["icmp"] = icmpPing(t, topo, c)
+			})
+			misses = nil
+			for _, probe := range probes {
+				if s := samples[probe]; s != nil {
+					misses = append(misses, checkRoundTrip(t, c.rtt, probe, s, base[probe])...)
+				}
 			}
+			if len(misses) == 0 {
+				break
+			}
+			t.Logf("rtt=%v attempt %d of %d off: %s", c.rtt, attempt, attempts, strings.Join(misses, "; "))
+		}
+		for _, miss := range misses {
+			t.Error(miss)
 		}
 	}
 }
@@ -82,15 +99,25 @@ func directRoundTrips(t *testing.T, topo *topology.Topology) map[string]time.Dur
 	return base
 }
 
-func checkRoundTrip(t *testing.T, rtt time.Duration, probe string, samples []time.Duration, direct time.Duration) {
+// checkRoundTrip logs one probe's round trips and returns what is wrong with them: a median
+// beyond the tolerance, or a TCP round trip shorter than the configured RTT allows. (Not ICMP:
+// ping reads the reply's kernel receive timestamp, which a packet forwarded through the
+// namespaces can carry from before the delay line held it, so a few of its samples read short.)
+func checkRoundTrip(t *testing.T, rtt time.Duration, probe string, samples []time.Duration, direct time.Duration) []string {
 	median, p99 := quantile(samples, 0.5), quantile(samples, 0.99)
 	added := median - direct
 	t.Logf("%-6v %-5s %4d %10v %10v %10v %10v %10v", rtt, probe, len(samples), direct.Round(time.Microsecond),
 		median.Round(time.Microsecond), added.Round(time.Microsecond), p99.Round(time.Microsecond), tolerance(rtt))
+	var misses []string
 	if (median - rtt).Abs() > tolerance(rtt) {
-		t.Errorf("rtt=%v: %s median round trip %v, more than %v from %v (direct: %v)",
-			rtt, probe, median, tolerance(rtt), rtt, direct)
+		misses = append(misses, fmt.Sprintf("rtt=%v: %s median round trip %v, more than %v from %v (direct: %v)",
+			rtt, probe, median, tolerance(rtt), rtt, direct))
 	}
+	if least := slices.Min(samples); probe == "tcp" && least < rtt-tolerance(rtt) {
+		misses = append(misses, fmt.Sprintf("rtt=%v: a %s round trip took %v: the delay line let a packet through early",
+			rtt, probe, least))
+	}
+	return misses
 }
 
 // tcpPingPong times `n` round trips of a 64-byte message over one TCP connection
