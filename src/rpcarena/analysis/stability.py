@@ -156,7 +156,7 @@ def bimodal(cell: Cell, cpus: int) -> str | None:
     fast, slow, share = found
     return (f"latency has two modes, near {_us(fast)} and {_us(slow)} ({share:.0%} of calls in the slower): "
             "a median or mean describes neither; look at the histogram and for what hits some calls only "
-            "(GC, a lock, a timer, Nagle, a second code path)")
+            "(GC, a lock, a timer, Nagle, a second code path, or other load preempting the processes)")
 
 
 def _two_modes(logs: np.ndarray) -> tuple[float, float, float] | None:
@@ -196,8 +196,8 @@ def trend(cell: Cell, cpus: int) -> str | None:
         return None
     if after < before:
         return (f"calls got {1 - after / before:.0%} faster over the measured phase (median {_us(before)} in its "
-                f"first third, {_us(after)} in its last): warm-up (JIT, GC, caches) was not finished; "
-                "use a longer --warmup")
+                f"first third, {_us(after)} in its last): warm-up (JIT, GC, caches) was not finished, or other "
+                "load eased; use a longer --warmup and check the machine's load")
     return (f"calls got {after / before - 1:.0%} slower over the measured phase (median {_us(before)} in its "
             f"first third, {_us(after)} in its last): throttling, a growing heap or other load; check the "
             "machine's load and CPU clock, and --repeat the cell")
