@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import trials
 
 import rpcarena
-from rpcarena.analysis.floor import client_language, floor_of, floor_ratio
+from rpcarena.analysis.floor import below_floor, client_language, floor_of, floor_ratio
 from rpcarena.commands.run import DEFAULT_CONTENDERS
 from rpcarena.contenders import all_contenders
 
@@ -54,3 +54,12 @@ def test_the_default_arena_has_the_floor_of_every_client_language_it_drives_with
     floors = {client_language(contenders[c].default_client()) for c in DEFAULT_CONTENDERS
               if contenders[c].protocol == "tcp-raw"}
     assert languages == floors == {"py", "go", "rust", "java"}
+
+
+def test_a_cell_below_its_floor_is_said_to_contradict_it():
+    floor = _cell("tcp-raw-go", "go", 2.0, "tcp-raw")
+    grpc, rest = _cell("grpc-go", "go", 0.6, "grpc"), _cell("rest-go", "go", 2.4, "http-json")
+    doc = rpcarena.Results(cells=[floor, grpc, rest])
+    said = below_floor(grpc, doc)
+    assert said is not None and "0.30x its floor (tcp-raw-go" in said and "--repeat 3" in said
+    assert below_floor(rest, doc) is None and below_floor(floor, doc) is None
