@@ -43,7 +43,8 @@ TREND_SIGMAS = 3.0  # the last third's calls above the first third's median: thi
 def high_cv(cell: Cell, cpus: int) -> str | None:
     cv = cell.latency.get("cv")
     if cv is not None and cv > HIGH_CV:
-        return f"high CV {cv:.2f}: call latency varies more than its mean (long tail or two modes)"
+        return (f"high CV {cv:.2f}: call latency varies more than its mean (long tail or two modes); "
+                "read the percentiles and the histogram, not the mean")
     return None
 
 
@@ -72,7 +73,8 @@ def failed_calls(cell: Cell, cpus: int) -> str | None:
     if not cell.error_count:
         return None
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(cell.errors.items()))
-    return f"{cell.error_count} failed calls ({kinds}), not in the latency"
+    return (f"{cell.error_count} failed calls ({kinds}), not in the latency; error_examples in the results "
+            "say why")
 
 
 def load_drift(cell: Cell, cpus: int) -> str | None:
@@ -80,9 +82,11 @@ def load_drift(cell: Cell, cpus: int) -> str | None:
     if before is None or after is None:
         return None
     if max(before, after) > cpus:
-        return f"machine busy: load average {max(before, after):.1f} on {cpus} CPUs"
+        return (f"machine busy: load average {max(before, after):.1f} on {cpus} CPUs, so other processes took "
+                "CPU time from this cell; measure on a quiet machine, or --repeat 3 and compare medians")
     if abs(after - before) > LOAD_CHANGE:
-        return f"load average moved from {before:.1f} to {after:.1f} during the cell"
+        return (f"load average moved from {before:.1f} to {after:.1f} during the cell: other load came or went; "
+                "--repeat 3 and compare medians")
     return None
 
 
@@ -91,7 +95,8 @@ def clock_drift(cell: Cell, cpus: int) -> str | None:
     if not before or not after:
         return None
     if abs(after - before) / before > MHZ_CHANGE:
-        return f"CPU clock moved from {before:.0f} to {after:.0f} MHz (frequency scaling)"
+        return (f"CPU clock moved from {before:.0f} to {after:.0f} MHz (frequency scaling); fix the clock "
+                "(the performance governor) or --repeat 3")
     return None
 
 
@@ -108,7 +113,8 @@ def client_bottleneck(cell: Cell, cpus: int) -> str | None:
 
 def late_calls(cell: Cell, cpus: int) -> str | None:
     if cell.late_calls:
-        return f"{cell.late_calls} calls started late: the client could not keep the requested rate"
+        return (f"{cell.late_calls} calls started late: the client could not keep the requested rate; "
+                "lower --rate, add clients or use a native client")
     return None
 
 
