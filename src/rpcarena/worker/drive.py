@@ -184,7 +184,7 @@ class Driver:
         self.warm_up(i)
         self.warm.wait()
         self.go.wait()
-        rng = random.Random(i)
+        rng = random.Random()  # from the OS: the clients of several driver processes must not keep the same calls
         loop = self.open_loop if self.spec.rate_per_s else self.closed_loop
         loop(i, self.tallies[i], rng)
 
