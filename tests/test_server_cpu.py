@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,9 @@ def sleeper():
 
 
 def test_process_clock_counts_the_threads_that_ended(sleeper):
+    deadline = time.monotonic() + 10
+    while list(schedstat_ns(sleeper.pid)) != [sleeper.pid] and time.monotonic() < deadline:
+        time.sleep(0.01)  # a joined thread's task may linger a moment after Python's join returns
     live = schedstat_ns(sleeper.pid)
     total = cpu_clock.process_cpu_ns(sleeper.pid)
     assert list(live) == [sleeper.pid]  # the burning threads are gone: schedstat has only the main one
