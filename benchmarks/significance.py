@@ -20,7 +20,9 @@ first only (the default `--repeat 1`: "cannot tell" by rule, so never a false po
 and, for reference, with the rule compare had before (a bootstrap of calls, trials
 resampled first). It also prints how much one run's trials differ and how much runs
 differ: where runs differ more than their trials predict, the machine changed between
-runs, and no test on one run's trials can tell that from a real change. Runs are kept in
+runs, and no test on one run's trials can tell that from a real change; beside each it
+prints the best detection rate any test at 5% false positives could reach with runs that
+noisy (the targets need runs that differ by 2.4% or less). Runs are kept in
 --out, and --from DIR judges runs kept before without measuring again.
 
     .venv/bin/python benchmarks/significance.py [--runs 7] [--calls 1000] [--repeat 5]
@@ -165,8 +167,19 @@ def noise(docs: list[Results]) -> list[str]:
         within = float(np.mean([r.std(ddof=1) for r in per_run if r.size > 1])) if per_run[0].size > 1 else math.nan
         between = float(np.std([r.mean() for r in per_run], ddof=1))
         lines.append(f"  {key[0]:<8} trials of one run differ by {within:.1%}; runs' means differ by {between:.1%} "
-                     f"(SD of log medians; {within / math.sqrt(per_run[0].size):.1%} if runs were trials)")
-    return lines
+                     f"(SD of log medians; {within / math.sqrt(per_run[0].size):.1%} if runs were trials); "
+                     f"{best_power(between):.0%} at best")
+    return lines + ["  (at best: how often any test at 5% false positives could catch the slowdown, the runs' noise "
+                    "known exactly; two runs differ by sqrt(2) times it)"]
+
+
+def best_power(between: float) -> float:
+    """The detection rate of a one-sided test at 2.5% (a two-sided 5%) of a log(SLOWDOWN) shift between two
+    runs whose log medians each vary by `between`: no rule on one run a side can beat it."""
+    if not between > 0:
+        return math.nan
+    z = math.log(SLOWDOWN) / (math.sqrt(2) * between) - 1.959964
+    return 0.5 * math.erfc(-z / math.sqrt(2))
 
 
 def report(docs: list[Results], pairs: list[tuple[int, int]], repeat: int, describe: str) -> str:

@@ -96,9 +96,9 @@ def test_two_nodes_merge_into_one_cell_whose_calls_are_their_sum():
                {"node": "b", "result": _result([400, 500], 5_012_000_000), "release_mono_ns": 5_012_000_000,
                 "mono_to_wall_ns": here, "processes": 1, "counters_include_warmup": False, "engine_cpu_s": 0.002,
                 "engine_window_s": 1.0, "rtt_ms": 1.1, "cpus": [1]}]
-    served = {"cpu_user_s": 1.0, "cpu_sys_s": 0.5, "wire": {"in_bytes": 10, "in_packets": 1, "out_bytes": 20,
-              "out_packets": 2}, "wire_unavailable": None, "peak_rss_bytes": 1 << 20, "engine_cpu_s": 0.0,
-              "engine_window_s": 1.0, "cpus": [0]}
+    served = {"cpu_user_s": 1.0, "cpu_sys_s": 0.5, "cpu_s": 1.5123,
+              "wire": {"in_bytes": 10, "in_packets": 1, "out_bytes": 20, "out_packets": 2}, "wire_unavailable": None,
+              "peak_rss_bytes": 1 << 20, "engine_cpu_s": 0.0, "engine_window_s": 1.0, "cpus": [0]}
     clocks = {"a": (0, 1000), "b": (5_000_000_000, 3000)}
     roles = Roles(_node("s", "10.0.0.9"), (_node("a", "10.0.0.1"), _node("b", "10.0.0.2")))
     cell = Cell(contender="x", client="py", workload="w", method="Void", clients=2)
@@ -112,6 +112,7 @@ def test_two_nodes_merge_into_one_cell_whose_calls_are_their_sum():
     assert cell.wall_s == pytest.approx(1.002)
     assert cell.cluster["clock_uncertainty_us"] == 6.0
     assert cell.wire_in_bytes == 10 and cell.server_cpu_user_s == 1.0 and nodes["s"]["role"] == "server"
+    assert cell.server_cpu_s == 1.5123 and cell.server_cpu_us_per_call == pytest.approx(1.5123e6 / 5)
     assert cell.setting == "s <- a,b"
 
 
@@ -178,6 +179,7 @@ def test_two_client_nodes_drive_one_server_across_the_link(testbed, tmp_path, ce
         assert cell.cluster["release_skew_us"] is not None and cell.cluster["clock_uncertainty_us"] == 0
         assert cell.wire_in_bytes and cell.wire_out_bytes  # counted on the server's node
         assert cell.server_cpu_user_s is not None and cell.server_peak_rss_bytes
+        assert cell.server_cpu_s is not None and cell.server_cpu_s > 0  # to the nanosecond, on the server's node
         assert cell.placement["server_node"] == "server"
 
 

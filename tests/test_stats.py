@@ -59,7 +59,7 @@ def test_group_pools_trials_of_a_real_run(measured):
 
 
 def _cell(**changes) -> Cell:
-    base = dict(contender="x", client="py", workload="w", method="M", clients=1, calls=5000, wall_s=1.0,
+    base = dict(contender="x", client="py", workload="w", method="M", clients=1, calls=20_000, wall_s=1.0,
                 placement={"client_cpus": [1]}, drift={"before": {"loadavg_1m": 0.1, "cpu_mhz": 2000.0},
                                                        "after": {"loadavg_1m": 0.2, "cpu_mhz": 2000.0}})
     return Cell(**{**base, **changes})
@@ -67,7 +67,8 @@ def _cell(**changes) -> Cell:
 
 @pytest.mark.parametrize("changes, expected", [
     ({"calls": 50}, "only 50 calls"),
-    ({"calls": 500}, "p99 rests on fewer than 10 calls"),
+    ({"calls": 500}, "fewer than 10 lie beyond p99, p99.9, so they are not supported; use --calls 10,000"),
+    ({"calls": 5000}, "fewer than 10 lie beyond p99.9, so it is not supported"),
     ({"errors": {"timeout": 3}}, "3 failed calls (timeout 3)"),
     ({"client_cpu_user_s": 0.8, "client_cpu_sys_s": 0.15}, "client may be the bottleneck"),
     ({"drift": {"before": {"loadavg_1m": 0.1, "cpu_mhz": 2000.0},

@@ -66,8 +66,9 @@ class Cell:
     client_cpu_user_s: float = 0.0
     client_cpu_sys_s: float = 0.0
     client_processes: int = 0
-    server_cpu_user_s: float | None = None
+    server_cpu_user_s: float | None = None  # the user/system split, in scheduler ticks (10 ms steps)
     server_cpu_sys_s: float | None = None
+    server_cpu_s: float | None = None  # on CPU in all, to the nanosecond (older documents: None)
     wire_in_bytes: int | None = None
     wire_in_packets: int | None = None
     wire_out_bytes: int | None = None
@@ -119,6 +120,9 @@ class Cell:
 
     @property
     def server_cpu_us_per_call(self) -> float | None:
+        """From the nanosecond total where it was read, else from the ticks."""
+        if self.server_cpu_s is not None:
+            return self._per_call(self.server_cpu_s * 1e6)
         if self.server_cpu_user_s is None or self.server_cpu_sys_s is None:
             return None
         return self._per_call((self.server_cpu_user_s + self.server_cpu_sys_s) * 1e6)

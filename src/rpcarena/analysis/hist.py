@@ -22,6 +22,26 @@ def new() -> HdrHistogram:
     return HdrHistogram(LOWEST_NS, HIGHEST_NS, SIGNIFICANT_DIGITS)
 
 
+def record_many(histogram: HdrHistogram, values_ns: Iterable[int]) -> None:
+    """Record many values into the very buckets record_value would, in one pass over them: hdrh's
+    record_value costs ~1.4 µs in pure Python, more than all the rest of a driver's call."""
+    values = np.fromiter(values_ns, dtype=np.int64)
+    values = values[(values >= 0) & (values < 2**53)]  # beyond 2**53: past counts_len, dropped by hdrh too
+    # hdrh's _counts_index_for, on arrays: the bucket is the bit length (frexp's exponent, exact below 2**53)
+    _, bits = np.frexp((values | histogram.sub_bucket_mask).astype(np.float64))
+    bucket = bits.astype(np.int64) - histogram.unit_magnitude - (histogram.sub_bucket_half_count_magnitude + 1)
+    sub_bucket = values >> (bucket + histogram.unit_magnitude)
+    index = ((bucket + 1) << histogram.sub_bucket_half_count_magnitude) + sub_bucket - histogram.sub_bucket_half_count
+    kept = index < histogram.counts_len
+    if not kept.any():
+        return
+    counts = np.ctypeslib.as_array(histogram.counts)[:histogram.counts_len]
+    counts += np.bincount(index[kept], minlength=histogram.counts_len).astype(counts.dtype)
+    histogram.total_count += int(kept.sum())
+    histogram.min_value = min(histogram.min_value, int(values[kept].min()))
+    histogram.max_value = max(histogram.max_value, int(values[kept].max()))
+
+
 def encode(histogram: HdrHistogram) -> str:
     return str(histogram.encode().decode("ascii"))
 

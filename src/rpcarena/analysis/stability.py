@@ -1,23 +1,26 @@
 """Instability warnings: reasons not to trust a number, said next to it.
 
-Each check looks at one cell (or the trials of one group) and returns a short
-sentence, or nothing. The thresholds are deliberately plain and listed here.
+Each check looks at one cell (or the trials of one group) and returns one sentence,
+its evidence and what to do, or nothing. The thresholds are deliberately plain and
+listed here.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from rpcarena.analysis import stats
+from rpcarena.analysis import hist, stats
 from rpcarena.analysis.groups import Group
 from rpcarena.results import Cell
 
 HIGH_CV = 1.0  # SD above the mean: a long tail or a bimodal distribution
 TRIAL_CV = 0.10  # medians of repeated trials differing by more than 10%
 FEW_CALLS = 100
-P99_CALLS = 1000  # below this, p99 rests on fewer than 10 calls
+TAIL_CALLS = 10  # a percentile is supported when at least this many calls lie beyond it
 LOAD_CHANGE = 1.0
 MHZ_CHANGE = 0.05
 CLIENT_SATURATED = 0.90
@@ -26,28 +29,52 @@ DELAYED_ACK_EARLY_MS = 2.0  # a timer may fire a little early
 DELAYED_ACK_REST_MS = 12.0  # what a stalled call may spend on its own work
 DELAYED_ACK_SHARE = 0.4  # of the sampled calls
 DELAYED_ACK_MIN_CALLS = 20
+SERVER_SATURATED = 0.90  # of the server's CPUs
+BIMODAL_MIN_SAMPLES = 100
+BIMODAL_BINS = 30  # over the log of the sampled latencies, from their p1 to their p99
+BIMODAL_SEPARATION = 1.5  # the two modes' latencies at least this many times apart
+BIMODAL_VALLEY = 0.5  # the dip between them below half the lower peak
+BIMODAL_SHARE = 0.10  # of the calls on each side of the dip
+TREND_MIN_SAMPLES = 60
+TREND_CHANGE = 0.20  # between the medians of the first and the last third of the phase
+TREND_SIGMAS = 3.0  # the last third's calls above the first third's median: this far from half
 
 
 def high_cv(cell: Cell, cpus: int) -> str | None:
     cv = cell.latency.get("cv")
     if cv is not None and cv > HIGH_CV:
-        return f"high CV {cv:.2f}: call latency varies more than its mean (long tail or two modes)"
+        return (f"high CV {cv:.2f}: call latency varies more than its mean (long tail or two modes); "
+                "read the percentiles and the histogram, not the mean")
     return None
+
+
+def supported(calls: int, percentile: float) -> bool:
+    """Whether `calls` support a percentile: at least TAIL_CALLS of them beyond it (p99.9: 10,000 calls)."""
+    return calls * (100.0 - percentile) / 100.0 >= TAIL_CALLS - 1e-9
+
+
+def calls_for(percentile: float) -> int:
+    return math.ceil(TAIL_CALLS * 100.0 / (100.0 - percentile) - 1e-9)
 
 
 def few_calls(cell: Cell, cpus: int) -> str | None:
     if cell.calls < FEW_CALLS:
         return f"only {cell.calls} calls: every statistic is rough; use --calls 1000 or more"
-    if cell.calls < P99_CALLS:
-        return f"{cell.calls} calls: p99 rests on fewer than 10 calls; use --calls {P99_CALLS} or more"
-    return None
+    unsupported = [p for p in hist.PERCENTILES if not supported(cell.calls, p)]
+    if not unsupported:
+        return None
+    names = ", ".join(f"p{p:g}" for p in unsupported)
+    which = "it is" if len(unsupported) == 1 else "they are"
+    return (f"{cell.calls} calls: fewer than {TAIL_CALLS} lie beyond {names}, so {which} not supported; "
+            f"use --calls {calls_for(unsupported[-1]):,} or more")
 
 
 def failed_calls(cell: Cell, cpus: int) -> str | None:
     if not cell.error_count:
         return None
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(cell.errors.items()))
-    return f"{cell.error_count} failed calls ({kinds}), not in the latency"
+    return (f"{cell.error_count} failed calls ({kinds}), not in the latency; error_examples in the results "
+            "say why")
 
 
 def load_drift(cell: Cell, cpus: int) -> str | None:
@@ -55,9 +82,11 @@ def load_drift(cell: Cell, cpus: int) -> str | None:
     if before is None or after is None:
         return None
     if max(before, after) > cpus:
-        return f"machine busy: load average {max(before, after):.1f} on {cpus} CPUs"
+        return (f"machine busy: load average {max(before, after):.1f} on {cpus} CPUs, so other processes took "
+                "CPU time from this cell; measure on a quiet machine, or --repeat 3 and compare medians")
     if abs(after - before) > LOAD_CHANGE:
-        return f"load average moved from {before:.1f} to {after:.1f} during the cell"
+        return (f"load average moved from {before:.1f} to {after:.1f} during the cell: other load came or went; "
+                "--repeat 3 and compare medians")
     return None
 
 
@@ -66,7 +95,8 @@ def clock_drift(cell: Cell, cpus: int) -> str | None:
     if not before or not after:
         return None
     if abs(after - before) / before > MHZ_CHANGE:
-        return f"CPU clock moved from {before:.0f} to {after:.0f} MHz (frequency scaling)"
+        return (f"CPU clock moved from {before:.0f} to {after:.0f} MHz (frequency scaling); fix the clock "
+                "(the performance governor) or --repeat 3")
     return None
 
 
@@ -83,7 +113,8 @@ def client_bottleneck(cell: Cell, cpus: int) -> str | None:
 
 def late_calls(cell: Cell, cpus: int) -> str | None:
     if cell.late_calls:
-        return f"{cell.late_calls} calls started late: the client could not keep the requested rate"
+        return (f"{cell.late_calls} calls started late: the client could not keep the requested rate; "
+                "lower --rate, add clients or use a native client")
     return None
 
 
@@ -107,8 +138,84 @@ def delayed_ack(cell: Cell, cpus: int) -> str | None:
             "set TCP_NODELAY (for RPyC: rpyc-nodelay)")
 
 
+def server_saturated(cell: Cell, cpus: int) -> str | None:
+    """The server busy on (nearly) all its CPUs: throughput is its ceiling and latency queues in it."""
+    server_cpus = len(cell.placement.get("server_cpus") or []) or cpus
+    spent = cell.server_cpu_us_per_call
+    if spent is None or cell.wall_s <= 0 or cell.server_counters_include_warmup:
+        return None
+    busy = spent * cell.calls / 1e6 / (cell.wall_s * server_cpus)
+    if busy <= SERVER_SATURATED:
+        return None
+    return (f"server used {busy:.0%} of its {server_cpus} CPU(s): it is saturated, so throughput is its ceiling "
+            "and latency includes queueing in it; give it more CPUs (--pin none) or use fewer clients")
+
+
+def bimodal(cell: Cell, cpus: int) -> str | None:
+    """Two separate modes in the sampled latencies (a histogram over their logarithm)."""
+    latencies = stats.samples_us(cell.samples_ns)
+    if latencies.size < BIMODAL_MIN_SAMPLES or np.any(latencies <= 0):
+        return None
+    found = _two_modes(np.log(latencies))
+    if found is None:
+        return None
+    fast, slow, share = found
+    return (f"latency has two modes, near {_us(fast)} and {_us(slow)} ({share:.0%} of calls in the slower): "
+            "a median or mean describes neither; look at the histogram and for what hits some calls only "
+            "(GC, a lock, a timer, Nagle, a second code path, or other load preempting the processes)")
+
+
+def _two_modes(logs: np.ndarray) -> tuple[float, float, float] | None:
+    """(fast mode, slow mode, share of calls in the slow one), in µs, or None when there is one mode."""
+    low, high = np.percentile(logs, [1, 99])
+    if high - low < math.log(BIMODAL_SEPARATION):
+        return None
+    counts, edges = np.histogram(logs, bins=BIMODAL_BINS, range=(low, high))
+    smooth = np.convolve(counts, [1, 2, 3, 2, 1], mode="same") / 9.0
+    centers = (edges[:-1] + edges[1:]) / 2
+    top = int(np.argmax(smooth))
+    for other in np.argsort(smooth)[::-1]:
+        a, b = sorted((top, int(other)))
+        if centers[b] - centers[a] < math.log(BIMODAL_SEPARATION):
+            continue
+        dip = a + int(np.argmin(smooth[a:b + 1]))
+        slow_share = float(np.mean(logs > edges[dip + 1]))
+        if (smooth[dip] < BIMODAL_VALLEY * min(smooth[a], smooth[b])
+                and BIMODAL_SHARE <= slow_share <= 1 - BIMODAL_SHARE):
+            return math.exp(centers[a]), math.exp(centers[b]), slow_share
+    return None
+
+
+def trend(cell: Cell, cpus: int) -> str | None:
+    """Calls getting faster or slower over the measured phase: the last third against the first.
+
+    The samples are a uniform reservoir of [call index, latency]; in call-index order they are
+    the phase in time order (the calls themselves are not timestamped)."""
+    if len(cell.samples_ns) < TREND_MIN_SAMPLES:
+        return None
+    ordered = np.asarray(sorted(cell.samples_ns), dtype=float)[:, 1] / 1e3
+    third = ordered.size // 3
+    first, last = ordered[:third], ordered[-third:]
+    before, after = float(np.median(first)), float(np.median(last))
+    above = float(np.mean(last > before))  # about half without a trend, with a spread of 0.5/sqrt(n)
+    if abs(after - before) <= TREND_CHANGE * before or abs(above - 0.5) <= TREND_SIGMAS * 0.5 / math.sqrt(third):
+        return None
+    if after < before:
+        return (f"calls got {1 - after / before:.0%} faster over the measured phase (median {_us(before)} in its "
+                f"first third, {_us(after)} in its last): warm-up (JIT, GC, caches) was not finished, or other "
+                "load eased; use a longer --warmup and check the machine's load")
+    return (f"calls got {after / before - 1:.0%} slower over the measured phase (median {_us(before)} in its "
+            f"first third, {_us(after)} in its last): throttling, a growing heap or other load; check the "
+            "machine's load and CPU clock, and --repeat the cell")
+
+
+def _us(value: float) -> str:
+    return f"{value / 1e3:.1f} ms" if value >= 1000 else f"{value:.0f} µs"
+
+
 CELL_CHECKS: tuple[Callable[[Cell, int], str | None], ...] = (
-    few_calls, failed_calls, high_cv, client_bottleneck, load_drift, clock_drift, late_calls, delayed_ack)
+    few_calls, failed_calls, high_cv, bimodal, trend, client_bottleneck, server_saturated, load_drift, clock_drift,
+    late_calls, delayed_ack)
 
 
 def trial_spread(g: Group) -> str | None:
@@ -119,13 +226,26 @@ def trial_spread(g: Group) -> str | None:
     return None
 
 
-def warnings(g: Group, cpus: int) -> list[str]:
-    """Every warning for a group; a check that fires in several trials is said once."""
-    found: list[str] = []
+@dataclass(frozen=True)
+class Diagnosis:
+    """One check that fired on a group: its name (the check's) and its sentence (evidence, what to do)."""
+
+    check: str
+    text: str
+
+
+def diagnoses(g: Group, cpus: int) -> list[Diagnosis]:
+    """Every check that fired for a group; a check that fires in several trials is said once."""
+    found: list[Diagnosis] = []
     for check in CELL_CHECKS:
         fired = [(cell.trial, text) for cell in g.cells if (text := check(cell, cpus))]
         if fired:
             trials = "" if len(g.cells) == 1 else f" (trial {', '.join(str(t) for t, _ in fired)})"
-            found.append(fired[0][1] + trials)
+            found.append(Diagnosis(check.__name__, fired[0][1] + trials))
     spread = trial_spread(g)
-    return found + ([spread] if spread else [])
+    return found + ([Diagnosis("trial_spread", spread)] if spread else [])
+
+
+def warnings(g: Group, cpus: int) -> list[str]:
+    """Every warning for a group, as sentences."""
+    return [d.text for d in diagnoses(g, cpus)]

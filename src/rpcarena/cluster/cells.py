@@ -194,7 +194,7 @@ def record(cell: Cell, warmup_s: float, reports: list[dict[str, Any]], served: d
     results = {r["node"]: _on_our_clock(r, clocks[r["node"]][0] + here) for r in reports}
     outcome = Outcome(merge(list(results.values())), sum(r["processes"] for r in reports),
                       any(r["counters_include_warmup"] for r in reports))
-    measure.record(cell, outcome, Usage(served["cpu_user_s"], served["cpu_sys_s"]))
+    measure.record(cell, outcome, Usage(served["cpu_user_s"], served["cpu_sys_s"], served.get("cpu_s")))
     if served["wire"] is not None:
         measure.record_wire(cell, wire.Count(**served["wire"]))
     cell.server_peak_rss_bytes = served["peak_rss_bytes"]

@@ -102,7 +102,7 @@ def _serve_cell(channel: NodeSide, server: ServerProcess, job: ServeJob) -> dict
         channel.wait("stop", job.timeout_s, check)
         end = (server.usage(), counter.read() if counter else None, engine_cpu_s(), time.monotonic())
     used = end[0] - start[0]
-    return {"node": job.node, "cpu_user_s": used.cpu_user_s, "cpu_sys_s": used.cpu_sys_s,
+    return {"node": job.node, "cpu_user_s": used.cpu_user_s, "cpu_sys_s": used.cpu_sys_s, "cpu_s": used.cpu_s,
             "wire": vars(end[1] - start[1]) if end[1] and start[1] else None, "wire_unavailable": why_not,
             "peak_rss_bytes": server.peak_rss_bytes(), "engine_cpu_s": end[2] - start[2],
             "engine_window_s": end[3] - start[3],

@@ -33,9 +33,11 @@ from rpcarena.results import Cell, Results, load, now
 
 NAME = "run"
 
-# The quick default arena: about two minutes on 2 cores, every mechanism family.
+# The quick default arena: about two minutes on 2 cores, every mechanism family, and the floor
+# (the tcp-raw echo) of each client language it drives with, so every "x floor" has its own.
 DEFAULT_CONTENDERS = ["tcp-raw", "grpc-py", "rpyc", "rpyc-tuple", "rest-fastapi",
-                      "grpc-go", "rest-go", "grpc-tonic", "rest-warp", "rest-jackson"]
+                      "tcp-raw-go", "grpc-go", "rest-go", "tcp-raw-rust", "grpc-tonic", "rest-warp",
+                      "tcp-raw-java", "rest-jackson"]
 DEFAULT_WORKLOADS = ["usp.distance", "hprpc.large1024", "infobip.items10"]
 DEFAULT_CALLS = 500
 DEFAULT_ARENA_WARMUP = "0.5s"

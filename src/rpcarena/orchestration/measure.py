@@ -127,4 +127,4 @@ def record(cell: Cell, outcome: Outcome, used: Usage) -> None:
     cell.client_processes = outcome.processes
     cell.client_tool = dict(result.tool)
     cell.server_counters_include_warmup = outcome.counters_include_warmup
-    cell.server_cpu_user_s, cell.server_cpu_sys_s = used.cpu_user_s, used.cpu_sys_s
+    cell.server_cpu_user_s, cell.server_cpu_sys_s, cell.server_cpu_s = used.cpu_user_s, used.cpu_sys_s, used.cpu_s

@@ -1,7 +1,8 @@
 """A contender's server as a fresh, pinned process, and what the OS says it cost.
 
 CPU time comes from the kernel's accounting of the server process (all its
-threads, and its child processes when it has workers), memory from its peak RSS. (Bytes on
+threads, and its child processes when it has workers): the total to the nanosecond
+(`cpu_clock`), the user/system split in scheduler ticks. Memory is its peak RSS. (Bytes on
 the wire: see `rpcarena.network.wire`.)
 """
 
@@ -17,6 +18,7 @@ import psutil
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import Ready
 from rpcarena.errors import ServerError, WorkerError
+from rpcarena.orchestration import cpu_clock
 from rpcarena.orchestration.children import Child
 
 READY_TIMEOUT_S = 60.0
@@ -28,16 +30,18 @@ class Usage:
     """A snapshot of the server's cumulative counters; None where they cannot be read (an
     external server whose pid is not known): not measured, never zero."""
 
-    cpu_user_s: float | None
+    cpu_user_s: float | None  # user and system: scheduler ticks (10 ms steps)
     cpu_sys_s: float | None
+    cpu_s: float | None = None  # on CPU in all, to the nanosecond; None where only ticks were read
 
     def __sub__(self, other: Usage) -> Usage:
         if self.cpu_user_s is None or self.cpu_sys_s is None or other.cpu_user_s is None or other.cpu_sys_s is None:
             return NOT_MEASURED
-        return Usage(self.cpu_user_s - other.cpu_user_s, self.cpu_sys_s - other.cpu_sys_s)
+        total = None if self.cpu_s is None or other.cpu_s is None else self.cpu_s - other.cpu_s
+        return Usage(self.cpu_user_s - other.cpu_user_s, self.cpu_sys_s - other.cpu_sys_s, total)
 
 
-NOT_MEASURED = Usage(None, None)
+NOT_MEASURED = Usage(None, None, None)
 
 
 class ServerProcess:
@@ -165,17 +169,23 @@ def _processes(pids: list[object]) -> list[psutil.Process]:
 
 
 def process_usage(process: psutil.Process) -> Usage:
-    """CPU time of a process, its reaped children and its live descendants (psutil.Error when gone)."""
+    """CPU time of a process, its reaped children and its live descendants (psutil.Error when gone).
+    Reaped children are known only in ticks; the rest to the nanosecond."""
     cpu = process.cpu_times()
-    children = process.children(recursive=True)
+    reaped = cpu.children_user + cpu.children_system
     user, system = cpu.user + cpu.children_user, cpu.system + cpu.children_system
-    for child in children:  # a server made of several processes (typed-json's workers)
+    main_ns = cpu_clock.process_cpu_ns(process.pid)
+    total = None if main_ns is None else main_ns / 1e9 + reaped
+    for child in process.children(recursive=True):  # a server made of several processes (typed-json's workers)
         try:
             times = child.cpu_times()
         except psutil.Error:
             continue
         user, system = user + times.user, system + times.system
-    return Usage(user, system)
+        ns = cpu_clock.process_cpu_ns(child.pid)
+        if total is not None:
+            total += times.user + times.system if ns is None else ns / 1e9  # gone in between: its last ticks
+    return Usage(user, system, total)
 
 
 def peak_rss_bytes(pid: int) -> int | None:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from rpcarena.analysis.floor import floor_of
 from rpcarena.results import Cell, Results
 
 COLUMNS = (
@@ -17,15 +18,6 @@ COLUMNS = (
     ("cpu µs/call cli", "right"), ("srv", "right"), ("B/call", "right"), ("errors", "right"),
     ("x floor", "right"),
 )
-
-
-def floor_of(cell: Cell, results: Results) -> Cell | None:
-    """The tcp-raw cell this cell is reported against: same workload and concurrency,
-    the same client language when there is one."""
-    floors = [c for c in results.ok_cells() if c.protocol == "tcp-raw" and c.workload == cell.workload
-              and c.clients == cell.clients and c.calls]
-    same_language = [c for c in floors if c.language == cell.language]
-    return (same_language or floors or [None])[0]
 
 
 def _num(value: Any, digits: int = 1) -> str:
@@ -69,4 +61,4 @@ def render(results: Results, console: Console | None = None, title: str | None =
         table.add_row(*cell_row(cell, results))
     console.print(table)
     console.print("[dim]latency from HdrHistograms of verified calls only; B/call = TCP payload both ways "
-                  "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload[/]")
+                  "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language[/]")

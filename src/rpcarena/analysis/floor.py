@@ -1,0 +1,53 @@
+"""The floor a cell is reported against: the tcp-raw echo driven by the same client language.
+
+"x floor" says how many times the bare echo a mechanism costs. The echo must be
+driven by a client in the same language as the cell's (the Python tcp-raw client
+for py, tcp-raw-go's for go, and so on), on the same payload, concurrency and
+network; a Rust client against the Python echo would read below 1, a contradiction.
+With no such floor in the document there is no ratio, never a cross-language one.
+"""
+
+from __future__ import annotations
+
+from rpcarena.contenders import native
+from rpcarena.results import Cell, Results
+
+FLOOR_PROTOCOL = "tcp-raw"
+
+
+def client_language(client: str) -> str:
+    """The language of a --client id: py, py-tuple, py-requests -> py; go -> go; rust-h1 -> rust."""
+    if client.startswith("py"):
+        return "py"
+    return next((c.language for c in native.clients_only() if c.id == client), client)
+
+
+def floor_of(cell: Cell, results: Results) -> Cell | None:
+    """The tcp-raw cell measured like `cell` by a client of its language (its own trial when
+    there is one), or None."""
+    language = client_language(cell.client)
+    floors = [c for c in results.ok_cells() if c.protocol == FLOOR_PROTOCOL and c.calls
+              and c.workload == cell.workload and c.clients == cell.clients and c.setting == cell.setting
+              and client_language(c.client) == language]
+    same_trial = [c for c in floors if c.trial == cell.trial]
+    return next(iter(same_trial or floors), None)
+
+
+def floor_ratio(cell: Cell, results: Results) -> float | None:
+    """The cell's p50 over its floor's p50, or None without a same-language floor."""
+    floor = floor_of(cell, results)
+    if floor is None or not cell.latency.get("count") or not floor.latency.get("p50_us"):
+        return None
+    return float(cell.latency["p50_us"]) / float(floor.latency["p50_us"])
+
+
+def below_floor(cell: Cell, results: Results) -> str | None:
+    """A cell faster than its own floor is a contradiction: the echo does strictly less work, so the
+    floor cell (or this one) was measured under other conditions. Said with the evidence."""
+    ratio = floor_ratio(cell, results)
+    floor = floor_of(cell, results)
+    if ratio is None or floor is None or ratio >= 1.0 or cell is floor:
+        return None
+    return (f"p50 {ratio:.2f}x its floor ({floor.contender}, p50 {floor.latency['p50_us']:.0f} µs): the bare echo "
+            "cannot be slower, so one of the two was disturbed (other load, a slow trial); run with --repeat 3 "
+            "or more and read the medians")

@@ -1,0 +1,100 @@
+"""Self-diagnosis from constructed cells: each check fires on the shape it names, and only there."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rpcarena.analysis import stability
+from rpcarena.analysis.groups import group
+from rpcarena.results import Cell
+
+CALLS = 20_000
+
+
+def _cell(latencies_us, **changes) -> Cell:
+    """A quiet cell whose sampled calls, in call order, took `latencies_us`."""
+    samples = [[i, int(v * 1e3)] for i, v in enumerate(latencies_us)]
+    base = dict(contender="x", client="py", workload="w", method="M", clients=1, calls=CALLS, wall_s=1.0,
+                samples_ns=samples, placement={"client_cpus": [1], "server_cpus": [0]},
+                drift={"before": {"loadavg_1m": 0.1, "cpu_mhz": 2000.0},
+                       "after": {"loadavg_1m": 0.2, "cpu_mhz": 2000.0}})
+    return Cell(**{**base, **changes})
+
+
+def _said(cell: Cell) -> dict[str, str]:
+    return {d.check: d.text for d in stability.diagnoses(group([cell])[0], cpus=2)}
+
+
+RNG = np.random.default_rng(7)
+ONE_MODE = RNG.lognormal(np.log(350), 0.5, 2000)  # a long tail, one mode
+
+
+def test_a_long_tail_is_not_two_modes_nor_a_trend():
+    assert _said(_cell(ONE_MODE)) == {}
+
+
+def test_two_modes_are_said_with_where_they_are():
+    rng = np.random.default_rng(1)
+    latencies = np.concatenate([rng.lognormal(np.log(350), 0.1, 1400), rng.lognormal(np.log(2500), 0.2, 600)])
+    rng.shuffle(latencies)
+    text = _said(_cell(latencies))["bimodal"]
+    assert "two modes" in text and "30% of calls in the slower" in text
+    assert "µs" in text and "ms" in text
+
+
+def test_a_small_bump_in_the_tail_is_not_a_second_mode():
+    rng = np.random.default_rng(2)
+    latencies = np.concatenate([rng.lognormal(np.log(350), 0.1, 1950), rng.lognormal(np.log(2500), 0.2, 50)])
+    assert "bimodal" not in _said(_cell(latencies))
+
+
+@pytest.mark.parametrize("start, end, expected", [(500, 300, "faster over the measured phase"),
+                                                  (300, 450, "slower over the measured phase")])
+def test_a_trend_over_the_phase_is_said_with_its_direction(start, end, expected):
+    rng = np.random.default_rng(3)
+    latencies = np.linspace(start, end, 1500) * rng.lognormal(0, 0.1, 1500)
+    text = _said(_cell(latencies))["trend"]
+    assert expected in text and ("--warmup" in text if start > end else "--repeat" in text)
+
+
+def test_the_trend_follows_the_call_index_not_the_order_kept():
+    """The reservoir keeps samples in no particular order: the call index is the time."""
+    latencies = np.linspace(500, 300, 1500)
+    shuffled = [[i, int(v * 1e3)] for i, v in enumerate(latencies)][::-1]
+    assert "trend" in _said(_cell([], samples_ns=shuffled))
+
+
+def test_noise_without_a_trend_is_quiet():
+    rng = np.random.default_rng(4)
+    assert "trend" not in _said(_cell(rng.lognormal(np.log(300), 0.3, 90)))
+
+
+def test_a_saturated_server_is_said():
+    text = _said(_cell(ONE_MODE, server_cpu_s=0.97))["server_saturated"]
+    assert "server used 97% of its 1 CPU(s)" in text and "fewer clients" in text
+
+
+def test_a_busy_server_with_cpus_to_spare_is_not_saturated():
+    assert "server_saturated" not in _said(_cell(ONE_MODE, server_cpu_s=0.97, placement={"server_cpus": [0, 1]}))
+
+
+def test_server_saturation_falls_back_to_the_ticks():
+    assert "server_saturated" in _said(_cell(ONE_MODE, server_cpu_user_s=0.6, server_cpu_sys_s=0.35))
+
+
+@pytest.mark.parametrize("calls, percentile, ok", [(300, 99.9, False), (9_999, 99.9, False), (10_000, 99.9, True),
+                                                   (999, 99.0, False), (1_000, 99.0, True), (20, 50.0, True)])
+def test_which_percentiles_the_calls_support(calls, percentile, ok):
+    assert stability.supported(calls, percentile) is ok
+
+
+def test_p99_9_from_300_calls_is_not_supported():
+    text = _said(_cell(ONE_MODE, calls=300))["few_calls"]
+    assert "p99.9" in text and "not supported" in text and "--calls 10,000" in text
+
+
+def test_warnings_are_the_diagnoses_sentences():
+    g = group([_cell(ONE_MODE, calls=300, server_cpu_s=0.97)])[0]
+    assert stability.warnings(g, 2) == [d.text for d in stability.diagnoses(g, 2)]
+    assert [d.check for d in stability.diagnoses(g, 2)] == ["few_calls", "server_saturated"]
