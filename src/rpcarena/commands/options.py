@@ -56,8 +56,12 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     return {name: value for name, value in given.items() if value is not None}
 
 
-def _ms(seconds: float | None) -> int | None:
-    return None if seconds is None else int(seconds * 1000)
+def _ms(seconds: float | None) -> float | None:
+    """Milliseconds to the microsecond (a whole number stays one: 5000, not 5000.0)."""
+    if seconds is None:
+        return None
+    ms = round(seconds * 1e6) / 1000
+    return int(ms) if ms.is_integer() else ms
 
 
 def writable_file(text: str, option: str) -> Path:

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from rpcarena.errors import ArenaError, UsageError
 from rpcarena.worker import pacer
 
 LATE_NS = 1_000_000
+EXAMPLE_CHARS = 300  # an error example: the check that failed, expected and actual, bounded
 
 
 @dataclass
@@ -39,10 +41,12 @@ class Tally:
     seen: int = 0
     late: int = 0
 
-    def fail(self, kind: str, error: BaseException | None) -> None:
+    def fail(self, kind: str, error: BaseException | None, detail: Callable[[], str] | None = None) -> None:
+        """One failed call; the first of each kind is kept as its example (`detail` is asked only then)."""
         self.errors[kind] += 1
         if kind not in self.examples:
-            self.examples[kind] = str(error)[:200] if error else kind
+            text = detail() if detail else str(error) if error else kind
+            self.examples[kind] = text[:EXAMPLE_CHARS]
 
     def sample(self, index: int, latency_ns: int, limit: int, rng: random.Random) -> None:
         """Reservoir sampling (Algorithm R): a uniform bounded sample of the calls."""
@@ -62,7 +66,8 @@ class Driver:
         self.spec = spec
         self.n = spec.clients
         client_cls = client_factory(spec)
-        timeout_s = spec.timeout_ms / 1000
+        timeout_s = call_timeout_s(spec)
+        self.limit_ns = int(timeout_s * 1e9)
         self.clients = [client_cls(spec.target, spec.method, timeout_s) for _ in range(self.n)]
         requests, responses = spec.requests, spec.responses or spec.requests  # tcp-raw echoes
         self.requests = [self.clients[0].prepare(r) for r in requests]
@@ -79,7 +84,10 @@ class Driver:
         return calls // self.n + (1 if i < calls % self.n else 0)
 
     def call_once(self, client: Any, k: int, tally: Tally) -> tuple[int, int] | None:
-        """One timed call: (start_ns, end_ns) when the reply was right, else None (counted)."""
+        """One timed call: (start_ns, end_ns) when the reply was right in time, else None (counted).
+
+        A reply later than the timeout is a `timeout` too, though the library let it through: its
+        deadline may be coarser (RPyC) or per read (httpx), and a late reply is never a sample."""
         slot = k % len(self.requests)
         start = time.perf_counter_ns()
         try:
@@ -91,8 +99,13 @@ class Driver:
                 _reconnect(client)
             return None
         end = time.perf_counter_ns()
-        if not client.same(got, self.expected[slot]):
-            tally.fail("wrong_answer", None)
+        if end - start > self.limit_ns:
+            tally.fail("timeout", None, lambda: f"a reply took {(end - start) / 1e3:,.0f} us, over the "
+                                                f"--timeout of {self.limit_ns / 1e3:,.0f} us")
+            return None
+        want = self.expected[slot]
+        if not client.same(got, want):
+            tally.fail("wrong_answer", None, lambda: client.explain(got, want))
             return None
         return start, end
 
@@ -187,6 +200,12 @@ class Driver:
             retries=sum(getattr(client, "retries", 0) for client in self.clients),
             tool={"name": "rpcarena-py", "runtime": sys.version.split()[0]},
         )
+
+
+def call_timeout_s(spec: DriveSpec) -> float:
+    """The per-call deadline: an external target's exact one (it may be below 1 ms), else the contract's."""
+    exact = (spec.external or {}).get("timeout_us")
+    return exact / 1e6 if exact else spec.timeout_ms / 1000
 
 
 def client_factory(spec: DriveSpec) -> Any:
