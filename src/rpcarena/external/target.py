@@ -207,7 +207,9 @@ def _first_call(target: Target, client: Any, request: Any) -> None:
 
 
 def _fix(target: Target, kind: str) -> str:
-    if kind in ("connection", "timeout"):
+    if kind == "timeout":
+        return f"raise --timeout, or check the server at --{target.protocol}"
+    if kind == "connection":
         return f"start its server or fix --{target.protocol}"
     if kind in ("status_unimplemented", "status_404", "status_405"):
         return "check the method or URL"

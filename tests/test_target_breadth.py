@@ -1,0 +1,274 @@
+"""`rpcarena target`'s gates and breadth against real servers on ephemeral loopback ports.
+
+A small HTTP server runs in this test process (plain or TLS with certificates
+made here by the openssl CLI), a gRPC server with TLS too; rpcarena only gets
+their addresses. Counts and shapes are asserted, never durations, except that
+no latency sample may exceed --timeout (the clients' own rule).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from concurrent import futures
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from tests.conftest import ROOT, run_cli
+
+from rpcarena.external import checks
+from rpcarena.results import load
+
+PROTO = str(ROOT / "proto" / "arena.proto")
+FAST = ("--warmup", "0.1s")
+DRIBBLES = 6  # pieces of a slow reply's body, 0.6 ms apart: ~3.6 ms in all, each read well under 2 ms
+
+
+class Service(BaseHTTPRequestHandler):
+    """GET /items/N -> {"id": N}; GET /slow/N: an odd N dribbles its body over ~3.6 ms (each read
+    well under 2 ms); GET /tags -> a list in a fixed, unsorted order; POST /echo -> the body back."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # each piece of a dribbled body leaves at once
+    bodies: list = []
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        part, _, item = self.path.strip("/").partition("/")
+        if part == "tags":
+            self._reply({"tags": ["c", "b", "a"]})
+        elif part == "slow" and item.isdigit():
+            self._reply({"id": int(item)}, dribble_s=0.0006 if int(item) % 2 else 0.0)
+        else:
+            self._reply({"id": int(item) if item.isdigit() else item})
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.bodies.append(json.loads(body))
+        self._reply(json.loads(body))
+
+    def _reply(self, body: dict, dribble_s: float = 0.0) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        for k in range(DRIBBLES if dribble_s else 0):
+            time.sleep(dribble_s)
+            self.wfile.write(data[k * len(data) // DRIBBLES:(k + 1) * len(data) // DRIBBLES])
+        if not dribble_s:
+            self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a client that gave up on a slow reply (its timeout) resets the connection: expected
+
+
+def _serve(context: ssl.SSLContext | None = None):
+    server = Server(("127.0.0.1", 0), Service)
+    if context is not None:
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def http():
+    Service.bodies = []
+    server = _serve()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory):
+    """A CA, a server certificate for 127.0.0.1 and localhost, and a client certificate, all signed by it."""
+    folder = tmp_path_factory.mktemp("certs")
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+
+    key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=rpcarena test CA")
+    (folder / "san.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    for name in ("server", "client"):
+        openssl("req", *key, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", f"{name}.pem", "-days", "2", "-extfile", "san.ext")
+    return folder
+
+
+def _tls_server(certs: Path, client_auth: bool):
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certs / "server.pem", certs / "server.key")
+    if client_auth:
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(certs / "ca.pem")
+    return _serve(context)
+
+
+def _ok(done) -> None:
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _one_line(done, needle: str, code: int = 2) -> None:
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == code and len(lines) == 1 and needle in lines[0], done.stderr
+
+
+def test_a_slow_server_trips_the_timeout(http, tmp_path):
+    """Odd ids take ~3 ms, each read under 2 ms (httpx's deadline is per read): with --timeout 2ms
+    they are errors of kind timeout, never samples, and no sample is over 2 ms."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"{http}/slow/{{{{id}}}}", "--var", "id=2,1", "--expect-json", "id={{id}}",
+                   "--timeout", "2ms", "--calls", "60", *FAST, "--max-error-rate", "1", "--out", str(out), timeout=120)
+    _ok(done)
+    (cell,) = load(out).cells
+    assert set(cell.errors) == {"timeout"} and cell.errors["timeout"] >= 30
+    assert cell.calls + cell.errors["timeout"] == cell.calls_sent == 60
+    assert all(ns <= 2_000_000 for _, ns in cell.samples_ns)
+    assert "--timeout" in cell.error_examples["timeout"] or "timed out" in cell.error_examples["timeout"].lower()
+
+
+def test_a_timeout_below_a_millisecond(http, tmp_path):
+    """--timeout 500us parses and is what the clients use (every ~3 ms reply is a timeout); 50us is refused."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"{http}/slow/1", "--timeout", "500us", "--calls", "10", "--warmup", "0",
+                   "--out", str(out), timeout=120)
+    assert done.returncode != 0 and "Traceback" not in done.stderr  # even the first call is too slow
+    assert "timeout" in done.stderr
+    refused = run_cli("target", f"{http}/items/1", "--timeout", "50us", "--out", str(out), timeout=60)
+    _one_line(refused, "100us")
+
+
+def test_positional_target_and_a_list_in_any_order(http, tmp_path):
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c"]', "--calls", "30", *FAST,
+                   "--out", str(out), timeout=120)
+    _ok(done)
+    results = load(out)
+    (cell,) = results.cells
+    assert (cell.status, cell.calls, cell.errors) == ("ok", 30, {})
+    assert results.targets[0]["kind"] == "http" and results.targets[0]["call"] == "GET /tags"
+    assert cell.placement["policy"] == "none" and cell.placement["server_cpus"] is None
+    assert cell.placement["clients_ran_on"]
+    in_order = run_cli("target", f"{http}/tags", "--expect-json", 'tags=["a", "b", "c"]', "--calls", "5",
+                       "--warmup", "0", "--out", str(out), "--force", timeout=120)
+    assert in_order.returncode == 2 and 'expected ["a", "b", "c"], got ["c", "b", "a"]' in in_order.stderr
+
+
+def test_checks_compare_a_list_in_any_order_with_repeats():
+    path, value, mode = checks.parse('xs~=[1, 2, 2]')
+    (rendered,) = [checks.render([(path, value, mode)], {})]
+    assert rendered == [["xs", [1, 2, 2], checks.ANY_ORDER]]
+    assert checks.holds({"xs": [2, 1, 2]}, rendered)
+    assert not checks.holds({"xs": [2, 1, 1]}, rendered) and not checks.holds({"xs": [1, 2]}, rendered)
+    assert checks.explain({"xs": [1]}, rendered) == "--expect-json xs~=[1, 2, 2]: at xs expected [1, 2, 2], got [1]"
+
+
+def test_requests_from_a_data_file(http, tmp_path):
+    lines = tmp_path / "requests.jsonl"
+    lines.write_text('{"n": 1}\n{"n": 2}\n\n{"n": {{k}}}\n')
+    out = tmp_path / "t.json"
+    done = run_cli("target", "--http", f"{http}/echo", "--data-file", str(lines), "--var", "k=3",
+                   "--calls", "30", *FAST, "--out", str(out), timeout=120)
+    _ok(done)
+    assert load(out).targets[0]["distinct_requests"] == 3
+    assert {body["n"] for body in Service.bodies} == {1, 2, 3}
+    (tmp_path / "bad.jsonl").write_text('{"n": 1}\nnot json\n')
+    bad = run_cli("target", "--http", f"{http}/echo", "--data-file", str(tmp_path / "bad.jsonl"),
+                  "--out", str(tmp_path / "b.json"), timeout=60)
+    _one_line(bad, "line 2 is not JSON")
+
+
+def test_a_server_pid_must_own_the_listening_socket(http, tmp_path):
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        done = run_cli("target", f"{http}/items/1", "--server-pid", str(other.pid), "--calls", "5",
+                       "--out", str(tmp_path / "t.json"), timeout=60)
+    finally:
+        other.kill()
+        other.wait(10)
+    _one_line(done, f"does not listen on port {http.rpartition(':')[2]}")
+    assert f"pid {os.getpid()}" in done.stderr  # the process that does listen: this test's
+
+
+def test_https_with_a_ca_and_insecure(certs, tmp_path):
+    server = _tls_server(certs, client_auth=False)
+    url = f"https://127.0.0.1:{server.server_address[1]}/items/4"
+    try:
+        verified = run_cli("target", url, "--cacert", str(certs / "ca.pem"), "--expect-json", "id=4",
+                           "--calls", "20", *FAST, "--out", str(tmp_path / "a.json"), timeout=120)
+        insecure = run_cli("target", url, "--insecure", "--calls", "20", *FAST, "--out", str(tmp_path / "b.json"),
+                           timeout=120)
+        unverified = run_cli("target", url, "--calls", "5", "--warmup", "0", "--out", str(tmp_path / "c.json"),
+                             timeout=120)
+    finally:
+        server.shutdown()
+        server.server_close()
+    _ok(verified)
+    _ok(insecure)
+    assert load(tmp_path / "a.json").cells[0].calls == 20 and load(tmp_path / "b.json").cells[0].calls == 20
+    assert unverified.returncode != 0 and "Traceback" not in unverified.stderr  # the system CAs do not know it
+
+
+def test_https_with_a_client_certificate(certs, tmp_path):
+    server = _tls_server(certs, client_auth=True)
+    url = f"https://127.0.0.1:{server.server_address[1]}/items/5"
+    try:
+        mtls = run_cli("target", "--http", url, "--cacert", str(certs / "ca.pem"), "--cert",
+                       str(certs / "client.pem"), "--key", str(certs / "client.key"), "--expect-json", "id=5",
+                       "--calls", "20", *FAST, "--out", str(tmp_path / "a.json"), timeout=120)
+        half = run_cli("target", "--http", url, "--cacert", str(certs / "ca.pem"), "--cert",
+                       str(certs / "client.pem"), "--out", str(tmp_path / "b.json"), timeout=60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    _ok(mtls)
+    assert load(tmp_path / "a.json").cells[0].calls == 20
+    _one_line(half, "--cert FILE and --key FILE")
+
+
+@pytest.fixture(scope="module")
+def grpc_tls(certs):
+    """The arena service over TLS, requiring a client certificate signed by the test CA."""
+    import grpc
+
+    from rpcarena.contenders.grpc_py import handlers, logic, stream_logic
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    server.add_generic_rpc_handlers((handlers(grpc, logic(), stream_logic()),))
+    pair = ((certs / "server.key").read_bytes(), (certs / "server.pem").read_bytes())
+    credentials = grpc.ssl_server_credentials([pair], root_certificates=(certs / "ca.pem").read_bytes(),
+                                              require_client_auth=True)
+    port = server.add_secure_port("127.0.0.1:0", credentials)
+    server.start()
+    yield f"127.0.0.1:{port}"
+    server.stop(0)
+
+
+def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
+                   "--data", '{"name": "tls"}', "--expect-json", "message=Hello tls", "--metadata", "x-team: arena",
+                   "--cacert", str(certs / "ca.pem"), "--cert", str(certs / "client.pem"),
+                   "--key", str(certs / "client.key"), "--calls", "30", *FAST, "--out", str(out), timeout=120)
+    _ok(done)
+    results = load(out)
+    assert (results.cells[0].calls, results.cells[0].errors) == (30, {})
+    assert results.targets[0]["tls"]["cacert"] == str(certs / "ca.pem")
+    plaintext = run_cli("target", f"grpc://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
+                        "--calls", "5", "--warmup", "0", "--timeout", "2s", "--out", str(tmp_path / "p.json"),
+                        timeout=120)
+    assert plaintext.returncode != 0 and "Traceback" not in plaintext.stderr
