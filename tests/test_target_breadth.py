@@ -268,7 +268,72 @@ def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):
     results = load(out)
     assert (results.cells[0].calls, results.cells[0].errors) == (30, {})
     assert results.targets[0]["tls"]["cacert"] == str(certs / "ca.pem")
+    insecure = run_cli("target", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
+                       "--insecure", "--cert", str(certs / "client.pem"), "--key", str(certs / "client.key"),
+                       "--calls", "10", "--warmup", "0", "--out", str(tmp_path / "i.json"), timeout=120)
+    _ok(insecure)  # the certificate the server presents, trusted as it is
     plaintext = run_cli("target", f"grpc://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
                         "--calls", "5", "--warmup", "0", "--timeout", "2s", "--out", str(tmp_path / "p.json"),
                         timeout=120)
     assert plaintext.returncode != 0 and "Traceback" not in plaintext.stderr
+
+
+VERSION_APP = '''
+async def app(scope, receive, send):
+    body = b'{"version": "%s"}' % scope["http_version"].encode()
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+'''
+
+
+@pytest.fixture(scope="module")
+def h2(certs, tmp_path_factory):
+    """hypercorn (HTTP/2 by prior knowledge on one port, by ALPN over TLS on another), answering its version."""
+    from rpcarena.orchestration.children import free_port
+
+    folder = tmp_path_factory.mktemp("h2")
+    (folder / "version_app.py").write_text(VERSION_APP)
+    plain, tls = free_port("127.0.0.1"), free_port("127.0.0.1")
+    hypercorn = [sys.executable, "-m", "hypercorn", "version_app:app"]
+    procs = [subprocess.Popen([*hypercorn, "--bind", f"127.0.0.1:{plain}"], cwd=folder, stderr=subprocess.DEVNULL),
+             subprocess.Popen([*hypercorn, "--bind", f"127.0.0.1:{tls}", "--certfile", str(certs / "server.pem"),
+                               "--keyfile", str(certs / "server.key")], cwd=folder, stderr=subprocess.DEVNULL)]
+    try:
+        for port in (plain, tls):
+            _wait_for(port)
+        yield {"plain": f"http://127.0.0.1:{plain}/v", "tls": f"https://127.0.0.1:{tls}/v"}
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait(10)
+
+
+def _wait_for(port: int) -> None:
+    import socket
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+def test_http2_by_prior_knowledge_and_by_alpn(h2, certs, tmp_path):
+    ca = ("--cacert", str(certs / "ca.pem"))
+    for n, (url, extra) in enumerate(((h2["plain"], ()), (h2["tls"], ca))):
+        done = run_cli("target", url, "--http2", *extra, "--expect-json", 'version="2"', "--calls", "20", *FAST,
+                       "--out", str(tmp_path / f"{n}.json"), timeout=120)
+        _ok(done)
+        results = load(tmp_path / f"{n}.json")
+        assert (results.cells[0].calls, results.targets[0]["http2"]) == (20, True)
+    one = _tls_server(certs, client_auth=False)  # http.server: HTTP/1.1 only, whatever ALPN offers
+    try:
+        refused = run_cli("target", f"https://127.0.0.1:{one.server_address[1]}/items/1", "--http2", *ca,
+                          "--calls", "5", "--out", str(tmp_path / "x.json"), timeout=60)
+    finally:
+        one.shutdown()
+        one.server_close()
+    assert refused.returncode == 2 and "http_version" in refused.stderr and "HTTP/1.1" in refused.stderr

@@ -82,7 +82,7 @@ SINGLE = {
     "--key": "TLS: the client certificate's private key (PEM)",
 }
 FLAGS = {
-    "--insecure": "HTTPS: do not verify the server's certificate (as curl -k)",
+    "--insecure": "TLS: do not verify the server (as curl -k); gRPC: trust the certificate it presents",
     "--http2": "HTTP: speak HTTP/2 (ALPN over https, prior knowledge over http)",
 }
 REPEATED = {
@@ -236,7 +236,7 @@ def describe(target: Target, gate: cells.Gate) -> dict:
     return {"name": target.id, "kind": target.protocol, "address": target.address, "method": target.method,
             "call": target.label, "distinct_requests": len(target.requests), "server_pid": target.server_pid,
             "expect_status": target.description.get("expect_status"), "max_error_rate": gate.max_error_rate,
-            "tls": None if secure is None else {k: v for k, v in secure.items() if k != "key"},
+            "tls": None if secure is None else {k: secure.get(k) for k in ("cacert", "cert", "insecure")},
             "http2": target.description.get("http2"),
             "placement": "not pinned by rpcarena (an external server)"}
 

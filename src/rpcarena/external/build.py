@@ -77,12 +77,11 @@ def _grpc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s:
     address = host_port(group["address"], "--grpc")
     if not group.get("method"):
         raise UsageError(f"the --grpc target {name} needs --method package.Service/Method")
-    if group.get("insecure"):
-        raise UsageError(f"--insecure is for https:// targets; the gRPC target {name} verifies its server: "
-                         "give --cacert with the server's certificate or its CA")
     ref = protos.parse_method(group["method"])
     status = _grpc_status(group.get("expect_status"))
     secure = tls.settings(group, name, group["address"].startswith("grpcs://"))
+    if secure and secure["insecure"]:
+        secure = tls.presented(secure, address, timeout_s)
     described = {"kind": "grpc", "expect_status": status, "tls": secure, "metadata": _metadata(group)}
     target = Target(name, "grpc", address, f"{ref.service}/{ref.name}", f"{ref.service}/{ref.name}",
                     described, (), rendered, server_pid(group.get("server_pid"), address))

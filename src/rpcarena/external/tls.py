@@ -4,16 +4,20 @@ The settings travel in the target's description as absolute file paths; each
 client process reads them. They are checked once, here, by loading them into an
 SSL context, so a wrong file is a one-line error before anything is measured.
 An https:// URL or a grpcs:// address asks for TLS; so does any TLS option on a
-gRPC target.
+gRPC target. grpcio cannot skip verification, so a gRPC target's `--insecure`
+trusts the very certificate its server presents (fetched once, before measuring),
+under the name written in it.
 """
 
 from __future__ import annotations
 
+import os
 import ssl
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from rpcarena.errors import UsageError
+from rpcarena.errors import ServerError, UsageError
 
 OPTIONS = ("cacert", "cert", "key", "insecure")
 
@@ -55,11 +59,46 @@ def context(tls: dict) -> ssl.SSLContext:
     return ctx
 
 
+def presented(tls: dict, address: str, timeout_s: float) -> dict:
+    """--insecure on gRPC: the settings with the certificate the server presents, and its name."""
+    host, _, port = address.rpartition(":")
+    try:
+        pem = ssl.get_server_certificate((host.strip("[]"), int(port)), timeout=timeout_s)
+    except ssl.SSLError as error:
+        raise UsageError(f"no TLS server certificate at {address} ({error.reason or error}): "
+                         "use grpc:// for a plaintext server, or fix the address") from None
+    except OSError as error:
+        raise ServerError(f"target at {address} is down ({error.strerror or error}): start its server "
+                          "or fix the address") from None
+    return dict(tls, server_pem=pem, server_name=_name_in(pem) or host.strip("[]"))
+
+
+def _name_in(pem: str) -> str | None:
+    """The first DNS (else IP) subject alternative name of a certificate, else its common name."""
+    with tempfile.NamedTemporaryFile("w", suffix=".pem", delete=False) as file:
+        file.write(pem)
+    try:
+        decoded = ssl._ssl._test_decode_cert(file.name)  # type: ignore[attr-defined]  # the stdlib's only decoder
+    except (ssl.SSLError, AttributeError):
+        return None
+    finally:
+        os.unlink(file.name)
+    names = decoded.get("subjectAltName", ())
+    for wanted in ("DNS", "IP Address"):
+        found = [value for kind, value in names if kind == wanted]
+        if found:
+            return str(found[0])
+    common = [value for rdn in decoded.get("subject", ()) for key, value in rdn if key == "commonName"]
+    return str(common[0]) if common else None
+
+
 def grpc_credentials(grpc: Any, tls: dict) -> Any:
-    """Channel credentials for a gRPC client: the CA (default: the system's) and the client pair."""
+    """Channel credentials for a gRPC client: the CA (default: the system's; with --insecure, the
+    server's own certificate) and the client pair."""
     def read(key: str) -> bytes | None:
         return Path(tls[key]).read_bytes() if tls.get(key) else None
-    return grpc.ssl_channel_credentials(root_certificates=read("cacert"), private_key=read("key"),
+    roots = tls["server_pem"].encode() if tls.get("server_pem") else read("cacert")
+    return grpc.ssl_channel_credentials(root_certificates=roots, private_key=read("key"),
                                         certificate_chain=read("cert"))
 
 
@@ -69,4 +108,6 @@ def grpc_channel(address: str, tls: dict | None, options: list | None = None) ->
 
     if tls is None:
         return grpc.insecure_channel(address, options=options)
+    if tls.get("server_name"):
+        options = [*(options or []), ("grpc.ssl_target_name_override", tls["server_name"])]
     return grpc.secure_channel(address, grpc_credentials(grpc, tls), options=options)
