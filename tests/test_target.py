@@ -160,10 +160,10 @@ def test_a_failed_check_is_a_wrong_answer(items, tmp_path):
     per-call figures are per call sent."""
     out = tmp_path / "t.json"
     done = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=7,8", "--expect-json", "id=7",
-                   "--calls", "50", "--warmup", "0", "--out", str(out), timeout=120)
+                   "--calls", "50", "--warmup", "0", "--clients", "1,2", "--fail-fast", "--out", str(out), timeout=120)
     assert done.returncode == 3, done.stderr
     assert "above --max-error-rate 0" in done.stderr and "Traceback" not in done.stderr
-    (cell,) = load(out).cells
+    (cell,) = load(out).cells  # --fail-fast: the cell at 2 clients is not measured
     assert cell.status == "failed" and "wrong_answer" in cell.reason
     assert cell.calls + cell.errors["wrong_answer"] == 50 and cell.errors["wrong_answer"] >= 24
     assert cell.error_examples["wrong_answer"] == "--expect-json id=7: at id expected 7, got 8"

@@ -12,6 +12,7 @@ cycling, as many as the longer of the two (at most --vars-limit).
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -158,6 +159,8 @@ def _http(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s:
     https = urlsplit(requests[0]["url"]).scheme == "https"
     if not https and any(group.get(key) for key in tls.OPTIONS):
         raise UsageError(f"the TLS options of {name} need an https:// URL: write --http https://...")
+    if group.get("http2") and importlib.util.find_spec("h2") is None:
+        raise UsageError("--http2 needs the Python package h2: pip install 'httpx[http2]'")
     described = {"kind": "http", "expect_status": status, "tls": tls.settings(group, name, https),
                  "http2": bool(group.get("http2"))}
     return Target(name, "http", address, method, label, described,

@@ -45,7 +45,10 @@ class Tally:
         """One failed call; the first of each kind is kept as its example (`detail` is asked only then)."""
         self.errors[kind] += 1
         if kind not in self.examples:
-            text = detail() if detail else str(error) if error else kind
+            try:
+                text = detail() if detail else str(error) if error else kind
+            except Exception as failure:  # an example that cannot be told must not end the client
+                text = f"{kind} (its example failed: {failure!r})"
             self.examples[kind] = text[:EXAMPLE_CHARS]
 
     def sample(self, index: int, latency_ns: int, limit: int, rng: random.Random) -> None:
