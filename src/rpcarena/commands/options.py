@@ -26,7 +26,8 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("--warmup", help=f"warm-up per cell, discarded: a duration (default {DEFAULT_WARMUP})")
     p.add_argument("--repeat", type=int, help="independent trials per cell, each a fresh server (default 1)")
     p.add_argument("--pin", help="CPU placement: split (default), same or none")
-    p.add_argument("--timeout", help="per-call timeout; slower calls count as errors (default 5s)")
+    p.add_argument("--timeout", help="per-call timeout, down to 100us (e.g. 2ms, 500us); a later reply is an error "
+                                     "of kind timeout, never a sample (default 5s)")
     p.add_argument("--cell-timeout", help="give up on a cell after this long (default 600s)")
     p.add_argument("--samples", type=int, help="raw latencies kept per cell for plots (default 10000)")
     p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")

@@ -49,7 +49,8 @@ describe that target. Templates use {{name}} with --var name=a,b,c | name=range:
 name=csv:FILE:COLUMN; all distinct requests (at most --vars-limit) are rendered before measuring.
 
 A cell whose failed calls (wrong answers, timeouts, bad statuses) exceed --max-error-rate
-(default 0) fails, and the command exits 3: gate CI on it.
+(default 0) fails, and the command exits 3: gate CI on it. --pin defaults to none here: rpcarena
+pins no server it did not start, so it pins no client against it either.
 
 example (one HTTP endpoint, as wrk or hey take it):
   rpcarena target http://127.0.0.1:8000/items/1 --expect-json id=1 --clients 1,32
@@ -256,6 +257,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     else:
         results = run_arena(config, console, cells.plans(targets, config, gate))
         render(results, console)
+        console.print(f"[dim]{_placement(results)}[/]")
     results.targets = [describe(t, gate) for t in targets]
     if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
         results.placement = dict(results.placement, server_cpus=None)
@@ -263,6 +265,14 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.report:
         console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
     return _finish(results, console, gate)
+
+
+def _placement(results: Any) -> str:
+    """Where everything ran, in one line under the table."""
+    ran = next((c.placement for c in results.cells if c.placement), {})
+    clients = ran.get("client_cpus")
+    where = f"pinned to CPUs {clients}" if clients else f"not pinned (allowed CPUs {ran.get('clients_ran_on')})"
+    return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
 
 
 def _finish(results: Any, console: Console, gate: cells.Gate) -> int:
