@@ -76,7 +76,8 @@ SINGLE = {
     "--args": "RPyC: the arguments as a JSON list template",
     "--expect-status": "HTTP status code (default any 2xx) or gRPC status name (default OK)",
     "--server-pid": "pid of the process listening on the target's port: measure its CPU per call and peak RSS",
-    "--data-file": "the requests from a file: one JSON document, or JSON lines (one request per line, cycled); "
+    "--data-file": "the requests from a file: one JSON document (one request), or JSON lines (one request per line, "
+                   "cycled); "
                    "in place of --data, --body or --args",
     "--cacert": "TLS: verify the server with this CA (PEM; default: the system's)",
     "--cert": "TLS: client certificate (PEM) for mTLS, with --key",
