@@ -202,7 +202,7 @@ def targets_from(args: argparse.Namespace) -> list[Target]:
                          "(see rpcarena target --help)")
     if not 1 <= args.vars_limit <= MAX_VARS:
         raise UsageError(f"bad --vars-limit {args.vars_limit}: give 1 to {MAX_VARS:,}")
-    timeout_s = _timeout_s(args)
+    timeout_s = setup_timeout_s(args)
     names = _names(groups)
     return [build(group, name, args.vars_limit, timeout_s) for group, name in zip(groups, names)]
 
@@ -220,8 +220,11 @@ def _names(groups: list[dict]) -> list[str]:
     return names
 
 
-def _timeout_s(args: argparse.Namespace) -> float:
-    return parse_duration(args.timeout or DEFAULT_TIMEOUT, "--timeout") or 0.0
+def setup_timeout_s(args: argparse.Namespace) -> float:
+    """The deadline of what is done before measuring (reflection, the first call): --timeout, but
+    never shorter than the default, as the first call also sets up the connection (and TLS)."""
+    default = parse_duration(DEFAULT_TIMEOUT, "--timeout") or 0.0
+    return max(parse_duration(args.timeout, "--timeout") or default, default)
 
 
 def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
@@ -251,8 +254,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     gate = cells.Gate(max_error_rate(args.max_error_rate))
     targets = targets_from(args)
     config = config_from(args, targets)
-    for target in targets:
-        probe(target, config.timeout_ms / 1000)
+    for target in targets:  # a check of the answer, not of speed
+        probe(target, setup_timeout_s(args))
     if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, cells.plans(targets, config))
     else:
