@@ -193,16 +193,25 @@ def test_requests_from_a_data_file(http, tmp_path):
     _one_line(bad, "line 2 is not JSON")
 
 
-def test_a_server_pid_must_own_the_listening_socket(http, tmp_path):
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+def test_a_server_pid_must_own_the_listening_socket(tmp_path):
+    """Another process's pid (this test's) is refused, naming the one that listens; the server's is taken."""
+    argv = [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(tmp_path)]
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        done = run_cli("target", f"{http}/items/1", "--server-pid", str(other.pid), "--calls", "5",
-                       "--out", str(tmp_path / "t.json"), timeout=60)
+        port = server.stdout.readline().split(" port ")[1].split()[0]
+        url = f"http://127.0.0.1:{port}/"
+        wrong = run_cli("target", url, "--server-pid", str(os.getpid()), "--calls", "5",
+                        "--out", str(tmp_path / "w.json"), timeout=60)
+        right = run_cli("target", url, "--server-pid", str(server.pid), "--calls", "20", *FAST,
+                        "--out", str(tmp_path / "r.json"), timeout=60)
     finally:
-        other.kill()
-        other.wait(10)
-    _one_line(done, f"does not listen on port {http.rpartition(':')[2]}")
-    assert f"pid {os.getpid()}" in done.stderr  # the process that does listen: this test's
+        server.kill()
+        server.wait(10)
+    _one_line(wrong, f"does not listen on port {port}")
+    assert f"pid {server.pid}" in wrong.stderr  # the process that does listen
+    _ok(right)
+    results = load(tmp_path / "r.json")
+    assert results.cells[0].server_cpu_us_per_call is not None and results.targets[0]["server_pid"] == server.pid
 
 
 def test_https_with_a_ca_and_insecure(certs, tmp_path):
@@ -241,14 +250,23 @@ def test_https_with_a_client_certificate(certs, tmp_path):
     _one_line(half, "--cert FILE and --key FILE")
 
 
+SEEN_METADATA: set = set()
+
+
 @pytest.fixture(scope="module")
 def grpc_tls(certs):
-    """The arena service over TLS, requiring a client certificate signed by the test CA."""
+    """The arena service over TLS, requiring a client certificate signed by the test CA; it notes
+    the metadata of every call."""
     import grpc
 
     from rpcarena.contenders.grpc_py import handlers, logic, stream_logic
 
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    class Noting(grpc.ServerInterceptor):
+        def intercept_service(self, continuation, details):
+            SEEN_METADATA.update((m.key, m.value) for m in details.invocation_metadata)
+            return continuation(details)
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), interceptors=[Noting()])
     server.add_generic_rpc_handlers((handlers(grpc, logic(), stream_logic()),))
     pair = ((certs / "server.key").read_bytes(), (certs / "server.pem").read_bytes())
     credentials = grpc.ssl_server_credentials([pair], root_certificates=(certs / "ca.pem").read_bytes(),
@@ -269,6 +287,7 @@ def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):
     results = load(out)
     assert (results.cells[0].calls, results.cells[0].errors) == (30, {})
     assert results.targets[0]["tls"]["cacert"] == str(certs / "ca.pem")
+    assert ("x-team", "arena") in SEEN_METADATA
     insecure = run_cli("target", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
                        "--insecure", "--cert", str(certs / "client.pem"), "--key", str(certs / "client.key"),
                        "--calls", "10", "--warmup", "0", "--out", str(tmp_path / "i.json"), timeout=120)
