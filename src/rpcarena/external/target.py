@@ -197,16 +197,24 @@ def _first_call(target: Target, client: Any, request: Any) -> None:
     try:
         reply = client.call(request)
     except Exception as error:  # a foreign client error: translated into one line below
-        kind = client.classify(error)
-        raise UsageError(f"target {target.id}: the first call failed ({kind}: {_line(client.describe(error))}); "
-                         f"{_fix(target, kind)}") from None
+        kind, said = client.classify(error), _line(client.describe(error))
+        raise UsageError(f"target {target.id}: the first call failed ({kind}: {said}); "
+                         f"{_fix(target, kind, said)}") from None
     want = client.expect(target.checks[0])
     if not client.same(reply, want):
         raise UsageError(f"target {target.id}: the first reply fails its check ({_line(client.explain(reply, want))}): "
                          "fix the check or the request")
 
 
-def _fix(target: Target, kind: str) -> str:
+TLS_FAILURES = ("certificate verify failed", "certificate_verify_failed", "handshake failed", "wrong version number")
+
+
+def _fix(target: Target, kind: str, said: str) -> str:
+    if any(failure in said.lower() for failure in TLS_FAILURES):
+        return ("check TLS: --cacert with the server's CA (or --insecure), --cert and --key when it asks for a "
+                "client certificate, http:// or grpc:// for a plaintext server")
+    if kind == "http_version":
+        return "drop --http2, or serve HTTP/2 there"
     if kind == "timeout":
         return f"raise --timeout, or check the server at --{target.protocol}"
     if kind == "connection":
