@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import ssl
 import subprocess
 import sys
@@ -315,16 +316,19 @@ def h2(certs, tmp_path_factory):
     (folder / "version_app.py").write_text(VERSION_APP)
     plain, tls = free_port("127.0.0.1"), free_port("127.0.0.1")
     hypercorn = [sys.executable, "-m", "hypercorn", "version_app:app"]
-    procs = [subprocess.Popen([*hypercorn, "--bind", f"127.0.0.1:{plain}"], cwd=folder, stderr=subprocess.DEVNULL),
+    # each in a session of its own: hypercorn serves from a worker process it spawns, which must go too
+    procs = [subprocess.Popen([*hypercorn, "--bind", f"127.0.0.1:{plain}"], cwd=folder, stderr=subprocess.DEVNULL,
+                              start_new_session=True),
              subprocess.Popen([*hypercorn, "--bind", f"127.0.0.1:{tls}", "--certfile", str(certs / "server.pem"),
-                               "--keyfile", str(certs / "server.key")], cwd=folder, stderr=subprocess.DEVNULL)]
+                               "--keyfile", str(certs / "server.key")], cwd=folder, stderr=subprocess.DEVNULL,
+                              start_new_session=True)]
     try:
         for port in (plain, tls):
             _wait_for(port)
         yield {"plain": f"http://127.0.0.1:{plain}/v", "tls": f"https://127.0.0.1:{tls}/v"}
     finally:
         for proc in procs:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
 
 
