@@ -42,6 +42,8 @@ def test_a_wrong_answer_is_detected(contender_id, start_server):
         got = client.call(client.prepare({"value": "Speed"}))
         assert client.same(got, client.expect({"value": "deepS"}))
         assert not client.same(got, client.expect({"value": "Speed"}))
+        said = client.explain(got, client.expect({"value": "Speed"}))  # the example a results document keeps
+        assert said.startswith("expected ") and said.index("Speed") < said.index("got ") < said.index("deepS")
     finally:
         client.close()
 

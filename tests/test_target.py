@@ -156,12 +156,24 @@ def test_templating_renders_distinct_requests(items, tmp_path):
 
 
 def test_a_failed_check_is_a_wrong_answer(items, tmp_path):
+    """Half the replies wrong: the cell fails, the command exits 3 (a gate), the example says what differed;
+    per-call figures are per call sent."""
     out = tmp_path / "t.json"
     done = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=7,8", "--expect-json", "id=7",
-                   "--calls", "50", "--warmup", "0", "--out", str(out), timeout=120)
-    _ok(done)
-    (cell,) = load(out).cells
+                   "--calls", "50", "--warmup", "0", "--clients", "1,2", "--fail-fast", "--out", str(out), timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert "above --max-error-rate 0" in done.stderr and "Traceback" not in done.stderr
+    (cell,) = load(out).cells  # --fail-fast: the cell at 2 clients is not measured
+    assert cell.status == "failed" and "wrong_answer" in cell.reason
     assert cell.calls + cell.errors["wrong_answer"] == 50 and cell.errors["wrong_answer"] >= 24
+    assert cell.error_examples["wrong_answer"] == "--expect-json id=7: at id expected 7, got 8"
+    assert cell.calls_sent == 50 and cell.throughput_per_s == 50 / cell.wall_s
+    assert cell.client_cpu_us_per_call == (cell.client_cpu_user_s + cell.client_cpu_sys_s) * 1e6 / 50
+    allowed = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=7,8", "--expect-json", "id=7",
+                      "--calls", "50", "--warmup", "0", "--max-error-rate", "60%", "--out", str(out), "--force",
+                      timeout=120)
+    _ok(allowed)
+    assert load(out).cells[0].status == "ok"
 
 
 def test_open_loop_against_a_target(items, tmp_path):

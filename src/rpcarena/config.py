@@ -22,6 +22,7 @@ _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6}
 MAX_CLIENTS = 10_000  # each client is a connection, a thread or a task
 MAX_CALLS = 10**9  # per cell; longer runs: --duration
 MAX_SECONDS = 86_400.0  # any duration or timeout: a day
+MIN_TIMEOUT_MS = 0.1  # 100 us: a shorter deadline measures the clock more than the call
 MAX_REPEAT = 1_000
 MAX_SAMPLES = 10**7
 MAX_RATE = 10**9
@@ -75,7 +76,7 @@ class RunConfig:
     pin: str = "split"
     host: str = "127.0.0.1"
     port: int = 0
-    timeout_ms: int = 5000
+    timeout_ms: float = 5000  # fractional below 1 ms (--timeout 500us); workers get whole_timeout_ms
     cell_timeout_s: float = 600.0
     sample_limit: int = 10_000
     rate_per_s: float | None = None
@@ -117,8 +118,8 @@ class RunConfig:
                 raise UsageError(f"bad {option} {value:g}s: give {least}, at most a day")
         if not (math.isfinite(self.warmup_s) and 0 <= self.warmup_s <= MAX_SECONDS):
             raise UsageError("bad --warmup: give zero or a positive duration such as 2s, at most a day")
-        if not 1 <= self.timeout_ms <= MAX_SECONDS * 1000:
-            raise UsageError("bad --timeout: give a positive duration such as 5s, at most a day")
+        if not MIN_TIMEOUT_MS <= self.timeout_ms <= MAX_SECONDS * 1000:
+            raise UsageError("bad --timeout: give a duration from 100us to a day, such as 5s, 2ms or 500us")
 
     def _check_names(self) -> None:
         if self.pin not in POLICIES:
@@ -147,6 +148,12 @@ class RunConfig:
         check_host(self.host)
         if self.redis_url is not None:
             check_redis_url(self.redis_url)
+
+    @property
+    def whole_timeout_ms(self) -> int:
+        """The timeout in the worker contract's whole milliseconds, rounded up (never shorter than asked);
+        target clients get the exact one besides (`external.cells`)."""
+        return max(1, math.ceil(self.timeout_ms))
 
     def to_json(self) -> dict:
         out = asdict(self)

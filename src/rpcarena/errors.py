@@ -23,6 +23,14 @@ class UsageError(ArenaError):
     exit_code = 2
 
 
+class ThresholdFailed(ArenaError):
+    """The run went through, but what it measured fails a gate the user set (`--max-error-rate`):
+    its own exit code, so that CI can tell a failed gate from a broken run (0 ok, 1 runtime error,
+    2 usage, 3 gate failed)."""
+
+    exit_code = 3
+
+
 class UnavailableError(ArenaError):
     """A contender cannot run here (toolchain or package missing)."""
 

@@ -106,13 +106,24 @@ class Cell:
         return sum(self.errors.values())
 
     @property
+    def calls_sent(self) -> int:
+        """Every call made in the measured phase: verified (`calls`, the latency samples) and failed."""
+        return self.calls + self.error_count
+
+    @property
+    def timed_out(self) -> int:
+        return self.errors.get("timeout", 0)
+
+    @property
     def throughput_per_s(self) -> float:
-        return self.calls / self.wall_s if self.wall_s > 0 else 0.0
+        """Calls sent per second: a failed call loaded the server and the client as much as a verified one."""
+        return self.calls_sent / self.wall_s if self.wall_s > 0 else 0.0
 
     def _per_call(self, total: float | None) -> float | None:
-        if total is None or self.calls == 0:
+        """Per call sent (CPU and bytes went into failed calls too; dividing by verified ones inflates)."""
+        if total is None or self.calls_sent == 0:
             return None
-        return total / self.calls
+        return total / self.calls_sent
 
     @property
     def client_cpu_us_per_call(self) -> float | None:
@@ -158,6 +169,7 @@ class Cell:
                                               "trial", "status", "reason", "protocol", "language",
                                               "via", "link", "calls", "wall_s", "late_calls", "retries", "rate_per_s")}
         out["errors"] = self.error_count
+        out["calls_sent"], out["calls_timed_out"] = self.calls_sent, self.timed_out
         out["throughput_per_s"] = self.throughput_per_s
         out.update({k: v for k, v in self.latency.items() if k != "count"})
         out["client_cpu_us_per_call"] = self.client_cpu_us_per_call

@@ -26,7 +26,8 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("--warmup", help=f"warm-up per cell, discarded: a duration (default {DEFAULT_WARMUP})")
     p.add_argument("--repeat", type=int, help="independent trials per cell, each a fresh server (default 1)")
     p.add_argument("--pin", help="CPU placement: split (default), same or none")
-    p.add_argument("--timeout", help="per-call timeout; slower calls count as errors (default 5s)")
+    p.add_argument("--timeout", help="per-call timeout, down to 100us (e.g. 2ms, 500us); a later reply is an error "
+                                     "of kind timeout, never a sample (default 5s)")
     p.add_argument("--cell-timeout", help="give up on a cell after this long (default 600s)")
     p.add_argument("--samples", type=int, help="raw latencies kept per cell for plots (default 10000)")
     p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")
@@ -56,8 +57,12 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     return {name: value for name, value in given.items() if value is not None}
 
 
-def _ms(seconds: float | None) -> int | None:
-    return None if seconds is None else int(seconds * 1000)
+def _ms(seconds: float | None) -> float | None:
+    """Milliseconds to the microsecond (a whole number stays one: 5000, not 5000.0)."""
+    if seconds is None:
+        return None
+    ms = round(seconds * 1e6) / 1000
+    return int(ms) if ms.is_integer() else ms
 
 
 def writable_file(text: str, option: str) -> Path:

@@ -68,6 +68,9 @@ def config_from(args: argparse.Namespace) -> RunConfig:
             given.setdefault("calls", DEFAULT_CALLS)
     loads = given.setdefault("workloads", DEFAULT_WORKLOADS)
     given.setdefault("contenders", default_contenders(loads))
+    if given.get("timeout_ms", 1) < 1:  # the native workers' deadline is whole milliseconds
+        raise UsageError(f"bad --timeout {args.timeout}: a contender's workers count whole milliseconds; give "
+                         "1ms or more (below 1 ms is for `rpcarena target`)")
     return RunConfig(**given, out=Path(args.out))
 
 

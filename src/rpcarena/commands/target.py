@@ -3,9 +3,11 @@
 Grammar: each target is a run of target options. `--grpc`, `--http` or `--rpyc`
 gives its address; the next target begins where an address comes again or where
 a single-valued target option (such as --name) is given a second time.
-Repeatable options (--var, --header, --import-path, --expect-json) add to the
-current target. The measurement options (--calls, --clients, --rate, ...) apply
-to every target.
+Repeatable options (--var, --header, --metadata, --import-path, --expect-json) add
+to the current target. One target may be given positionally instead, as wrk, hey
+and ghz take it (http://HOST:PORT/PATH, grpc://HOST:PORT, grpcs://HOST:PORT,
+rpyc://HOST:PORT); then every target option describes it. The measurement options
+(--calls, --clients, --rate, ...) apply to every target.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from rpcarena.commands.options import (
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.config import RunConfig, parse_duration
-from rpcarena.errors import UsageError
+from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 from rpcarena.external import cells
 from rpcarena.external.build import build
 from rpcarena.external.target import Target, probe
@@ -36,11 +38,22 @@ from rpcarena.report.terminal import render
 NAME = "target"
 MAX_VARS = 1_000_000  # distinct rendered requests, all held in memory and sent to every driver
 DEFAULT_TIMEOUT = "5s"
+# an external server is not pinned by rpcarena: pinning only the clients would crowd them onto
+# the CPUs the server may want too (--pin split halved a server's calls/s)
+DEFAULT_PIN = "none"
+SCHEMES = {"http": "http", "https": "http", "grpc": "grpc", "grpcs": "grpc", "rpyc": "rpyc"}
 
 EPILOG = """\
 Each --grpc/--http/--rpyc starts a target; the options after it (and a --name just before it)
 describe that target. Templates use {{name}} with --var name=a,b,c | name=range:1:1000 |
 name=csv:FILE:COLUMN; all distinct requests (at most --vars-limit) are rendered before measuring.
+
+A cell whose failed calls (wrong answers, timeouts, bad statuses) exceed --max-error-rate
+(default 0) fails, and the command exits 3: gate CI on it. --pin defaults to none here: rpcarena
+pins no server it did not start, so it pins no client against it either.
+
+example (one HTTP endpoint, as wrk or hey take it):
+  rpcarena target http://127.0.0.1:8000/items/1 --expect-json id=1 --clients 1,32
 
 example (a gRPC and a REST implementation of one service, measured alike):
   rpcarena target --calls 2000 --clients 1,8 \\
@@ -62,13 +75,25 @@ SINGLE = {
     "--rpyc-method": "RPyC: the exposed method's name",
     "--args": "RPyC: the arguments as a JSON list template",
     "--expect-status": "HTTP status code (default any 2xx) or gRPC status name (default OK)",
-    "--server-pid": "pid of the target's server: measure its CPU per call and peak RSS",
+    "--server-pid": "pid of the process listening on the target's port: measure its CPU per call and peak RSS",
+    "--data-file": "the requests from a file: one JSON document (one request), or JSON lines (one request per line, "
+                   "cycled); "
+                   "in place of --data, --body or --args",
+    "--cacert": "TLS: verify the server with this CA (PEM; default: the system's)",
+    "--cert": "TLS: client certificate (PEM) for mTLS, with --key",
+    "--key": "TLS: the client certificate's private key (PEM)",
+}
+FLAGS = {
+    "--insecure": "TLS: do not verify the server (as curl -k); gRPC: trust the certificate it presents",
+    "--http2": "HTTP: speak HTTP/2 (ALPN over https, prior knowledge over http)",
 }
 REPEATED = {
     "--import-path": "gRPC: a directory .proto imports are found in (repeatable)",
     "--var": "a template variable: NAME=a,b,c | NAME=range:1:1000 | NAME=csv:FILE:COLUMN (repeatable)",
     "--header": "HTTP header 'Name: value' (repeatable, templated)",
-    "--expect-json": "check PATH=VALUE on each reply, dotted path, $ = whole reply (repeatable, templated)",
+    "--metadata": "gRPC metadata 'key: value' sent with every call (repeatable)",
+    "--expect-json": "check PATH=VALUE on each reply, dotted path, $ = whole reply; PATH~=[...] a list in "
+                     "any order (repeatable, templated)",
 }
 
 
@@ -90,6 +115,8 @@ class TargetOption(argparse.Action):
             groups.append(current)
         if address:
             current["kind"], current["address"] = key, value
+        elif option in FLAGS:
+            current[key] = True
         elif option in REPEATED:
             current.setdefault(key, []).append(value)
         else:
@@ -103,36 +130,79 @@ def add(sub: argparse._SubParsersAction) -> None:
                        description=__doc__.split("\n\n", 1)[1], epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     group = p.add_argument_group("targets")
+    group.add_argument("url", nargs="?", metavar="TARGET",
+                       help="one target, positionally: http(s)://HOST:PORT/PATH, grpc(s)://HOST:PORT or rpyc://HOST:PORT")
     for table in (ADDRESSES, SINGLE, REPEATED):
         for option, text in table.items():
             group.add_argument(option, action=TargetOption, dest="_" + _key(option), metavar=_metavar(option),
                                help=text, default=argparse.SUPPRESS)
+    for option, text in FLAGS.items():
+        group.add_argument(option, action=TargetOption, dest="_" + _key(option), nargs=0, help=text,
+                           default=argparse.SUPPRESS)
     _add_measure_options(p.add_argument_group("measurement (every target alike)"))
 
 
 def _metavar(option: str) -> str:
-    return {"--grpc": "ADDR", "--http": "URL", "--rpyc": "ADDR", "--var": "NAME=VALUES",
-            "--header": "'K: V'", "--expect-json": "PATH=VALUE"}.get(option, _key(option).upper())
+    return {"--grpc": "ADDR", "--http": "URL", "--rpyc": "ADDR", "--var": "NAME=VALUES", "--header": "'K: V'",
+            "--metadata": "'K: V'", "--expect-json": "PATH=VALUE", "--data-file": "FILE", "--cacert": "FILE",
+            "--cert": "FILE", "--key": "FILE"}.get(option, _key(option).upper())
 
 
 def _add_measure_options(p: Any) -> None:
     add_measure_options(p)
     p.add_argument("--vars-limit", type=int, default=10_000,
                    help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
+    p.add_argument("--max-error-rate", default="0", metavar="RATE",
+                   help="share of calls sent that may fail before a cell fails and the command exits 3: "
+                        "0 (default), 0.01 or 1%%")
     add_out_options(p, "results/target.json")
 
 
+def max_error_rate(text: str) -> float:
+    """`--max-error-rate`: a share from 0 to 1, or a percentage."""
+    try:
+        rate = float(text[:-1]) / 100 if text.strip().endswith("%") else float(text)
+    except ValueError:
+        rate = -1.0
+    if not 0 <= rate <= 1:
+        raise UsageError(f"bad --max-error-rate {text!r}: give a share of the calls sent from 0 to 1, or a "
+                         "percentage such as 1%")
+    return rate
+
+
+def groups_of(args: argparse.Namespace) -> list[dict]:
+    """The targets' option groups; a positional TARGET is the address of the one target."""
+    groups = list(getattr(args, "targets", None) or [])
+    if args.url is None:
+        return groups
+    if any("kind" in g for g in groups):
+        raise UsageError(f"a positional target ({args.url}) and --grpc/--http/--rpyc: give one target "
+                         "positionally, or each with --grpc, --http or --rpyc")
+    if len(groups) > 1:
+        raise UsageError(f"a positional target is one target, but {_repeated(groups)} is given twice: keep one")
+    scheme = args.url.partition("://")[0].lower() if "://" in args.url else ""
+    if scheme not in SCHEMES:
+        raise UsageError(f"bad target {args.url!r}: write http://HOST:PORT/PATH, https://..., grpc://HOST:PORT, "
+                         "grpcs://HOST:PORT or rpyc://HOST:PORT")
+    group = dict(groups[0]) if groups else {}
+    group["kind"], group["address"] = SCHEMES[scheme], args.url
+    return [group]
+
+
+def _repeated(groups: list[dict]) -> str:
+    """The single-valued option that started a second group."""
+    return next((f"--{k.replace('_', '-')}" for k in groups[1] if k in groups[0]), "an option")
 
 
 def targets_from(args: argparse.Namespace) -> list[Target]:
     """Every target of the command line, built and checked (no call made yet)."""
-    groups = getattr(args, "targets", None) or []
+    groups = groups_of(args)
     if not groups:
         raise UsageError("no target: give at least one --grpc HOST:PORT, --http URL or --rpyc HOST:PORT "
                          "(see rpcarena target --help)")
     if not 1 <= args.vars_limit <= MAX_VARS:
         raise UsageError(f"bad --vars-limit {args.vars_limit}: give 1 to {MAX_VARS:,}")
-    timeout_s = _timeout_s(args)
+    timeout_s = setup_timeout_s(args)
     names = _names(groups)
     return [build(group, name, args.vars_limit, timeout_s) for group, name in zip(groups, names)]
 
@@ -150,22 +220,30 @@ def _names(groups: list[dict]) -> list[str]:
     return names
 
 
-def _timeout_s(args: argparse.Namespace) -> float:
-    return parse_duration(args.timeout or DEFAULT_TIMEOUT, "--timeout") or 0.0
+def setup_timeout_s(args: argparse.Namespace) -> float:
+    """The deadline of what is done before measuring (reflection, the first call): --timeout, but
+    never shorter than the default, as the first call also sets up the connection (and TLS)."""
+    default = parse_duration(DEFAULT_TIMEOUT, "--timeout") or 0.0
+    return max(parse_duration(args.timeout, "--timeout") or default, default)
 
 
 def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
     given = dict(measure_settings(args), contenders=[t.id for t in targets], workloads=[t.label for t in targets],
                  client_drivers=["py"], out=Path(args.out))
     given.setdefault("warmup_s", parse_duration(DEFAULT_WARMUP, "--warmup"))
+    given.setdefault("pin", DEFAULT_PIN)
     return RunConfig(**given)
 
 
-def describe(target: Target) -> dict:
+def describe(target: Target, gate: cells.Gate) -> dict:
     """The target as the results document records it (the schema itself left out)."""
+    secure = target.description.get("tls")
     return {"name": target.id, "kind": target.protocol, "address": target.address, "method": target.method,
             "call": target.label, "distinct_requests": len(target.requests), "server_pid": target.server_pid,
-            "expect_status": target.description.get("expect_status")}
+            "expect_status": target.description.get("expect_status"), "max_error_rate": gate.max_error_rate,
+            "tls": None if secure is None else {k: secure.get(k) for k in ("cacert", "cert", "insecure")},
+            "http2": target.description.get("http2"),
+            "placement": "not pinned by rpcarena (an external server)"}
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
@@ -173,17 +251,39 @@ def main(args: argparse.Namespace, console: Console) -> int:
     new_results_file(args.out, "--out", args.force, resume=False)
     if args.report:
         writable_file(args.report, "--report")
+    gate = cells.Gate(max_error_rate(args.max_error_rate))
     targets = targets_from(args)
     config = config_from(args, targets)
-    for target in targets:
-        probe(target, config.timeout_ms / 1000)
-    if args.find_max:
+    for target in targets:  # a check of the answer, not of speed
+        probe(target, setup_timeout_s(args))
+    if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, cells.plans(targets, config))
     else:
-        results = run_arena(config, console, cells.plans(targets, config))
+        results = run_arena(config, console, cells.plans(targets, config, gate))
         render(results, console)
-    results.targets = [describe(t) for t in targets]
+        console.print(f"[dim]{_placement(results)}[/]")
+    results.targets = [describe(t, gate) for t in targets]
+    if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
+        results.placement = dict(results.placement, server_cpus=None)
     results.save(config.out)
     if args.report:
         console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
-    return finish(results, console)
+    return _finish(results, console, gate)
+
+
+def _placement(results: Any) -> str:
+    """Where everything ran, in one line under the table."""
+    ran: dict = next((c.placement for c in results.cells if c.placement), {})
+    clients = ran.get("client_cpus")
+    where = f"pinned to CPUs {clients}" if clients else f"not pinned (allowed CPUs {ran.get('clients_ran_on')})"
+    return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
+
+
+def _finish(results: Any, console: Console, gate: cells.Gate) -> int:
+    """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run)."""
+    try:
+        return finish(results, console)
+    except ArenaError as error:
+        if gate.failed and len(gate.failed) == len(results.failures):
+            raise ThresholdFailed(str(error)) from None
+        raise

@@ -105,6 +105,10 @@ class Client(ABC):
         """The reply as a canonical dict, for the slow path of `same`."""
         return value
 
+    def explain(self, got: Any, want: Any) -> str:
+        """Why a reply is a wrong answer (the example a results document keeps): expected and actual."""
+        return f"expected {self.canonical(want)!r:.140}, got {self.canonical(got)!r:.140}"
+
     def classify(self, error: BaseException) -> str:
         """The error kind of a failed call (worker contract names)."""
         return replies.classify_os_error(error)

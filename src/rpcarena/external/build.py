@@ -2,23 +2,34 @@
 
 Everything that can be checked before measuring is checked here: the options fit
 the kind of target, variables parse, every template renders, gRPC request data
-fits the method's message type. Each failure is a one-line UsageError.
+fits the method's message type, TLS files load, `--server-pid` listens on the
+target's port. Each failure is a one-line UsageError.
+
+A target's distinct requests are slots: slot k takes the k-th line of `--data-file`
+(or the one --data/--body/--args) and the k-th binding of the variables, each
+cycling, as many as the longer of the two (at most --vars-limit).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from rpcarena.errors import UsageError
-from rpcarena.external import checks, protos, template
+from rpcarena.external import checks, protos, template, tls
 from rpcarena.external.target import Target, reachable, server_pid
 
 KINDS = ("grpc", "http", "rpyc")
-# options that only one kind of target takes
-ONLY = {"method": "grpc", "proto": "grpc", "import_path": "grpc", "data": "grpc",
-        "http_method": "http", "header": "http", "body": "http", "rpyc_method": "rpyc", "args": "rpyc"}
+# options that only some kinds of target take
+ONLY = {"method": ("grpc",), "proto": ("grpc",), "import_path": ("grpc",), "data": ("grpc",),
+        "metadata": ("grpc",), "http_method": ("http",), "header": ("http",), "body": ("http",),
+        "http2": ("http",), "rpyc_method": ("rpyc",), "args": ("rpyc",),
+        **{key: ("grpc", "http") for key in tls.OPTIONS}}
+# each kind's request data option, which --data-file replaces
+DATA = {"grpc": "data", "http": "body", "rpyc": "args"}
+Slot = tuple  # (the request data template of this slot or None, the binding of its variables)
 
 
 def option(key: str) -> str:
@@ -33,38 +44,72 @@ def build(group: dict, name: str, vars_limit: int, timeout_s: float) -> Target:
         raise UsageError(f"target options without an address ({given}): start each target with "
                          "--grpc HOST:PORT, --http URL or --rpyc HOST:PORT")
     for key, only in ONLY.items():
-        if key in group and only != kind:
-            raise UsageError(f"{option(key)} is for --{only} targets, not --{kind} ({name}): move it to its target")
-    binds = template.bindings([template.parse_var(v) for v in group.get("var", [])], vars_limit)
+        if key in group and kind not in only:
+            kinds = " and ".join(f"--{k}" for k in only)
+            raise UsageError(f"{option(key)} is for {kinds} targets, not --{kind} ({name}): move it to its target")
+    slots = _slots(group, kind, vars_limit)
     wanted = [checks.parse(text) for text in group.get("expect_json", [])]
-    rendered = tuple(checks.render(wanted, b) for b in binds)
-    return BUILDERS[kind](group, name, binds, rendered, timeout_s)
+    rendered = tuple(checks.render(wanted, b) for _, b in slots)
+    return BUILDERS[kind](group, name, slots, rendered, timeout_s)
+
+
+def _slots(group: dict, kind: str, vars_limit: int) -> list[Slot]:
+    binds = template.bindings([template.parse_var(v) for v in group.get("var", [])], vars_limit)
+    data = group.get(DATA[kind])
+    if group.get("data_file") is None:
+        return [(data, b) for b in binds]
+    if data is not None:
+        raise UsageError(f"--data-file and --{DATA[kind]} both give the request: keep one")
+    lines = template.data_file(group["data_file"])
+    count = min(vars_limit, max(len(lines), len(binds)))
+    return [(lines[k % len(lines)], binds[k % len(binds)]) for k in range(count)]
 
 
 def host_port(text: str, opt: str) -> str:
+    """HOST:PORT (a grpc://, grpcs:// or rpyc:// in front is dropped: the positional form's scheme)."""
+    text = text.split("://", 1)[1] if "://" in text else text
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise UsageError(f"bad {opt} {text!r}: write HOST:PORT, e.g. 127.0.0.1:50051")
     return text
 
 
-def _grpc(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s: float) -> Target:
+def _grpc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s: float) -> Target:
     address = host_port(group["address"], "--grpc")
     if not group.get("method"):
         raise UsageError(f"the --grpc target {name} needs --method package.Service/Method")
     ref = protos.parse_method(group["method"])
     status = _grpc_status(group.get("expect_status"))
+    secure = tls.settings(group, name, group["address"].startswith("grpcs://"))
+    if secure and secure["insecure"]:
+        secure = tls.presented(secure, address, timeout_s)
+    described = {"kind": "grpc", "expect_status": status, "tls": secure, "metadata": _metadata(group)}
     target = Target(name, "grpc", address, f"{ref.service}/{ref.name}", f"{ref.service}/{ref.name}",
-                    {"kind": "grpc", "expect_status": status}, (), rendered, server_pid(group.get("server_pid")))
+                    described, (), rendered, server_pid(group.get("server_pid"), address))
     if group.get("proto"):
         schema = protos.from_proto(Path(group["proto"]), [Path(p) for p in group.get("import_path", [])])
     else:
         reachable(target)
-        schema = protos.from_reflection(address, ref.service, timeout_s)
+        schema = protos.from_reflection(address, ref.service, timeout_s, secure)
     request_type, _ = protos.message_classes(protos.find_method(protos.pool_of(schema), ref))
-    requests = tuple(_proto_json(template.render_json(group.get("data") or "{}", b, "--data"), request_type, name)
-                     for b in binds)
+    requests = tuple(_proto_json(template.render_json(data or "{}", b, _where(group, "--data")), request_type, name)
+                     for data, b in slots)
     return _with(target, requests, dict(target.description, descriptor_set_b64=protos.encode(schema)))
+
+
+def _where(group: dict, option: str) -> str:
+    return f"--data-file {group['data_file']}" if group.get("data_file") else option
+
+
+def _metadata(group: dict) -> list[list[str]]:
+    """`--metadata 'key: value'` as gRPC wants it: lowercase keys, not templated (sent with every call)."""
+    out = []
+    for text in group.get("metadata", []):
+        key, value = _header(text, "--metadata")
+        if template.PLACEHOLDER.search(text) or not key.isascii():
+            raise UsageError(f"bad --metadata {text!r}: give a fixed 'key: value' (ASCII key, no {{{{var}}}})")
+        out.append([key.lower(), value])
+    return out
 
 
 def _with(target: Target, requests: tuple, description: dict) -> Target:
@@ -98,34 +143,45 @@ def _proto_json(data: object, request_type: type, name: str) -> dict:
     return data
 
 
-def _http(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s: float) -> Target:
+def _http(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s: float) -> Target:
     url_template = group["address"]
-    body = group.get("body")
+    body = slots[0][0]
     method = (group.get("http_method") or ("POST" if body is not None else "GET")).upper()
-    headers = [_header(text) for text in group.get("header", [])]
+    headers = [_header(text, "--header") for text in group.get("header", [])]
     typed = any(k.lower() == "content-type" for k, _ in headers)
     if body is not None and body.lstrip()[:1] in ("{", "[") and not typed:
         headers.append(("Content-Type", "application/json"))
-    requests = tuple(_http_request(method, url_template, headers, body, b) for b in binds)
+    where = _where(group, "--body")
+    requests = tuple(_http_request(method, url_template, headers, data, b, where) for data, b in slots)
     address = _url_address(requests[0]["url"])
     label = f"{method} {urlsplit(url_template).path or '/'}"
     status = _http_status(group.get("expect_status"))
-    return Target(name, "http", address, method, label, {"kind": "http", "expect_status": status},
-                  requests, rendered, server_pid(group.get("server_pid")))
+    https = urlsplit(requests[0]["url"]).scheme == "https"
+    if not https and any(group.get(key) for key in tls.OPTIONS):
+        raise UsageError(f"the TLS options of {name} need an https:// URL: write --http https://...")
+    if group.get("http2") and importlib.util.find_spec("h2") is None:
+        raise UsageError("--http2 needs the Python package h2: pip install 'httpx[http2]'")
+    described = {"kind": "http", "expect_status": status, "tls": tls.settings(group, name, https),
+                 "http2": bool(group.get("http2"))}
+    return Target(name, "http", address, method, label, described,
+                  requests, rendered, server_pid(group.get("server_pid"), address))
 
 
-def _header(text: str) -> tuple[str, str]:
+def _header(text: str, opt: str) -> tuple[str, str]:
     key, sep, value = text.partition(":")
     if not sep or not key.strip():
-        raise UsageError(f"bad --header {text!r}: write 'Name: value'")
+        raise UsageError(f"bad {opt} {text!r}: write 'Name: value'")
     return key.strip(), value.strip()
 
 
-def _http_request(method: str, url: str, headers: list, body: str | None, binding: dict) -> dict:
-    escape = "json" if body is not None and body.lstrip()[:1] in ("{", "[") else "text"
+def _http_request(method: str, url: str, headers: list, body: str | None, binding: dict, where: str) -> dict:
+    json_body = body is not None and body.lstrip()[:1] in ("{", "[")
+    rendered = template.render(body, binding, where, escape="json" if json_body else "text") if body else body
+    if json_body and where.startswith("--data-file"):
+        template.render_json(body or "", binding, where)  # a data file holds JSON: each line must parse
     return {"method": method, "url": template.render(url, binding, "--http", escape="url"),
             "headers": {k: template.render(v, binding, f"--header {k}") for k, v in headers},
-            "body": template.render(body, binding, "--body", escape=escape) if body is not None else None}
+            "body": rendered}
 
 
 def _url_address(url: str) -> str:
@@ -148,16 +204,17 @@ def _http_status(text: str | None) -> int | None:
     return int(text)
 
 
-def _rpyc(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s: float) -> Target:
+def _rpyc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s: float) -> Target:
     address = host_port(group["address"], "--rpyc")
     method = group.get("rpyc_method")
     if not method:
         raise UsageError(f"the --rpyc target {name} needs --rpyc-method NAME (an exposed method)")
     if group.get("expect_status") is not None:
         raise UsageError("--expect-status is for --grpc and --http targets; check an RPyC reply with --expect-json")
-    requests = tuple({"args": _args(template.render_json(group.get("args") or "[]", b, "--args"))} for b in binds)
+    where = _where(group, "--args")
+    requests = tuple({"args": _args(template.render_json(data or "[]", b, where))} for data, b in slots)
     return Target(name, "rpyc", address, method, method, {"kind": "rpyc"}, requests, rendered,
-                  server_pid(group.get("server_pid")))
+                  server_pid(group.get("server_pid"), address))
 
 
 def _args(value: object) -> list:

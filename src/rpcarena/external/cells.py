@@ -3,34 +3,60 @@
 The runner of `rpcarena target`'s plans. Nothing is started or stopped; the
 target is checked reachable, its CPU is read when its pid is known, and Python
 drivers call it with the requests rendered before measuring and the checks of
-each as the expected responses.
+each as the expected responses. A measured cell whose failed calls exceed
+`--max-error-rate` fails (its figures kept), so that a run can gate CI.
 """
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
+from rpcarena.errors import ThresholdFailed
 from rpcarena.external.target import ExternalServer, Target
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
+from rpcarena.orchestration.placement import where
 from rpcarena.orchestration.plan import Plan, Skip
 from rpcarena.results import Cell
 
 
-def plans(targets: list[Target], config: RunConfig) -> list[Plan]:
+@dataclass
+class Gate:
+    """`--max-error-rate`: the share of calls sent that may fail (0: none); the cells it failed."""
+
+    max_error_rate: float | None = 0.0  # None: no gate (a --find-max search probes past failures)
+    failed: list[str] = field(default_factory=list)
+
+    def check(self, plan: Plan, cell: Cell) -> None:
+        sent, failed = cell.calls_sent, cell.error_count
+        if self.max_error_rate is None or not sent or failed / sent <= self.max_error_rate:
+            return
+        self.failed.append(plan.label)
+        kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(cell.errors.items()))
+        worst = max(cell.errors, key=lambda kind: cell.errors[kind])
+        raise ThresholdFailed(f"{failed:,} of {sent:,} calls failed ({failed / sent:.1%}: {kinds}), above "
+                              f"--max-error-rate {self.max_error_rate:g}; e.g. {worst}: "
+                              f"{cell.error_examples.get(worst, worst)}")
+
+
+def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None) -> list[Plan]:
     """Trials outermost so that targets alternate (a drifting machine affects all alike)."""
-    return [Plan(t, "py", t.workload, clients, trial, TargetCells(t))
+    gate = gate or Gate(None)
+    return [Plan(t, "py", t.workload, clients, trial, TargetCells(t, gate))
             for trial in range(config.repeat) for clients in config.clients for t in targets]
 
 
 class TargetCells:
     """The runner of one target's cells."""
 
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, gate: Gate) -> None:
         self.target = target
+        self.gate = gate
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         if context.config.via or context.config.link:
@@ -40,12 +66,23 @@ class TargetCells:
     def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
         server = ExternalServer(self.target).start()
         measure(server, driver_specs(self.target, plan, context.config), context, cell, logs)
+        cell.placement = placed(self.target, context, cell.placement)
+        self.gate.check(plan, cell)
+
+
+def placed(target: Target, context: RunContext, measured: dict) -> dict:
+    """Where everything ran: rpcarena pins no server it did not start, and says so."""
+    clients = context.placement.clients
+    return dict(measured, server_cpus=None, server=f"external at {target.address}, not pinned by rpcarena",
+                clients_ran_on=list(clients) if clients else where(os.getpid()))
 
 
 def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]:
-    """Python drivers with the target's description: they build its client, not a contender's."""
+    """Python drivers with the target's description: they build its client, not a contender's
+    (with the exact timeout: the contract's whole milliseconds are too coarse below 1 ms)."""
     return python_drivers(DriveSpec(
         contender=target.id, target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
-        duration_s=config.duration_s, timeout_ms=config.timeout_ms, sample_limit=config.sample_limit,
-        rate_per_s=config.rate_per_s, arrival=config.arrival, client="py", external=target.description))
+        duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
+        rate_per_s=config.rate_per_s, arrival=config.arrival, client="py",
+        external=dict(target.description, timeout_us=round(config.timeout_ms * 1000))))

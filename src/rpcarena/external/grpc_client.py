@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rpcarena.contenders.base import Client
-from rpcarena.external import checks, protos
+from rpcarena.external import checks, protos, tls
 from rpcarena.protocol import replies
 
 
@@ -13,7 +13,8 @@ class GrpcTargetClient(Client):
     """One channel of its own calling `package.Service/Method`; requests are proto-JSON dicts.
 
     `description` carries `descriptor_set_b64` and, optionally, `expect_status`: a
-    gRPC status name (default OK) that counts as an answer rather than an error.
+    gRPC status name (default OK) that counts as an answer rather than an error;
+    `tls` (the `external.tls` settings) and `metadata` ([key, value] sent with every call).
     """
 
     def __init__(self, target: str, method: str, timeout_s: float, description: dict) -> None:
@@ -25,7 +26,8 @@ class GrpcTargetClient(Client):
         found = protos.find_method(protos.pool_of(protos.decode(description["descriptor_set_b64"])), ref)
         self._request_type, self._response_type = protos.message_classes(found)
         self._status = (description.get("expect_status") or "OK").upper()
-        self._channel = grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
+        self._metadata = tuple((k, v) for k, v in description.get("metadata") or ()) or None
+        self._channel = tls.grpc_channel(target, description.get("tls"), [("grpc.use_local_subchannel_pool", 1)])
         self._call = self._channel.unary_unary(ref.path, request_serializer=self._request_type.SerializeToString,
                                                response_deserializer=self._response_type.FromString)
 
@@ -36,7 +38,7 @@ class GrpcTargetClient(Client):
 
     def call(self, request: Any) -> Any:
         try:
-            return self._call(request, timeout=self.timeout_s)
+            return self._call(request, timeout=self.timeout_s, metadata=self._metadata)
         except self._grpc.RpcError as error:
             if self._status != "OK" and hasattr(error, "code") and error.code().name == self._status:
                 return None  # the status asked for with --expect-status: an answer
@@ -46,6 +48,11 @@ class GrpcTargetClient(Client):
         if self._status != "OK":
             return got is None and not want
         return not want or checks.holds(self.canonical(got), want)
+
+    def explain(self, got: Any, want: list) -> str:
+        if self._status != "OK":
+            return f"expected status {self._status}, got a reply"
+        return checks.explain(self.canonical(got), want)
 
     def canonical(self, value: Any) -> Any:
         from google.protobuf import json_format

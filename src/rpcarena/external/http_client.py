@@ -1,4 +1,8 @@
-"""An HTTP client of a templated endpoint: one keep-alive connection (httpx) per client."""
+"""An HTTP client of a templated endpoint: one keep-alive connection (httpx) per client.
+
+HTTP/1.1, or HTTP/2 with `--http2` (negotiated by ALPN over TLS, prior knowledge on
+a plain http:// URL); a reply in another version is an error, not a sample.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,17 @@ import json
 from typing import Any
 
 from rpcarena.contenders.base import Client
-from rpcarena.external import checks
+from rpcarena.external import checks, tls
 
 
 class HttpStatusError(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(f"HTTP status {status}")
         self.status = status
+
+
+class HttpVersionError(Exception):
+    """--http2 asked, and the server answered in another version."""
 
 
 class HttpTargetClient(Client):
@@ -28,7 +36,10 @@ class HttpTargetClient(Client):
         super().__init__(target, method, timeout_s)
         self._timeouts, self._transport = (httpx.TimeoutException,), (httpx.TransportError,)
         self._status = description.get("expect_status")
-        self._client = httpx.Client(timeout=timeout_s,
+        self._http2 = bool(description.get("http2"))
+        secure = description.get("tls")
+        self._client = httpx.Client(timeout=timeout_s, verify=tls.context(secure) if secure else True,
+                                    http2=self._http2, http1=not (self._http2 and secure is None),
                                     limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
 
     def prepare(self, request: dict) -> Any:
@@ -40,6 +51,8 @@ class HttpTargetClient(Client):
         method, url, headers, body = request
         reply = self._client.request(method, url, headers=headers, content=body)
         status = reply.status_code
+        if self._http2 and reply.http_version != "HTTP/2":
+            raise HttpVersionError(f"--http2 asked, the server answered in {reply.http_version}")
         if (status != self._status) if self._status else not 200 <= status < 300:
             raise HttpStatusError(status)
         return reply.content
@@ -52,9 +65,17 @@ class HttpTargetClient(Client):
         except ValueError:
             return False  # checks asked for JSON and the body is not JSON
 
+    def explain(self, got: bytes, want: list) -> str:
+        try:
+            return checks.explain(json.loads(got), want)
+        except ValueError:
+            return f"--expect-json needs a JSON body, got {got[:checks.SHOWN_CHARS]!r}"
+
     def classify(self, error: BaseException) -> str:
         if isinstance(error, HttpStatusError):
             return f"status_{error.status}"
+        if isinstance(error, HttpVersionError):
+            return "http_version"
         if isinstance(error, self._timeouts):
             return "timeout"
         if isinstance(error, self._transport):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.errors import ServerError, UsageError
+from rpcarena.external import tls
 
 METHOD_HELP = "write --method package.Service/Method"
 
@@ -61,13 +62,14 @@ def from_proto(proto: Path, import_paths: list[Path]) -> bytes:
         return out.read_bytes()
 
 
-def from_reflection(address: str, service: str, timeout_s: float) -> bytes:
-    """Ask the server for the file that defines `service` and every file it imports."""
+def from_reflection(address: str, service: str, timeout_s: float, secure: dict | None = None) -> bytes:
+    """Ask the server for the file that defines `service` and every file it imports (over TLS when
+    the target has TLS settings)."""
     import grpc
     from google.protobuf import descriptor_pb2, descriptor_pool
     from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
-    with grpc.insecure_channel(address) as channel:
+    with tls.grpc_channel(address, secure) as channel:
         try:
             grpc.channel_ready_future(channel).result(timeout=timeout_s)
         except grpc.FutureTimeoutError:

@@ -50,6 +50,9 @@ class RpycTargetClient(Client):
     def same(self, got: Any, want: list) -> bool:
         return not want or checks.holds(got, want)
 
+    def explain(self, got: Any, want: list) -> str:
+        return checks.explain(got, want)
+
     def classify(self, error: BaseException) -> str:
         if isinstance(error, self._remote_errors):
             return "status_remote_error"

@@ -128,13 +128,52 @@ def reachable(target: Target) -> None:
                           f"start its server or fix --{target.protocol}") from None
 
 
-def server_pid(text: str | None) -> int | None:
-    """`--server-pid`: a live process to measure, or None."""
+def server_pid(text: str | None, address: str) -> int | None:
+    """`--server-pid`: the live process that listens on the target's port, or None.
+
+    A pid that does not own the listening socket would have its CPU and memory taken for the
+    server's (a Redis behind it, a proxy in front): refused, naming the process that does listen."""
     if text is None:
         return None
     if not text.isdigit() or not 0 < int(text) < 2**31 or not psutil.pid_exists(int(text)):
         raise UsageError(f"bad --server-pid {text!r}: give the pid of the running server process")
-    return int(text)
+    pid, port = int(text), int(address.rpartition(":")[2])
+    try:
+        ports = listening_ports(pid)
+    except psutil.AccessDenied:
+        raise UsageError(f"--server-pid {pid}: its sockets cannot be read by this user: run rpcarena as the "
+                         "server's user (or root), or drop --server-pid") from None
+    except psutil.NoSuchProcess:
+        raise UsageError(f"bad --server-pid {pid}: the process exited; give the running server's pid") from None
+    if port not in ports:
+        raise UsageError(f"bad --server-pid {pid} ({_name(pid)}): it does not listen on port {port} of {address}"
+                         f"{_listener(port)}: give the pid of the process that does, or drop --server-pid")
+    return pid
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports a process holds a listening socket on (its /proc/PID/fd inodes in /proc/net/tcp*)."""
+    conns = psutil.Process(pid).net_connections(kind="tcp")
+    return {c.laddr.port for c in conns if c.status == psutil.CONN_LISTEN}
+
+
+def _listener(port: int) -> str:
+    """', where pid N (name) listens', when this user may see who listens on `port`."""
+    try:
+        pids = {c.pid for c in psutil.net_connections(kind="tcp")
+                if c.status == psutil.CONN_LISTEN and c.laddr.port == port and c.pid}
+    except psutil.AccessDenied:
+        return ""
+    if not pids:
+        return " (no process of this machine that this user can see listens there)"
+    return "; " + ", ".join(f"pid {p} ({_name(p)})" for p in sorted(pids)) + " does"
+
+
+def _name(pid: int) -> str:
+    try:
+        return psutil.Process(pid).name()
+    except psutil.Error:
+        return "?"
 
 
 def probe(target: Target, timeout_s: float) -> None:
@@ -158,20 +197,27 @@ def _first_call(target: Target, client: Any, request: Any) -> None:
     try:
         reply = client.call(request)
     except Exception as error:  # a foreign client error: translated into one line below
-        kind = client.classify(error)
-        raise UsageError(f"target {target.id}: the first call failed ({kind}: {_line(client.describe(error))}); "
-                         f"{_fix(target, kind)}") from None
-    if not client.same(reply, client.expect(target.checks[0])):
-        raise UsageError(f"target {target.id}: the first reply fails --expect-json "
-                         f"(got {_line(repr(_shown(client, reply)))[:160]}): fix the check or the request")
+        kind, said = client.classify(error), _line(client.describe(error))
+        raise UsageError(f"target {target.id}: the first call failed ({kind}: {said}); "
+                         f"{_fix(target, kind, said)}") from None
+    want = client.expect(target.checks[0])
+    if not client.same(reply, want):
+        raise UsageError(f"target {target.id}: the first reply fails its check ({_line(client.explain(reply, want))}): "
+                         "fix the check or the request")
 
 
-def _shown(client: Any, reply: Any) -> Any:
-    return reply.decode(errors="replace") if isinstance(reply, bytes) else client.canonical(reply)
+TLS_FAILURES = ("certificate verify failed", "certificate_verify_failed", "handshake failed", "wrong version number")
 
 
-def _fix(target: Target, kind: str) -> str:
-    if kind in ("connection", "timeout"):
+def _fix(target: Target, kind: str, said: str) -> str:
+    if any(failure in said.lower() for failure in TLS_FAILURES):
+        return ("check TLS: --cacert with the server's CA (or --insecure), --cert and --key when it asks for a "
+                "client certificate, http:// or grpc:// for a plaintext server")
+    if kind == "http_version":
+        return "drop --http2, or serve HTTP/2 there"
+    if kind == "timeout":
+        return f"raise --timeout, or check the server at --{target.protocol}"
+    if kind == "connection":
         return f"start its server or fix --{target.protocol}"
     if kind in ("status_unimplemented", "status_404", "status_405"):
         return "check the method or URL"

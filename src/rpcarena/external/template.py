@@ -5,6 +5,8 @@ A variable draws its values from a list (`id=a,b,c`), an inclusive integer range
 Binding k takes the k-th value of every variable (each cycling), so there are as
 many distinct bindings as the longest variable has values, at most `limit`.
 Rendering happens once, before the measured phase; the clients cycle through it.
+A data file (`--data-file`) gives the request templates themselves: one JSON
+document, or JSON lines (one request per line).
 """
 
 from __future__ import annotations
@@ -77,6 +79,34 @@ def _csv_column(text: str, spec: str) -> tuple:
     if rows and column not in rows[0]:
         raise UsageError(f"bad --var {text!r}: {path} has no column {column!r} (it has: {', '.join(rows[0])})")
     return tuple(row[column] for row in rows if row.get(column) is not None)
+
+
+def data_file(path_text: str) -> list[str]:
+    """The request templates of a `--data-file`: the whole file when it is one JSON document
+    (pretty-printed is fine), else each non-empty line; a {{name}} counts as a value."""
+    try:
+        text = Path(path_text).expanduser().read_text()
+    except (OSError, UnicodeError) as error:
+        raise UsageError(f"bad --data-file {path_text!r}: cannot read it ({getattr(error, 'strerror', None) or error}):"
+                         " give a JSON or JSON lines file") from None
+    if _json(PLACEHOLDER.sub("0", text)):
+        return [text.strip()]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for n, line in enumerate(lines, 1):
+        if not _json(PLACEHOLDER.sub("0", line)):
+            raise UsageError(f"bad --data-file {path_text!r}: line {n} is not JSON; give one JSON document, "
+                             "or JSON lines (one request per line)")
+    if not lines:
+        raise UsageError(f"bad --data-file {path_text!r}: it is empty; give one request per line")
+    return lines
+
+
+def _json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def bindings(variables: list[Var], limit: int) -> list[dict]:

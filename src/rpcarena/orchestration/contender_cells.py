@@ -153,7 +153,7 @@ def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str) -
     spec = DriveSpec(
         contender=contender.id, target=address, method=p.workload.method, requests=p.workload.requests,
         responses=p.workload.responses, clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
-        duration_s=config.duration_s, timeout_ms=config.timeout_ms, sample_limit=config.sample_limit,
+        duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
         rate_per_s=config.rate_per_s, arrival=config.arrival, mode=p.workload.mode)
     if p.client.startswith("py"):
         return spec.but(client=p.client)

@@ -34,17 +34,24 @@ def _errors(cell: Cell) -> str:
     return ", ".join(f"{kind} {n}" for kind, n in sorted(cell.errors.items()))
 
 
+def _calls(cell: Cell) -> str:
+    """Verified calls, and out of how many sent when some failed."""
+    return _num(cell.calls) if not cell.errors else f"{cell.calls:,}/{cell.calls_sent:,}"
+
+
 def cell_row(cell: Cell, results: Results) -> list[str]:
     name = f"{cell.contender} ({cell.setting})" if cell.setting else cell.contender
     head = [name, cell.client, cell.workload, str(cell.clients)]
-    if cell.status != "ok":
+    if cell.status != "ok" and cell.latency_histogram is None:
         return head + [f"[yellow]{cell.status}[/]: {escape(cell.reason or '')}"] + [""] * (len(COLUMNS) - 5)
+    if cell.status != "ok":  # measured, then failed (errors above --max-error-rate): the figures stay
+        head[0] = f"[red]{escape(head[0])} (failed)[/]"
     lat = cell.latency
     floor = floor_of(cell, results)
     ratio = lat["p50_us"] / floor.latency["p50_us"] if floor and lat.get("count") else None
     payload = cell.payload_bytes_per_call
     return head + [
-        _num(cell.calls), _num(lat.get("p50_us")), _num(lat.get("p90_us")), _num(lat.get("p99_us")),
+        _calls(cell), _num(lat.get("p50_us")), _num(lat.get("p90_us")), _num(lat.get("p99_us")),
         _num(lat.get("p99.9_us")), _num(lat.get("mean_us")), _num(lat.get("sd_us")),
         f"{lat['cv']:.2f}" if "cv" in lat else "-", _num(cell.throughput_per_s, 0),
         _num(cell.client_cpu_us_per_call, 0), _num(cell.server_cpu_us_per_call, 0),
@@ -60,5 +67,6 @@ def render(results: Results, console: Console | None = None, title: str | None =
     for cell in results.cells:
         table.add_row(*cell_row(cell, results))
     console.print(table)
-    console.print("[dim]latency from HdrHistograms of verified calls only; B/call = TCP payload both ways "
+    console.print("[dim]calls = verified (/ sent, when some failed); latency from HdrHistograms of verified "
+                  "calls only; calls/s, cpu and B per call sent; B/call = TCP payload both ways "
                   "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language[/]")

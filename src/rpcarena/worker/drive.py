@@ -16,7 +16,7 @@ import threading
 import time
 from array import array
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,7 @@ from rpcarena.worker import pacer
 
 LATE_NS = 1_000_000
 FLUSH = 4096  # latencies buffered before they go into the histogram at once
+EXAMPLE_CHARS = 300  # an error example: the check that failed, expected and actual, bounded
 
 
 @dataclass
@@ -43,10 +44,15 @@ class Tally:
     late: int = 0
     pending: array = field(default_factory=lambda: array("q"))  # latencies not yet in the histogram
 
-    def fail(self, kind: str, error: BaseException | None) -> None:
+    def fail(self, kind: str, error: BaseException | None, detail: Callable[[], str] | None = None) -> None:
+        """One failed call; the first of each kind is kept as its example (`detail` is asked only then)."""
         self.errors[kind] += 1
         if kind not in self.examples:
-            self.examples[kind] = str(error)[:200] if error else kind
+            try:
+                text = detail() if detail else str(error) if error else kind
+            except Exception as failure:  # an example that cannot be told must not end the client
+                text = f"{kind} (its example failed: {failure!r})"
+            self.examples[kind] = text[:EXAMPLE_CHARS]
 
     def flush(self) -> None:
         hist.record_many(self.histogram, self.pending)
@@ -81,7 +87,8 @@ class Driver:
         self.spec = spec
         self.n = spec.clients
         client_cls = client_factory(spec)
-        timeout_s = spec.timeout_ms / 1000
+        timeout_s = call_timeout_s(spec)
+        self.limit_ns = int(timeout_s * 1e9)
         self.clients = [client_cls(spec.target, spec.method, timeout_s) for _ in range(self.n)]
         requests, responses = spec.requests, spec.responses or spec.requests  # tcp-raw echoes
         self.requests = [self.clients[0].prepare(r) for r in requests]
@@ -98,7 +105,10 @@ class Driver:
         return calls // self.n + (1 if i < calls % self.n else 0)
 
     def call_once(self, client: Any, k: int, tally: Tally) -> tuple[int, int] | None:
-        """One timed call: (start_ns, end_ns) when the reply was right, else None (counted)."""
+        """One timed call: (start_ns, end_ns) when the reply was right in time, else None (counted).
+
+        A reply later than the timeout is a `timeout` too, though the library let it through: its
+        deadline may be coarser (RPyC) or per read (httpx), and a late reply is never a sample."""
         slot = k % len(self.requests)
         start = time.perf_counter_ns()
         try:
@@ -107,8 +117,11 @@ class Driver:
             _failed(client, tally, error)
             return None
         end = time.perf_counter_ns()
+        if end - start > self.limit_ns:
+            tally.fail("timeout", None, _late(end - start, self.limit_ns))
+            return None
         if not client.same(got, self.expected[slot]):
-            tally.fail("wrong_answer", None)
+            tally.fail("wrong_answer", None, _wrong(client, got, self.expected[slot]))
             return None
         return start, end
 
@@ -125,7 +138,7 @@ class Driver:
         buffer the histogram takes in bulk; the sample only on the calls the reservoir keeps."""
         client, requests, expected, pending = self.clients[i], self.requests, self.expected, tally.pending
         call, same, clock, slots, step = client.call, client.same, time.perf_counter_ns, len(requests), self.n
-        reservoir, kept, keep_at = Reservoir(self.sample_share(), rng), 0, 1
+        reservoir, kept, keep_at, limit = Reservoir(self.sample_share(), rng), 0, 1, self.limit_ns
         for k in self.turns(i):
             slot = (i + k) % slots
             start = clock()
@@ -135,8 +148,11 @@ class Driver:
                 _failed(client, tally, error)
                 continue
             latency = clock() - start
+            if latency > limit:
+                tally.fail("timeout", None, _late(latency, limit))
+                continue
             if not same(got, expected[slot]):
-                tally.fail("wrong_answer", None)
+                tally.fail("wrong_answer", None, _wrong(client, got, expected[slot]))
                 continue
             pending.append(latency)
             kept += 1
@@ -232,6 +248,12 @@ class Driver:
         )
 
 
+def call_timeout_s(spec: DriveSpec) -> float:
+    """The per-call deadline: an external target's exact one (it may be below 1 ms), else the contract's."""
+    exact = (spec.external or {}).get("timeout_us")
+    return exact / 1e6 if exact else spec.timeout_ms / 1000
+
+
 def client_factory(spec: DriveSpec) -> Any:
     """(target, method, timeout_s) -> a client: the contender protocol's, or an external target's."""
     if spec.external is not None:
@@ -246,6 +268,16 @@ def _until(deadline_ns: int) -> Iterator[int]:
     while time.perf_counter_ns() < deadline_ns:
         yield k
         k += 1
+
+
+def _late(latency_ns: int, limit_ns: int) -> Callable[[], str]:
+    """The example of a reply past --timeout (told only for the first)."""
+    return lambda: f"a reply took {latency_ns / 1e3:,.0f} us, over the --timeout of {limit_ns / 1e3:,.0f} us"
+
+
+def _wrong(client: Any, got: Any, want: Any) -> Callable[[], str]:
+    """The example of a wrong answer: the check that failed, expected and actual (told only for the first)."""
+    return lambda: client.explain(got, want)
 
 
 def _failed(client: Any, tally: Tally, error: BaseException) -> None:

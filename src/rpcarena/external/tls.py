@@ -1,0 +1,113 @@
+"""TLS to a target: `--cacert`, `--cert` with `--key` (mTLS), `--insecure`, as curl names them.
+
+The settings travel in the target's description as absolute file paths; each
+client process reads them. They are checked once, here, by loading them into an
+SSL context, so a wrong file is a one-line error before anything is measured.
+An https:// URL or a grpcs:// address asks for TLS; so does any TLS option on a
+gRPC target. grpcio cannot skip verification, so a gRPC target's `--insecure`
+trusts the very certificate its server presents (fetched once, before measuring),
+under the name written in it.
+"""
+
+from __future__ import annotations
+
+import os
+import ssl
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rpcarena.errors import ServerError, UsageError
+
+OPTIONS = ("cacert", "cert", "key", "insecure")
+
+
+def settings(group: dict, name: str, wanted: bool) -> dict | None:
+    """The target's TLS settings (None: plaintext), every file checked."""
+    given = {key: group[key] for key in OPTIONS if group.get(key)}
+    if not wanted and not given:
+        return None
+    if ("cert" in given) != ("key" in given):
+        raise UsageError(f"target {name}: a client certificate needs both --cert FILE and --key FILE")
+    if "insecure" in given and "cacert" in given:
+        raise UsageError(f"target {name}: --insecure verifies nothing, --cacert verifies with a CA: drop one")
+    out: dict[str, Any] = {key: _file(key, given[key]) for key in ("cacert", "cert", "key") if key in given}
+    out["insecure"] = bool(given.get("insecure"))
+    context(out)  # each file loads, or a one-line error now
+    return out
+
+
+def _file(key: str, text: str) -> str:
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise UsageError(f"bad --{key} {text!r}: no such file; give a PEM file")
+    return str(path.resolve())
+
+
+def context(tls: dict) -> ssl.SSLContext:
+    """An SSL context for an HTTP client (httpx's `verify=`)."""
+    try:
+        ctx = ssl.create_default_context(cafile=tls.get("cacert"))
+        if tls.get("insecure"):
+            ctx.check_hostname = False
+            ctx.verify_mode = ssl.CERT_NONE
+        if tls.get("cert"):
+            ctx.load_cert_chain(tls["cert"], tls["key"])
+    except (ssl.SSLError, OSError) as error:
+        raise UsageError(f"the TLS files do not load ({error.strerror or error}): give PEM files "
+                         "(--cacert a CA, --cert a certificate, --key its private key)") from None
+    return ctx
+
+
+def presented(tls: dict, address: str, timeout_s: float) -> dict:
+    """--insecure on gRPC: the settings with the certificate the server presents, and its name."""
+    host, _, port = address.rpartition(":")
+    try:
+        pem = ssl.get_server_certificate((host.strip("[]"), int(port)), timeout=timeout_s)
+    except ssl.SSLError as error:
+        raise UsageError(f"no TLS server certificate at {address} ({error.reason or error}): "
+                         "use grpc:// for a plaintext server, or fix the address") from None
+    except OSError as error:
+        raise ServerError(f"target at {address} is down ({error.strerror or error}): start its server "
+                          "or fix the address") from None
+    return dict(tls, server_pem=pem, server_name=_name_in(pem) or host.strip("[]"))
+
+
+def _name_in(pem: str) -> str | None:
+    """The first DNS (else IP) subject alternative name of a certificate, else its common name."""
+    with tempfile.NamedTemporaryFile("w", suffix=".pem", delete=False) as file:
+        file.write(pem)
+    try:
+        decoded = ssl._ssl._test_decode_cert(file.name)  # type: ignore[attr-defined]  # the stdlib's only decoder
+    except (ssl.SSLError, AttributeError):
+        return None
+    finally:
+        os.unlink(file.name)
+    names = decoded.get("subjectAltName", ())
+    for wanted in ("DNS", "IP Address"):
+        found = [value for kind, value in names if kind == wanted]
+        if found:
+            return str(found[0])
+    common = [value for rdn in decoded.get("subject", ()) for key, value in rdn if key == "commonName"]
+    return str(common[0]) if common else None
+
+
+def grpc_credentials(grpc: Any, tls: dict) -> Any:
+    """Channel credentials for a gRPC client: the CA (default: the system's; with --insecure, the
+    server's own certificate) and the client pair."""
+    def read(key: str) -> bytes | None:
+        return Path(tls[key]).read_bytes() if tls.get(key) else None
+    roots = tls["server_pem"].encode() if tls.get("server_pem") else read("cacert")
+    return grpc.ssl_channel_credentials(root_certificates=roots, private_key=read("key"),
+                                        certificate_chain=read("cert"))
+
+
+def grpc_channel(address: str, tls: dict | None, options: list | None = None) -> Any:
+    """A gRPC channel to `address`: plaintext, or TLS with the target's settings."""
+    import grpc
+
+    if tls is None:
+        return grpc.insecure_channel(address, options=options)
+    if tls.get("server_name"):
+        options = [*(options or []), ("grpc.ssl_target_name_override", tls["server_name"])]
+    return grpc.secure_channel(address, grpc_credentials(grpc, tls), options=options)
