@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,8 +49,9 @@ def _run(argv: list, cwd: Path, timeout: float, **env: str) -> subprocess.Comple
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """The bin/ folder of a fresh virtual environment holding rpcarena from its wheel."""
+def installed(tmp_path_factory) -> Iterator[Path]:
+    """The bin/ folder of a fresh virtual environment holding rpcarena from its wheel (removed after:
+    a few hundred MB that pytest would keep for three runs)."""
     if not IN_CI and not _pypi_reachable():
         pytest.skip("installing the wheel's dependencies needs PyPI (pypi.org:443 unreachable); CI always runs this")
     tmp = tmp_path_factory.mktemp("install")
@@ -61,7 +63,8 @@ def installed(tmp_path_factory) -> Path:
     _run([sys.executable, "-m", "venv", "--without-pip", tmp / "venv"], tmp, 120)
     _run([sys.executable, "-m", "pip", "--python", tmp / "venv" / "bin" / "python", "install", "-q", "--no-compile",
           next((tmp / "dist").glob("rpcarena-*.whl"))], tmp, 600)
-    return tmp / "venv" / "bin"
+    yield tmp / "venv" / "bin"
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _tables(text: str) -> list[list[dict[str, str]]]:
