@@ -8,7 +8,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from rpcarena import __version__
+from rpcarena import __version__, sources
 
 PACKAGES = ("grpcio", "protobuf", "rpyc", "fastapi", "uvicorn", "uvloop", "httptools", "httpx",
             "requests", "hdrhistogram", "thriftpy2", "pydantic")
@@ -25,7 +25,11 @@ def cpu_model() -> str:
 
 
 def git_revision() -> str | None:
-    repo = Path(__file__).resolve().parents[2]
+    """The checkout's commit (with -dirty); None from an installed copy, whose folder may lie in
+    some other repository."""
+    repo = sources.checkout()
+    if repo is None:
+        return None
     try:
         out = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
                              text=True, timeout=5, check=False)

@@ -1,4 +1,9 @@
-"""`rpcarena build`: build the native workers and the delay line now (otherwise they build on first use)."""
+"""`rpcarena build`: build the native workers and the delay line now (otherwise they build on first use).
+
+Says of each what it did: built, already built (the cache holds these sources' build), or not
+built and why with the fix. A build that was tried and failed, or one asked for by name that
+cannot be built here, makes the exit non-zero; without names, a missing toolchain only skips.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,9 @@ import argparse
 import time
 
 from rich.console import Console
+from rich.markup import escape
 
-from rpcarena.errors import UnavailableError
+from rpcarena.errors import UnavailableError, UsageError
 from rpcarena.orchestration import builds
 
 NAME = "build"
@@ -20,16 +26,38 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
-    wanted = set(args.language.split(",")) if args.language else None
-    for language, worker in {**builds.workers(), "delayline": builds.tool("delayline")}.items():
-        if wanted and language not in wanted:
-            continue
-        start = time.monotonic()
-        try:
-            with console.status(f"building {language}"):
-                worker.ensure_built()
-        except UnavailableError as error:
-            console.print(f"[yellow]{language}[/]: {error}")
-            continue
-        console.print(f"[green]{language}[/]: {worker.artifact()} ({time.monotonic() - start:.0f} s)")
-    return 0
+    every = {**builds.workers(), "delayline": builds.tool("delayline")}
+    wanted = _wanted(args.language, every)
+    failed = [name for name in wanted if not _build(name, every[name], console, named=args.language is not None)]
+    return 1 if failed else 0
+
+
+def _wanted(names: str | None, every: dict[str, builds.Worker]) -> list[str]:
+    if names is None:
+        return list(every)
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in every]
+    if unknown or not wanted:
+        raise UsageError(f"--language {names}: unknown {', '.join(unknown) or 'empty list'}; "
+                         f"choose among {', '.join(every)}")
+    return wanted
+
+
+def _build(name: str, worker: builds.Worker, console: Console, named: bool) -> bool:
+    """Build one and say what happened; False if it was to be built and was not."""
+    if worker.built():
+        console.print(f"[green]{name}[/]: already built, {worker.artifact()}")
+        return True
+    reason = worker.unavailable()
+    if reason:
+        console.print(f"[yellow]{name}[/]: not built: {escape(reason)}")
+        return not named
+    start = time.monotonic()
+    try:
+        with console.status(f"building {name}"):
+            worker.ensure_built()
+    except UnavailableError as error:
+        console.print(f"[red]{name}[/]: not built: {escape(worker.failed or str(error))}")
+        return False
+    console.print(f"[green]{name}[/]: built {worker.artifact()} in {time.monotonic() - start:.0f} s")
+    return True

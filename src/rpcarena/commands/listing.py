@@ -1,10 +1,15 @@
-"""`rpcarena list`: what can be measured here, and what cannot and why."""
+"""`rpcarena list`: what can be measured here, and what cannot, why, and what fixes it.
+
+Every contender has a row: an unavailable one says what is missing and the command that installs
+it (`builds.INSTALL`); a native one not built yet says so, as its first run will build it.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from rpcarena import contenders, seeds
@@ -25,7 +30,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     for contender in contenders.all_contenders().values():
         clients = contenders.python_client_ids(contender.protocol) + native.client_ids(contender.protocol)
         table.add_row(contender.id, contender.language, contender.protocol, ",".join(clients),
-                      _status(contender.unavailable()), contender.description)
+                      _status(contender), contender.description)
     console.print(table)
     _list_load_clients(console)
     loads = Table(title="workloads", header_style="bold")
@@ -38,8 +43,13 @@ def main(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _status(unavailable: str | None) -> str:
-    return "[green]available[/]" if unavailable is None else f"[yellow]unavailable[/]: {unavailable}"
+def _status(contender: contenders.Contender) -> str:
+    unavailable = contender.unavailable()
+    if unavailable is not None:
+        return f"[yellow]unavailable[/]: {escape(unavailable)}"
+    if isinstance(contender, native.NativeContender) and not contender.worker.built():
+        return "[green]available[/], not built yet (on first use, or now: rpcarena build)"
+    return "[green]available[/]"
 
 
 def _list_load_clients(console: Console) -> None:
@@ -48,7 +58,7 @@ def _list_load_clients(console: Console) -> None:
     for name in ("id", "language", "protocol", "status", "description"):
         table.add_column(name)
     for client in native.clients_only():
-        table.add_row(client.id, client.language, client.protocol, _status(client.unavailable()), client.description)
+        table.add_row(client.id, client.language, client.protocol, _status(client), client.description)
     if table.row_count:
         console.print(table)
 

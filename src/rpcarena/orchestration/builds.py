@@ -4,13 +4,14 @@ Each `workers/<language>/worker.json` describes one executable speaking the
 worker contract (docs/worker-contract.md). It is built on first use into the
 cache, keyed by a hash of its sources and of proto/arena.proto, so an edit
 rebuilds and nothing else does. A missing toolchain or a failed build makes the
-worker's contenders unavailable, with the reason (`rpcarena.contenders.native`).
+worker's contenders unavailable, with the reason and the fix
+(`rpcarena.contenders.native`). The sources are `rpcarena.sources`: a checkout
+builds in place, an installed copy from a copy of them in the build's folder.
 """
 
 from __future__ import annotations
 
 import fcntl
-import glob
 import hashlib
 import json
 import shutil
@@ -20,18 +21,20 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from rpcarena import sources
 from rpcarena.errors import UnavailableError
 from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
 
 BUILD_TIMEOUT_S = 1800
-
-
-def repo_dir() -> Path:
-    return Path(__file__).resolve().parents[3]
-
-
-def workers_dir() -> Path:
-    return repo_dir() / "workers"
+# What puts each tool a manifest `requires` on PATH (Debian's go and cargo are too old for go.mod
+# and Cargo.lock); a tool without a line here gets "install X".
+INSTALL = {
+    "go": "install Go from https://go.dev/doc/install",
+    "protoc": "apt-get install protobuf-compiler",
+    "cargo": "install Rust with rustup (curl https://sh.rustup.rs -sSf | sh)",
+    "java": "apt-get install default-jdk-headless",
+    "mvn": "apt-get install maven",
+}
 
 
 @dataclass
@@ -53,36 +56,49 @@ class Worker:
     def source_hash(self) -> str:
         digest = hashlib.sha256(b"".join((proto_dir() / name).read_bytes() for name in PROTOS))
         digest.update(json.dumps(self.manifest, sort_keys=True).encode())
-        files: set[str] = set()
-        for pattern in self.manifest.get("sources", ["**/*"]):
-            files.update(glob.glob(str(self.folder / pattern), recursive=True))
-        for name in sorted(files):
-            path = Path(name)
-            if path.is_file() and "target" not in path.parts and "bin" not in path.relative_to(self.folder).parts:
-                digest.update(str(path.relative_to(self.folder)).encode())
-                digest.update(path.read_bytes())
+        for path in sources.files(self.folder, self.manifest):
+            digest.update(str(path.relative_to(self.folder)).encode())
+            digest.update(path.read_bytes())
         return digest.hexdigest()[:16]
 
     @property
     def build_dir(self) -> Path:
         return cache_dir() / "build" / f"{self.language}-{self.source_hash}"
 
+    @property
+    def staged(self) -> Path | None:
+        """Where an installed copy builds: a copy of its tree in the build's folder, since
+        site-packages is no place for build output (and may be read-only). None in a checkout."""
+        return self.build_dir / "src" if sources.installed() else None
+
+    @property
+    def workdir(self) -> Path:
+        """The folder the build steps run in."""
+        tree = self.staged
+        return self.folder if tree is None else tree / self.folder.relative_to(sources.root())
+
     def _expand(self, arg: str) -> str:
         out = self.build_dir / f"{self.language}-worker"
-        return arg.replace("{out}", str(out)).replace("{repo}", str(repo_dir()))
+        return arg.replace("{out}", str(out)).replace("{repo}", str(self.staged or sources.root()))
 
     def artifact(self) -> Path:
         return Path(self._expand(self.manifest.get("artifact", "{out}")))
 
     def unavailable(self) -> str | None:
+        """Why this worker cannot run here, with the commands that fix it; None if it can."""
         missing = self.missing_tools()
         if missing:
-            return f"{', '.join(missing)} not found on PATH (install the {self.language} toolchain)"
+            fixes = "; ".join(INSTALL.get(tool, f"install {tool}") for tool in missing)
+            return f"needs {', '.join(missing)} (not found on PATH): {fixes}; then rpcarena build"
         return self.failed
+
+    def built(self) -> bool:
+        """Whether the build of these sources is in the cache already."""
+        return self.artifact().exists() and (self.build_dir / "OK").exists()
 
     def ensure_built(self) -> None:
         """Build once per source hash; concurrent callers wait on a lock."""
-        if self.artifact().exists() and (self.build_dir / "OK").exists():
+        if self.built():
             return
         reason = self.unavailable()
         if reason:
@@ -95,11 +111,13 @@ class Worker:
 
     def _build(self) -> None:
         log = self.build_dir / "build.log"
+        if self.staged:
+            sources.copy(sources.root(), self.staged)
         with open(log, "w") as out:
             for step in self.manifest["build"]:
                 argv = [self._expand(a) for a in step]
                 try:
-                    done = subprocess.run(argv, cwd=self.folder, stdout=out, stderr=subprocess.STDOUT,
+                    done = subprocess.run(argv, cwd=self.workdir, stdout=out, stderr=subprocess.STDOUT,
                                           timeout=BUILD_TIMEOUT_S, check=False)
                 except (OSError, subprocess.TimeoutExpired) as error:
                     return self._fail(f"build step {argv[0]} failed ({error}); see {log}")
@@ -108,6 +126,8 @@ class Worker:
         if not self.artifact().exists():
             return self._fail(f"build produced no {self.artifact()}; see {log}")
         (self.build_dir / "OK").write_text("ok\n")
+        if self.staged:  # the artifact is out; a failed build keeps its tree to look into
+            shutil.rmtree(self.staged, ignore_errors=True)
 
     def _fail(self, reason: str) -> None:
         # Remembered by this process only: a failure can be the machine's (network, disk),
@@ -135,9 +155,9 @@ class Worker:
 
 @cache
 def workers() -> dict[str, Worker]:
-    """The native workers of this checkout, by language."""
+    """The native workers of this checkout or installed copy, by language."""
     found = {}
-    for manifest in sorted(workers_dir().glob("*/worker.json")):
+    for manifest in sorted((sources.root() / "workers").glob("*/worker.json")):
         data = json.loads(manifest.read_text())
         found[data["language"]] = Worker(manifest.parent, data)
     return found
@@ -147,5 +167,5 @@ def workers() -> dict[str, Worker]:
 def tool(name: str) -> Worker:
     """A program of this repository that is not a worker (`delayline/`), built the same way from
     its `build.json`: on first use, cached by the hash of its sources."""
-    folder = repo_dir() / name
+    folder = sources.root() / name
     return Worker(folder, json.loads((folder / "build.json").read_text()))

@@ -16,16 +16,15 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from rpcarena import sources
 from rpcarena.errors import ArenaError
 
-PROTO_DIR = Path(__file__).resolve().parents[1] / "proto"
 SERVICE = "arena.Arena"
 
 
 def proto_dir() -> Path:
-    """Where arena.proto lives: packaged beside this module, or the repository's proto/."""
-    repo = Path(__file__).resolve().parents[3] / "proto"
-    return repo if (repo / "arena.proto").exists() else PROTO_DIR
+    """Where arena.proto lives: the checkout's proto/, or the installed copy's."""
+    return sources.root() / sources.PROTO
 
 
 def cache_dir() -> Path:

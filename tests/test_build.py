@@ -1,0 +1,65 @@
+"""`rpcarena build` says of each program what it did (built, already built, not built and why) and
+exits non-zero when a build that was to happen did not; shown on small programs built by `sh`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rpcarena import cli
+from rpcarena.orchestration import builds
+
+
+def _worker(tmp_path, name: str, build: list[str], requires: tuple[str, ...] = ()) -> builds.Worker:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "main.txt").write_text(name)
+    manifest = {"language": name, "requires": list(requires), "sources": ["*.txt"], "build": [build], "run": ["{out}"]}
+    (folder / "build.json").write_text(json.dumps(manifest))
+    return builds.Worker(folder, manifest)
+
+
+@pytest.fixture
+def programs(tmp_path, monkeypatch):
+    monkeypatch.setenv("RPCARENA_CACHE", str(tmp_path / "cache"))
+    found = {"good": _worker(tmp_path, "good", ["sh", "-c", "cat main.txt > {out}"]),
+             "broken": _worker(tmp_path, "broken", ["sh", "-c", "echo no; exit 3"]),
+             "toolless": _worker(tmp_path, "toolless", ["true"], requires=("rpcarena-no-such-tool",))}
+    tool = _worker(tmp_path, "delayline", ["sh", "-c", "cat main.txt > {out}"])
+    monkeypatch.setattr(builds, "workers", lambda: found)
+    monkeypatch.setattr(builds, "tool", lambda name: tool)
+    return found
+
+
+def _build(capsys, *options: str) -> tuple[int, str]:
+    code = cli.main(["build", *options])
+    return code, capsys.readouterr().out
+
+
+def test_build_says_built_then_already_built(programs, capsys):
+    code, out = _build(capsys, "--language", "good")
+    assert code == 0 and out.startswith("good: built ") and programs["good"].artifact().read_text() == "good"
+    code, out = _build(capsys, "--language", "good")
+    assert code == 0 and out.startswith(f"good: already built, {programs['good'].artifact()}")
+
+
+def test_a_failed_build_says_why_and_fails(programs, capsys):
+    code, out = _build(capsys, "--language", "good,broken")
+    assert code == 1 and "good: built " in out
+    assert "broken: not built: build failed (exit 3 in sh -c echo no; exit 3); see " in out
+
+
+def test_a_missing_tool_is_named_with_its_fix_and_fails_only_when_asked_for(programs, capsys):
+    code, out = _build(capsys, "--language", "toolless")
+    assert code == 1
+    assert out.strip() == ("toolless: not built: needs rpcarena-no-such-tool (not found on PATH): "
+                           "install rpcarena-no-such-tool; then rpcarena build")
+    programs.pop("broken")
+    code, out = _build(capsys)  # everything: what cannot be built here is skipped, with the reason
+    assert code == 0 and "toolless: not built: needs rpcarena-no-such-tool" in out and "good: built" in out
+
+
+def test_an_unknown_name_is_a_usage_error(programs, capsys):
+    assert cli.main(["build", "--language", "cobol"]) == 2
+    assert "--language cobol: unknown cobol; choose among good, broken, toolless, delayline" in capsys.readouterr().err
