@@ -29,11 +29,37 @@ def test_page_is_self_contained(page):
 
 
 def test_page_has_every_chart_and_the_context(page):
-    assert page.count("<svg") == 7  # boxplot, intervals, histogram, scatter, clients, cpu, bytes
+    assert page.count("<svg") == 8  # the heatmap; boxplot, intervals, histogram, scatter, clients, cpu, bytes
     assert page.count('class="chart"') == 7
     for text in ("usp.int32", "median µs [95% CI]", "× fastest", "environment", "cpu_model", "calls"):
         assert text in page
     assert "⚠" in page  # 300 calls per trial: the p99 warning is next to the numbers
+
+
+def test_page_opens_with_the_answer(page):
+    """Summary first (winners, heatmap, warnings), then the contents, then the details."""
+    order = [page.index(marker) for marker in ('<section id="summary"', 'id="contents"', 'id="w-usp.int32"',
+                                                'id="environment"')]
+    assert order == sorted(order)
+    summary = page[order[0]:order[1]]
+    assert summary.count("<b>tcp-raw</b>") == 2  # fastest at 1 and at 2 clients (6.7x and 7.8x ahead)
+    assert "usp.int32 · 1 client" in summary and "usp.int32 · 2 clients" in summary
+    assert re.search(r"\d\.\d\d× \[\d\.\d\d–\d+\.\d\d\] slower", summary)
+    assert summary.count('<rect') == 4 and summary.count("1.00×") == 2  # 2 contenders × 2 comparisons
+    assert "300 calls: p99 rests on fewer than 10 calls; use --calls 1000 or more: all 4 results" in summary
+    assert '<a href="#w-usp.int32">' in page[order[1]:order[2]]
+
+
+def test_charts_have_hover_values(page):
+    titles = re.findall(r"<title>([^<]*)</title>", page)
+    assert any(re.match(r"tcp-raw x1: median [\d.]+ µs \[[\d.]+–[\d.]+\]$", t) for t in titles)
+    assert any(t.startswith("grpc-py on usp.int32 · 2 clients: median") and "× the fastest median" in t
+               for t in titles)
+    assert 'id="tip-' not in page  # every encoded tooltip became a <title>
+
+
+def test_intervals_do_not_wrap(page):
+    assert ".numbers td{white-space:nowrap}" in page and ".summary td{white-space:nowrap}" in page
 
 
 def test_trimmed_report_says_so(tmp_path):
