@@ -80,7 +80,7 @@ def section(title: str, body: str, level: int = 2, anchor: str = "", css: str = 
 def slug(text: str) -> str:
     """Text as a safe file name or anchor: letters, digits, '.', '_' and '-' only (a method or URL
     brings '/', spaces and worse), never empty, never '.' or '..'."""
-    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:80]
+    cleaned = re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-.")[:80]
     return cleaned or "x"
 
 
