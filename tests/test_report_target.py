@@ -3,34 +3,24 @@ so every file name made from one must be cleaned, and two that clean alike must 
 
 from __future__ import annotations
 
-import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from tests.conftest import run_cli
+from tests.test_target import Items
 
 import rpcarena
 from rpcarena import report
 from rpcarena.report import html
 
 
-class Anything(BaseHTTPRequestHandler):
+class Anything(Items):
     """200 and a small JSON body for any GET."""
 
-    protocol_version = "HTTP/1.1"
-
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-        data = json.dumps({"path": self.path}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self._reply(200, {"path": self.path})
 
 
 @pytest.fixture(scope="module")
