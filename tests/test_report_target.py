@@ -72,3 +72,10 @@ def test_html_of_a_target_result_links_each_workload(target_results, tmp_path):
     for anchor in ("w-GET-items-id", "w-GET-items-id-2"):
         assert f'id="{anchor}"' in page and f'href="#{anchor}"' in page
     assert "GET /items/{{id}}" in page and "GET /items-{{id}}" in page
+
+
+def test_hgrm_files_of_a_target_result(target_results, tmp_path):
+    done = run_cli("export", str(target_results), "--hgrm", str(tmp_path / "hgrm"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "hgrm").iterdir()) == [
+        "dash-GET-items-id-x1-trial-0.hgrm", "slash-GET-items-id-x1-trial-0.hgrm"]
