@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import csv
+import html
 import json
 import re
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import document, run_cli, trials
 
 import rpcarena
 from rpcarena import report
+from rpcarena.analysis.groups import group
+from rpcarena.report import overview
+from rpcarena.seeds import SUITES
+from rpcarena.suites.findings import findings
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 
@@ -56,6 +61,27 @@ def test_charts_have_hover_values(page):
     assert any(t.startswith("grpc-py on usp.int32 · 2 clients: median") and "× the fastest median" in t
                for t in titles)
     assert 'id="tip-' not in page  # every encoded tooltip became a <title>
+
+
+def test_a_suite_report_opens_with_its_claims(tmp_path):
+    doc = rpcarena.load(FIXTURE)
+    found = findings(SUITES["usp2018"], doc, {"rpyc": "not installed"})
+    page = report.write_html([report.Source("usp2018", doc, found)], tmp_path / "s.html").read_text()
+    summary = page[page.index('<section id="summary"'):page.index('id="contents"')]
+    assert summary.index("<h3>Claims</h3>") < summary.index("<h3>Fastest per comparison</h3>")
+    assert all(html.escape(f.claim) in summary and html.escape(f.said) in summary for f in found)
+    assert '<a href="#findings">Findings</a>' in page[page.index('id="contents"'):]
+
+
+def test_the_heatmap_turns_when_comparisons_outnumber_contenders():
+    groups = group(document(*(trials(name, w, scale) for name, scale in (("a", 1.0), ("b", 2.0))
+                              for w in ("w1", "w2", "w3"))).cells)
+    found = overview.comparisons({w: [g for g in groups if g.workload == w] for w in ("w1", "w2", "w3")})
+    drawn = overview.heatmap(found, {w: f"w-{w}" for w in ("w1", "w2", "w3")})
+    row_labels = re.findall(r'text-anchor="end">([^<]+)</text>', drawn)
+    assert row_labels == ["w1", "w2", "w3"] and drawn.count("<rect") == 6
+    assert drawn.count(">1.00×<") == 3 and drawn.count(">2.00×<") == 3  # b is twice a's median, everywhere
+    assert overview.colour(1.0) == "#1a9850" and overview.colour(overview.WORST_RATIO * 3) == "#d73027"
 
 
 def test_intervals_do_not_wrap(page):

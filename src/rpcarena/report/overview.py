@@ -18,6 +18,7 @@ from typing import Any
 from rpcarena.analysis import stability, stats
 from rpcarena.analysis.groups import Group
 from rpcarena.report import html
+from rpcarena.report.findings import badge
 
 SHOWN_WARNINGS = 6
 WORST_RATIO = 10.0  # the heatmap's reddest colour: this many times the fastest median or more
@@ -145,20 +146,26 @@ def _cell(x: float, y: float, s: Standing | None, c: Comparison, anchor: str) ->
 
 
 def heatmap(found: list[Comparison], anchors: dict[str, str]) -> str:
-    """Contenders (rows) × comparisons (columns), each cell the ratio of its median to the fastest's."""
-    rows = list(dict.fromkeys(contender(s.group) for c in found for s in c.ranked))
-    if not rows:
+    """Contenders × comparisons, each cell the ratio of its median to the fastest's. Contenders are
+    the rows unless there are more comparisons than contenders (a suite): then they are the columns,
+    so the picture grows down, not off the screen's right edge."""
+    names = list(dict.fromkeys(contender(s.group) for c in found for s in c.ranked))
+    if not names:
         return ""
+    at = [{contender(s.group): s for s in c.ranked} for c in found]
+    across = len(found) <= len(names)  # comparisons across the top
+    rows, columns = (names, [c.title for c in found]) if across else ([c.title for c in found], names)
     left = 12 + CHAR_W * max(len(r) for r in rows)
-    head = 16 + CHAR_W * 0.75 * max(len(c.title) for c in found)  # titles at 45°
-    width, height = left + CELL_W * len(found) + 40, head + CELL_H * len(rows) + 8
+    head = 16 + CHAR_W * 0.75 * max(len(c) for c in columns)  # column titles at 45°
     parts = [f'<text x="{left - 8}" y="{head + CELL_H * i + CELL_H / 2 + 3}" text-anchor="end">{escape(r)}</text>'
              for i, r in enumerate(rows)]
-    for j, c in enumerate(found):
-        x = left + CELL_W * j
-        parts.append(f'<text transform="translate({x + CELL_W / 2},{head - 6}) rotate(-45)">{escape(c.title)}</text>')
-        standing = {contender(s.group): s for s in c.ranked}
-        parts += [_cell(x, head + CELL_H * i, standing.get(r), c, anchors[c.workload]) for i, r in enumerate(rows)]
+    parts += [f'<text transform="translate({left + CELL_W * (j + 0.5)},{head - 6}) rotate(-45)">{escape(t)}</text>'
+              for j, t in enumerate(columns)]
+    for i, j in ((i, j) for i in range(len(rows)) for j in range(len(columns))):
+        k, name = (j, rows[i]) if across else (i, columns[j])
+        parts.append(_cell(left + CELL_W * j, head + CELL_H * i, at[k].get(name), found[k],
+                           anchors[found[k].workload]))
+    width, height = left + CELL_W * (len(columns) - 0.5) + head, head + CELL_H * len(rows) + 8  # the last title
     return (f'<svg class="heatmap" role="img" width="{width:.0f}" height="{height:.0f}" '
             f'viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg">'
             f"<title>median ÷ the fastest median, per contender and comparison</title>{''.join(parts)}</svg>")
@@ -201,20 +208,21 @@ def _warnings_list(lines: list[str]) -> str:
     return f"<ul>{shown}</ul>{more}"
 
 
-def _gaps(sources: Sequence[Any]) -> str:
-    """Cells not measured and suite claims, counted, with where to read more."""
+def claims(sources: Sequence[Any]) -> str:
+    """A suite's answer: each published claim and its verdict here (the reasons are in the findings)."""
+    rows = [(f.claim, badge(f.verdict, f.said)) for source in sources for f in source.findings]
+    if not rows:
+        return ""
+    note = '<p class="note">Why, with the numbers: <a href="#findings">Findings</a>.</p>'
+    return html.section("Claims", html.table(("claim", "verdict here"), rows, left=2, css="claims") + note, level=3)
+
+
+def _unmeasured(sources: Sequence[Any]) -> str:
     cells = [c for s in sources for c in s.results.cells]
     missing = sum(1 for c in cells if c.status != "ok" or not c.calls)
-    verdicts: dict[str, int] = {}
-    for source in sources:
-        for f in source.findings:
-            verdicts[f.verdict] = verdicts.get(f.verdict, 0) + 1
-    said = []
-    if verdicts:
-        said.append('<a href="#findings">claims</a>: ' + ", ".join(f"{n} {escape(v)}" for v, n in verdicts.items()))
-    if missing:
-        said.append(f"{missing} of {len(cells)} cells not measured (their reasons are with each workload)")
-    return "".join(f'<p class="note">{line}</p>' for line in said)
+    if not missing:
+        return ""
+    return f'<p class="note">{missing} of {len(cells)} cells not measured (the reasons are with each workload).</p>'
 
 
 def _measured_on(sources: Sequence[Any]) -> str:
@@ -233,8 +241,9 @@ def summary_section(sources: Sequence[Any], grouped: dict[str, list[Group]], anc
               "(green 1×, red 10× or more). ≈: not significantly slower than the fastest (its 95% interval "
               "reaches 1). Hover for the numbers; click for the workload's details.</p>")
     answer = (html.section("Fastest per comparison", winners(found), level=3)
-              + html.section("Median ÷ fastest median", heatmap(found, anchors) + legend, level=3, css="map"))
-    body = (_measured_on(sources) + f'<div class="answer">{answer}</div>'
+              + html.section("Median ÷ fastest median", f'<div class="wide">{heatmap(found, anchors)}</div>' + legend,
+                                           level=3, css="map"))
+    body = (_measured_on(sources) + claims(sources) + f'<div class="answer">{answer}</div>'
             + html.section("Warnings that matter", _warnings_list(notable_warnings(grouped, found, cpus)), level=3)
-            + _gaps(sources))
+            + _unmeasured(sources))
     return html.section("Summary", body, anchor="summary", css="summary")
