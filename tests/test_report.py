@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import html
 import json
 import re
@@ -82,6 +83,15 @@ def test_the_heatmap_turns_when_comparisons_outnumber_contenders():
     assert row_labels == ["w1", "w2", "w3"] and drawn.count("<rect") == 6
     assert drawn.count(">1.00×<") == 3 and drawn.count(">2.00×<") == 3  # b is twice a's median, everywhere
     assert overview.colour(1.0) == "#1a9850" and overview.colour(overview.WORST_RATIO * 3) == "#d73027"
+
+
+def test_a_report_of_nothing_measured_says_so(tmp_path):
+    doc = rpcarena.load(FIXTURE)
+    failed = dataclasses.replace(doc, cells=[dataclasses.replace(c, status="failed", reason="boom", calls=0)
+                                             for c in doc.cells])
+    page = report.write_html([report.Source("run", failed)], tmp_path / "f.html").read_text()
+    summary = page[page.index('<section id="summary"'):page.index('id="contents"')]
+    assert "nothing to name fastest" in summary and "8 of 8 cells not measured" in summary
 
 
 def test_intervals_do_not_wrap(page):

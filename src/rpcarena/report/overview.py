@@ -233,17 +233,25 @@ def _measured_on(sources: Sequence[Any]) -> str:
     return f'<p class="note">Measured on {escape(said)}. <a href="#environment">Details</a>.</p>' if said else ""
 
 
+LEGEND = ('<p class="note">Each cell: the contender\'s median latency ÷ the fastest median of that comparison '
+          "(green 1×, red 10× or more). ≈: not significantly slower than the fastest (its 95% interval "
+          "reaches 1). Hover for the numbers; click for the workload's details.</p>")
+
+
+def _answer(found: list[Comparison], anchors: dict[str, str]) -> str:
+    if not any(c.ranked for c in found):
+        return ('<p class="bad">No cell has raw samples to rank: nothing to name fastest. The cells not '
+                "measured and their reasons are listed below.</p>")
+    drawn = f'<div class="wide">{heatmap(found, anchors)}</div>' + LEGEND
+    return (html.section("Fastest per comparison", winners(found), level=3)
+            + html.section("Median ÷ fastest median", drawn, level=3, css="map"))
+
+
 def summary_section(sources: Sequence[Any], grouped: dict[str, list[Group]], anchors: dict[str, str],
                     cpus: int) -> str:
     """The first section of the report: what a reader needs if they read nothing else."""
     found = comparisons(grouped)
-    legend = ('<p class="note">Each cell: the contender\'s median latency ÷ the fastest median of that comparison '
-              "(green 1×, red 10× or more). ≈: not significantly slower than the fastest (its 95% interval "
-              "reaches 1). Hover for the numbers; click for the workload's details.</p>")
-    answer = (html.section("Fastest per comparison", winners(found), level=3)
-              + html.section("Median ÷ fastest median", f'<div class="wide">{heatmap(found, anchors)}</div>' + legend,
-                                           level=3, css="map"))
-    body = (_measured_on(sources) + claims(sources) + f'<div class="answer">{answer}</div>'
-            + html.section("Warnings that matter", _warnings_list(notable_warnings(grouped, found, cpus)), level=3)
-            + _unmeasured(sources))
+    warned = html.section("Warnings that matter", _warnings_list(notable_warnings(grouped, found, cpus)), level=3)
+    body = (_measured_on(sources) + claims(sources) + f'<div class="answer">{_answer(found, anchors)}</div>'
+            + warned + _unmeasured(sources))
     return html.section("Summary", body, anchor="summary", css="summary")
