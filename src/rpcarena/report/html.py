@@ -32,7 +32,7 @@ th{background:#f4f4f4}td.l,th.l{text-align:left}
 .summary h2{margin-top:.75rem}.summary td{white-space:nowrap}.summary .claims td:first-child{white-space:normal}
 .summary ul{padding-left:1.2rem;margin:.3rem 0}
 .heatmap text{font-size:12px;fill:#222}.heatmap a:hover rect,svg g:has(>title):hover{opacity:.7}
-nav.contents ul{columns:2;padding-left:1.2rem}.answer{display:flex;flex-wrap:wrap;gap:0 2.5rem;align-items:flex-start}
+nav.contents ul{columns:2;padding-left:1.2rem}.answer{display:flex;flex-wrap:wrap;gap:0 2rem;align-items:flex-start}
 .answer .map{max-width:100%}.answer .map .note{max-width:30rem}
 """
 

@@ -106,7 +106,7 @@ def winners(found: list[Comparison]) -> str:
         best = c.ranked[0].group
         rows.append((c.title, html.Markup(f"<b>{escape(contender(best))}</b> {_median(best):,.1f} µs"),
                      *_runner_up(c)))
-    headers = ("comparison", "fastest (median)", "runner-up (median)", "runner-up ÷ fastest [95% CI]")
+    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio [95% CI]")
     return html.table(headers, rows, left=2, css="winners")
 
 
