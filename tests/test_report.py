@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
+import html
 import json
 import re
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import document, run_cli, trials
 
 import rpcarena
 from rpcarena import report
+from rpcarena.analysis.groups import group
+from rpcarena.report import overview
+from rpcarena.seeds import SUITES
+from rpcarena.suites.findings import findings
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 
@@ -29,11 +35,67 @@ def test_page_is_self_contained(page):
 
 
 def test_page_has_every_chart_and_the_context(page):
-    assert page.count("<svg") == 7  # boxplot, intervals, histogram, scatter, clients, cpu, bytes
+    assert page.count("<svg") == 8  # the heatmap; boxplot, intervals, histogram, scatter, clients, cpu, bytes
     assert page.count('class="chart"') == 7
     for text in ("usp.int32", "median µs [95% CI]", "× fastest", "environment", "cpu_model", "calls"):
         assert text in page
     assert "⚠" in page  # 300 calls per trial: the p99 warning is next to the numbers
+
+
+def test_page_opens_with_the_answer(page):
+    """Summary first (winners, heatmap, warnings), then the contents, then the details."""
+    order = [page.index(marker) for marker in ('<section id="summary"', 'id="contents"', 'id="w-usp.int32"',
+                                                'id="environment"')]
+    assert order == sorted(order)
+    summary = page[order[0]:order[1]]
+    assert summary.count("<b>tcp-raw</b>") == 2  # fastest at 1 and at 2 clients (6.7x and 7.8x ahead)
+    assert "usp.int32 · 1 client" in summary and "usp.int32 · 2 clients" in summary
+    assert re.search(r"\d\.\d\d× \[\d\.\d\d–\d+\.\d\d\] slower", summary)
+    assert summary.count('<rect') == 4 and summary.count("1.00×") == 2  # 2 contenders × 2 comparisons
+    assert "300 calls: p99 rests on fewer than 10 calls; use --calls 1000 or more: all 4 results" in summary
+    assert '<a href="#w-usp.int32">' in page[order[1]:order[2]]
+
+
+def test_charts_have_hover_values(page):
+    titles = re.findall(r"<title>([^<]*)</title>", page)
+    assert any(re.match(r"tcp-raw x1: median [\d.]+ µs \[[\d.]+–[\d.]+\]$", t) for t in titles)
+    assert any(t.startswith("grpc-py on usp.int32 · 2 clients: median") and "× the fastest median" in t
+               for t in titles)
+    assert 'id="tip-' not in page  # every encoded tooltip became a <title>
+
+
+def test_a_suite_report_opens_with_its_claims(tmp_path):
+    doc = rpcarena.load(FIXTURE)
+    found = findings(SUITES["usp2018"], doc, {"rpyc": "not installed"})
+    page = report.write_html([report.Source("usp2018", doc, found)], tmp_path / "s.html").read_text()
+    summary = page[page.index('<section id="summary"'):page.index('id="contents"')]
+    assert summary.index("<h3>Claims</h3>") < summary.index("<h3>Fastest per comparison</h3>")
+    assert all(html.escape(f.claim) in summary and html.escape(f.said) in summary for f in found)
+    assert '<a href="#findings">Findings</a>' in page[page.index('id="contents"'):]
+
+
+def test_the_heatmap_turns_when_comparisons_outnumber_contenders():
+    groups = group(document(*(trials(name, w, scale) for name, scale in (("a", 1.0), ("b", 2.0))
+                              for w in ("w1", "w2", "w3"))).cells)
+    found = overview.comparisons({w: [g for g in groups if g.workload == w] for w in ("w1", "w2", "w3")})
+    drawn = overview.heatmap(found, {w: f"w-{w}" for w in ("w1", "w2", "w3")})
+    row_labels = re.findall(r'text-anchor="end">([^<]+)</text>', drawn)
+    assert row_labels == ["w1", "w2", "w3"] and drawn.count("<rect") == 6
+    assert drawn.count(">1.00×<") == 3 and drawn.count(">2.00×<") == 3  # b is twice a's median, everywhere
+    assert overview.colour(1.0) == "#1a9850" and overview.colour(overview.WORST_RATIO * 3) == "#d73027"
+
+
+def test_a_report_of_nothing_measured_says_so(tmp_path):
+    doc = rpcarena.load(FIXTURE)
+    failed = dataclasses.replace(doc, cells=[dataclasses.replace(c, status="failed", reason="boom", calls=0)
+                                             for c in doc.cells])
+    page = report.write_html([report.Source("run", failed)], tmp_path / "f.html").read_text()
+    summary = page[page.index('<section id="summary"'):page.index('id="contents"')]
+    assert "nothing to name fastest" in summary and "8 of 8 cells not measured" in summary
+
+
+def test_intervals_do_not_wrap(page):
+    assert ".numbers td{white-space:nowrap}" in page and ".summary td{white-space:nowrap}" in page
 
 
 def test_trimmed_report_says_so(tmp_path):

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from rpcarena.analysis.groups import Group, group
 from rpcarena.report import figures, html, summary
 from rpcarena.report.context import context_section, not_measured
 from rpcarena.report.findings import findings_section
+from rpcarena.report.overview import summary_section
 from rpcarena.results import Results
 
 __all__ = ["Source", "write_html", "write_figures", "FORMATS"]
@@ -56,43 +58,64 @@ def _cpus(sources: Sequence[Source]) -> int:
     return len(env.get("cpus_allowed") or []) or env.get("cpus") or 1
 
 
-def _workload(workload: str, groups: list[Group], sources: Sequence[Source], cpus: int) -> str:
+def _workload(workload: str, groups: list[Group], sources: Sequence[Source], cpus: int, anchor: str) -> str:
     body = summary.numbers(groups, cpus)
     for key, draw in figures.FIGURES.items():
         fig = draw(groups)
         if fig is not None:
             body += html.figure(fig, CAPTIONS[key])
     body += not_measured(sources, workload)
-    return html.section(workload, body, anchor=f"w-{workload}")
+    return html.section(workload, body, anchor=anchor)
+
+
+def _contents(sources: Sequence[Source], anchors: dict[str, str], body: str) -> str:
+    entries = [("summary", "Summary")]
+    entries += [("findings", "Findings")] if 'id="findings"' in body else []
+    entries += [(anchor, workload) for workload, anchor in anchors.items()]
+    return html.contents(entries + [("environment", "Environment and configuration")])
 
 
 def write_html(sources: Sequence[Source], out: str | os.PathLike, trimmed: bool = False,
                title: str = "rpcarena report") -> Path:
     """Write the page; return its path."""
     cpus = _cpus(sources)
-    body = findings_section(sources)
     grouped = by_workload(sources, trimmed)
+    anchors = {w: f"w-{s}" for w, s in html.slugs(list(grouped)).items()}
+    details = findings_section(sources)
     for workload, groups in grouped.items():
-        body += _workload(workload, groups, sources, cpus)
-    body += not_measured(sources, None, exclude=set(grouped))
-    body += context_section(sources)
+        details += _workload(workload, groups, sources, cpus, anchors[workload])
+    details += not_measured(sources, None, exclude=set(grouped))
+    details += context_section(sources)
+    top = summary_section(sources, grouped, anchors, cpus) + _contents(sources, anchors, details)
     target = Path(out)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(html.page(title, body))
+    target.write_text(html.page(title, top + details))
     return target
 
 
 def write_figures(sources: Sequence[Source], out_dir: str | os.PathLike, fmt: str,
                   trimmed: bool = False) -> list[Path]:
-    """Every figure of the report as <workload>-<chart>.<fmt> in out_dir."""
+    """Every figure of the report as <workload>-<chart>.<fmt> in out_dir, the workload's name made a
+    safe file name (a target's method or URL has '/' in it) and distinct from every other's."""
     target = Path(out_dir)
     target.mkdir(parents=True, exist_ok=True)
+    grouped = by_workload(sources, trimmed)
+    names = html.slugs(list(grouped))
     written = []
-    for workload, groups in by_workload(sources, trimmed).items():
+    for workload, groups in grouped.items():
         for key, draw in figures.FIGURES.items():
             fig = draw(groups)
             if fig is not None:
-                path = target / f"{workload}-{key}.{fmt}"
-                fig.savefig(path, format=fmt, dpi=150)
+                path = target / f"{names[workload]}-{key}.{fmt}"
+                _save(fig, path, fmt)
                 written.append(path)
     return written
+
+
+def _save(fig: figures.Figure, path: Path, fmt: str) -> None:
+    if fmt != "svg":
+        fig.savefig(path, format=fmt, dpi=150)
+        return
+    text = io.StringIO()  # the SVG file keeps the page's hover tooltips
+    fig.savefig(text, format="svg")
+    path.write_text(figures.with_tooltips(text.getvalue()))

@@ -2,11 +2,16 @@
 
 Each function takes the groups of one workload and returns a Figure, or None
 when there is nothing to draw (e.g. one concurrency level, no byte counters).
+Their marks carry tooltips (`tip`): in the SVG each becomes a <title>, which a
+browser shows on hover, so the page needs no script and no plotting library.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from html import escape
+from typing import Any
 
 import matplotlib
 
@@ -20,6 +25,26 @@ from rpcarena.analysis.groups import Group  # noqa: E402
 
 WIDTH = 9.0
 COLORS = matplotlib.colormaps["tab10"].colors
+_TIP = re.compile(r'<g id="tip-([0-9a-f]+)">')
+
+
+def tip(artist: Any, text: str) -> None:
+    """Give a mark its hover text. Matplotlib writes an artist's gid as the id of the <g> that holds
+    it; the text rides in that id, hex-encoded so no quoting can break it, until `with_tooltips`."""
+    artist.set_gid("tip-" + text.encode().hex())
+
+
+def with_tooltips(svg: str) -> str:
+    """Matplotlib's SVG with each tipped mark's id turned into a <title> child."""
+    return _TIP.sub(lambda m: f"<g><title>{escape(bytes.fromhex(m.group(1)).decode())}</title>", svg)
+
+
+def _us(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.1f} µs"
+
+
+def _num(value: float | None, digits: int = 0) -> str:
+    return "not measured" if value is None else f"{value:,.{digits}f}"
 
 
 def name(g: Group, several_levels: bool) -> str:
@@ -45,8 +70,12 @@ def boxplot(groups: list[Group]) -> Figure | None:
     if not drawn:
         return None
     fig, ax = _figure(0.9 + 0.35 * len(drawn) + 1.5)
-    ax.boxplot([g.samples for g in drawn], orientation="horizontal", tick_labels=_names(drawn), showfliers=True,
-               flierprops={"markersize": 2, "alpha": 0.4})
+    parts = ax.boxplot([g.samples for g in drawn], orientation="horizontal", tick_labels=_names(drawn),
+                       showfliers=True, flierprops={"markersize": 2, "alpha": 0.4})
+    for box, g, label in zip(parts["boxes"], drawn, _names(drawn)):
+        p25, p50, p75, p99 = np.percentile(g.samples, [25, 50, 75, 99])
+        tip(box, f"{label}: p25 {_us(p25)}, median {_us(p50)}, p75 {_us(p75)}, p99 {_us(p99)} "
+                 f"({g.samples.size:,} sampled calls)")
     ax.set_xscale("log")
     ax.invert_yaxis()
     ax.set_xlabel(_latency_label(drawn))
@@ -68,7 +97,9 @@ def interval_bars(groups: list[Group]) -> Figure | None:
         cis = [g.interval(statistic) for g in drawn]
         est = np.array([c.estimate for c in cis])
         err = np.array([[c.estimate - c.low for c in cis], [c.high - c.estimate for c in cis]])
-        ax.barh(y + offset, est, height=0.38, xerr=err, color=color, label=statistic, capsize=3)
+        bars = ax.barh(y + offset, est, height=0.38, xerr=err, color=color, label=statistic, capsize=3)
+        for bar, ci, label in zip(bars, cis, _names(drawn)):
+            tip(bar, f"{label}: {statistic} {_us(ci.estimate)} [{ci.low:,.1f}–{ci.high:,.1f}]")
         widest = max(widest, float(est.max())) if len(est) else widest
         narrowest = min(narrowest, float(est.min())) if len(est) else narrowest
     if narrowest > 0 and widest / narrowest > SPREAD_FOR_LOG:
@@ -89,7 +120,10 @@ def histogram(groups: list[Group]) -> Figure | None:
     bins = np.geomspace(max(pooled.min(), 0.1), pooled.max() * 1.01, 60)
     fig, ax = _figure()
     for i, (g, label) in enumerate(zip(drawn, _names(drawn))):
-        ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=COLORS[i % 10], label=label)
+        _, _, (step, *_) = ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=COLORS[i % 10],
+                                   label=label)
+        low, high = np.percentile(g.samples, [1, 99])
+        tip(step, f"{label}: {g.samples.size:,} sampled calls, p1 {_us(low)}, p99 {_us(high)}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(_latency_label(drawn))
@@ -108,8 +142,9 @@ def scatter(groups: list[Group]) -> Figure | None:
         for j, cell in enumerate(g.cells):
             points = np.asarray(cell.samples_ns, dtype=float).reshape(-1, 2)
             keep = _trim_mask(points[:, 1]) if g.trimmed else slice(None)
-            ax.scatter(points[keep, 0], points[keep, 1] / 1e3, s=3, alpha=0.5, color=COLORS[i % 10],
-                       label=label if j == 0 else None, rasterized=True)
+            dots = ax.scatter(points[keep, 0], points[keep, 1] / 1e3, s=3, alpha=0.5, color=COLORS[i % 10],
+                              label=label if j == 0 else None, rasterized=True)
+            tip(dots, f"{label}, trial {cell.trial}: {len(points):,} sampled calls")
     ax.set_yscale("log")
     ax.set_xlabel("call index (each trial from 0)")
     ax.set_ylabel(_latency_label(drawn))
@@ -135,8 +170,11 @@ def by_clients(groups: list[Group]) -> Figure | None:
     for i, (label, line) in enumerate(lines.items()):
         line.sort(key=lambda g: g.clients)
         x = [g.clients for g in line]
-        left.plot(x, [g.throughput_per_s for g in line], marker="o", color=COLORS[i % 10], label=label)
-        right.plot(x, [g.histogram_stat("p99_us") for g in line], marker="o", color=COLORS[i % 10], label=label)
+        rates, p99s = [g.throughput_per_s for g in line], [g.histogram_stat("p99_us") for g in line]
+        (rate,) = left.plot(x, rates, marker="o", color=COLORS[i % 10], label=label)
+        (tail,) = right.plot(x, p99s, marker="o", color=COLORS[i % 10], label=label)
+        tip(rate, f"{label} calls/s: " + ", ".join(f"{n} clients {_num(v)}" for n, v in zip(x, rates)))
+        tip(tail, f"{label} p99: " + ", ".join(f"{n} clients {_us(v)}" for n, v in zip(x, p99s)))
     for ax, title in ((left, "throughput (calls/s)"), (right, "p99 latency (µs, histogram)")):
         ax.set_xscale("log", base=2)
         ax.set_xticks(levels, [str(v) for v in levels])
@@ -155,7 +193,10 @@ def _bars(groups: list[Group], series: list[tuple[str, Callable[[Group], float |
     y = np.arange(len(groups))
     height = 0.8 / len(series)
     for k, ((label, _), vs) in enumerate(zip(series, values)):
-        ax.barh(y - 0.4 + height * (k + 0.5), [v or 0 for v in vs], height=height, color=COLORS[k], label=label)
+        bars = ax.barh(y - 0.4 + height * (k + 0.5), [v or 0 for v in vs], height=height, color=COLORS[k],
+                       label=label)
+        for bar, v, who in zip(bars, vs, _names(groups)):
+            tip(bar, f"{who}, {label}: {_num(v, 1)} {xlabel}")
     ax.set_yticks(y, _names(groups))
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)

@@ -12,7 +12,8 @@ from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDE
 VERDICT_CSS = {HOLDS: "ok", PARTLY: "part", FAILS: "bad", UNDECIDED: "na", NOT_COMPARABLE: "na"}
 
 
-def _verdict(verdict: str, said: str) -> html.Markup:
+def badge(verdict: str, said: str) -> html.Markup:
+    """The verdict in words, coloured by what it is (holds, partly, fails, ...)."""
     return html.Markup(f'<span class="verdict {VERDICT_CSS.get(verdict, "")}">{escape(said)}</span>')
 
 
@@ -33,7 +34,7 @@ def findings_section(sources: Sequence[Any]) -> str:
     for source in sources:
         if not source.findings and not source.missing:
             continue
-        rows = [(f.claim, f.seed, _lines(f.measured), _verdict(f.verdict, f.said), _lines(f.why.splitlines()),
+        rows = [(f.claim, f.seed, _lines(f.measured), badge(f.verdict, f.said), _lines(f.why.splitlines()),
                  f.rule or "-") for f in source.findings]
         body += html.table(("claim", "the seed's numbers", "measured here", "verdict", "why", "judged by"), rows,
                            left=6)

@@ -1,12 +1,19 @@
-"""HTML building blocks for a self-contained page: no scripts, no CDN, figures inline."""
+"""HTML building blocks for a self-contained page: no scripts, no CDN, figures inline.
+
+Hovering works without a script: every figure's marks carry SVG <title> tooltips
+(`figures.tip`), which browsers show on their own.
+"""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from html import escape
 
 from matplotlib.figure import Figure
+
+from rpcarena.report.figures import with_tooltips
 
 STYLE = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:1300px;color:#222;
@@ -20,6 +27,13 @@ th{background:#f4f4f4}td.l,th.l{text-align:left}
 .note{color:#555;font-size:.9rem}figure{margin:1rem 0}figure svg{max-width:100%;height:auto}
 .numbers td:last-child{min-width:14rem;text-align:left;color:#9a5b00;font-size:.8rem}
 .verdict{font-weight:bold;white-space:nowrap}
+.wide{overflow-x:auto}.numbers td{white-space:nowrap}.numbers td:last-child{white-space:normal}
+.summary{border:1px solid #ccc;border-radius:6px;padding:.25rem 1.25rem 1rem;background:#fcfcfc}
+.summary h2{margin-top:.75rem}.summary td{white-space:nowrap}.summary .claims td:first-child{white-space:normal}
+.summary ul{padding-left:1.2rem;margin:.3rem 0}
+.heatmap text{font-size:12px;fill:#222}.heatmap a:hover rect,svg g:has(>title):hover{opacity:.7}
+nav.contents ul{columns:2;padding-left:1.2rem}.answer{display:flex;flex-wrap:wrap;gap:0 2rem;align-items:flex-start}
+.answer .map{max-width:100%}.answer .map .note{max-width:30rem}
 """
 
 
@@ -27,7 +41,7 @@ def svg(fig: Figure) -> str:
     """The figure as an inline <svg> element (text drawn as paths, so no fonts are needed)."""
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-    text = buffer.getvalue()
+    text = with_tooltips(buffer.getvalue())
     return text[text.index("<svg"):]
 
 
@@ -50,16 +64,47 @@ def table(headers: Iterable[str], rows: Iterable[Iterable[object]], left: int = 
     body = "".join("<tr>" + "".join(cell(v, "l" if i < left else "") for i, v in enumerate(row)) + "</tr>"
                    for row in rows)
     attr = f' class="{css}"' if css else ""
-    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="wide"><table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def warnings(items: list[str]) -> Markup:
     return Markup("<br>".join(f"⚠ {escape(w)}" for w in items))
 
 
-def section(title: str, body: str, level: int = 2, anchor: str = "") -> str:
+def section(title: str, body: str, level: int = 2, anchor: str = "", css: str = "") -> str:
+    """A <section> with its heading; `anchor` is its id, for the table of contents."""
     ident = f' id="{escape(anchor)}"' if anchor else ""
-    return f"<h{level}{ident}>{escape(title)}</h{level}>\n{body}\n"
+    attr = f' class="{css}"' if css else ""
+    return f"<section{ident}{attr}><h{level}>{escape(title)}</h{level}>\n{body}\n</section>\n"
+
+
+def slug(text: str) -> str:
+    """Text as a safe file name or anchor: letters, digits, '.', '_' and '-' only (a method or URL
+    brings '/', spaces and worse), never empty, never '.' or '..'."""
+    cleaned = re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-.")[:80]
+    return cleaned or "x"
+
+
+def slugs(texts: Sequence[str]) -> dict[str, str]:
+    """A distinct slug for each distinct text: 'a/b' and 'a b' both clean to 'a-b', so the second
+    gets '-2' (case is folded for the test, as on case-insensitive file systems)."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for text in dict.fromkeys(texts):
+        base = candidate = slug(text)
+        n = 1
+        while candidate.lower() in taken:
+            n += 1
+            candidate = f"{base}-{n}"
+        taken.add(candidate.lower())
+        out[text] = candidate
+    return out
+
+
+def contents(entries: Iterable[tuple[str, str]]) -> str:
+    """The table of contents: (anchor, title) links."""
+    items = "".join(f'<li><a href="#{escape(a)}">{escape(t)}</a></li>' for a, t in entries)
+    return f'<nav class="contents" id="contents"><h2>Contents</h2><ul>{items}</ul></nav>\n'
 
 
 def page(title: str, body: str) -> str:

@@ -1,0 +1,157 @@
+"""The cells' histograms in the formats other tools read, so a run can be plotted and compared
+with them and not only with rpcarena.
+
+- `.hgrm`: one file per cell, the percentile distribution as HdrHistogram's Java
+  `outputPercentileDistribution` prints it (what wrk2 prints and HdrHistogram's plotter reads).
+- `.hlog`: HdrHistogram's interval log (format 1.3, as the Java `HistogramLogWriter` writes it):
+  one tagged interval per cell, each the cell's histogram in V2 compressed base64.
+- pyperf: a suite document (pyperf's JSON, version 1.0) with one benchmark per group of trials,
+  one run per trial, for `pyperf compare_to`, `pyperf hist` and `pyperf stats`.
+
+Latencies are written in milliseconds in the HdrHistogram formats (the unit wrk2 and the plotter
+use) and in seconds for pyperf (its unit); the histograms themselves stay in nanoseconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from rpcarena.analysis import hist
+from rpcarena.report import html
+from rpcarena.results import Cell, Results
+
+NS_PER_MS = 1e6
+TICKS_PER_HALF_DISTANCE = 5  # HdrHistogram's default for outputPercentileDistribution
+LOG_FORMAT_VERSION = "1.3"
+PYPERF_VERSION = "1.0"
+PYPERF_VALUES = 10_000  # values per run drawn from the histogram when a cell kept no raw samples
+
+
+def measured(results: Results) -> Iterator[Cell]:
+    """The cells with a histogram to export: ok, with calls."""
+    return (c for c in results.cells if c.status == "ok" and c.calls and c.latency_histogram)
+
+
+def identity(cell: Cell) -> str:
+    """contender<-client workload xN [setting] trial k: unique within a document."""
+    who = cell.contender if cell.client in ("py", cell.language, "") else f"{cell.contender}<-{cell.client}"
+    setting = f" ({cell.setting})" if cell.setting else ""
+    return f"{who} {cell.workload} x{cell.clients}{setting} trial {cell.trial}"
+
+
+def percentile_distribution(histogram: Any, scale: float = NS_PER_MS) -> str:
+    """The text of Java's AbstractHistogram.outputPercentileDistribution(out, 5, scale)."""
+    digits = histogram.significant_figures
+    lines = [f"{'Value':>12} {'Percentile':>14} {'TotalCount':>10} {'1/(1-Percentile)':>14}\n\n"]
+    for step in histogram.get_percentile_iterator(TICKS_PER_HALF_DISTANCE):
+        value, level = step.value_iterated_to / scale, step.percentile_level_iterated_to / 100.0
+        if level != 1.0:
+            lines.append(f"{value:12.{digits}f} {level:2.12f} {step.total_count_to_this_value:10d} "
+                         f"{1 / (1 - level):14.2f}\n")
+        else:
+            lines.append(f"{value:12.{digits}f} {level:2.12f} {step.total_count_to_this_value:10d}\n")
+    mean, sd = histogram.get_mean_value() / scale, histogram.get_stddev() / scale
+    lines.append(f"#[Mean    = {mean:12.{digits}f}, StdDeviation   = {sd:12.{digits}f}]\n")
+    lines.append(f"#[Max     = {histogram.get_max_value() / scale:12.{digits}f}, "
+                 f"Total count    = {histogram.get_total_count():12d}]\n")
+    lines.append(f"#[Buckets = {histogram.bucket_count:12d}, SubBuckets     = {histogram.sub_bucket_count:12d}]\n")
+    return "".join(lines)
+
+
+def write_hgrm(results: Results, folder: str | os.PathLike) -> list[Path]:
+    """One <cell>.hgrm per measured cell, in milliseconds; names are slugs of the cells' identities."""
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    cells = list(measured(results))
+    names = html.slugs([identity(c) for c in cells])
+    written = []
+    for cell in cells:
+        path = target / f"{names[identity(cell)]}.hgrm"
+        path.write_text(percentile_distribution(cell.histogram))
+        written.append(path)
+    return written
+
+
+def _epoch(started: str) -> float | None:
+    try:
+        return datetime.fromisoformat(started).timestamp()
+    except ValueError:
+        return None
+
+
+def tag(cell: Cell) -> str:
+    """The cell's identity as an hlog tag, which may hold no comma, space or line break."""
+    return re.sub(r"[,\s]+", "_", identity(cell))
+
+
+def interval_log(results: Results) -> str:
+    """The text of an HdrHistogram interval log: one interval per measured cell, tagged with its
+    identity, starting when the cell started (relative to the first), as long as its measured phase."""
+    cells = sorted(measured(results), key=lambda c: _epoch(c.started) or 0.0)
+    starts = [_epoch(c.started) for c in cells]
+    base = min((s for s in starts if s is not None), default=0.0)
+    lines = ["#[rpcarena results: one interval per cell, tagged contender workload xN trial k; values in ms]\n",
+             f"#[Histogram log format version {LOG_FORMAT_VERSION}]\n",
+             f"#[StartTime: {base:.3f} (seconds since epoch), "
+             f"{time.strftime('%a %b %d %H:%M:%S UTC %Y', time.gmtime(base))}]\n",
+             '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n']
+    for cell, start in zip(cells, starts):
+        histogram = cell.histogram
+        lines.append(f"Tag={tag(cell)},{(start or base) - base:.3f},{cell.wall_s:.3f},"
+                     f"{histogram.get_max_value() / NS_PER_MS:.3f},{hist.encode(histogram)}\n")
+    return "".join(lines)
+
+
+def write_text(text: str, path: str | os.PathLike) -> Path:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text)
+    return target
+
+
+def _values_s(cell: Cell) -> list[float]:
+    """The cell's latencies in seconds: its raw samples in call order, or, when it kept none,
+    evenly spaced quantiles of its histogram (the same distribution, bounded in size)."""
+    if cell.samples_ns:
+        return [max(ns, 1) / 1e9 for _, ns in cell.samples_ns]
+    n = min(cell.histogram.get_total_count(), PYPERF_VALUES)
+    wanted = tuple(100.0 * (k + 0.5) / n for k in range(n))
+    return [max(v, 1) / 1e9 for v in hist.percentiles(cell.histogram, wanted).values()]
+
+
+def _run(cell: Cell) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"loops": 1, "calls": cell.calls, "errors": cell.error_count}
+    metadata["date"] = cell.started.replace("T", " ")[:19] if cell.started else None
+    metadata["duration"] = cell.wall_s if cell.wall_s > 0 else None
+    metadata["load_avg_1min"] = (cell.drift.get("before") or {}).get("loadavg_1m")
+    return {"metadata": {k: v for k, v in metadata.items() if v is not None}, "values": _values_s(cell)}
+
+
+def _suite_metadata(results: Results) -> dict[str, Any]:
+    env = results.environment
+    named = {"hostname": env.get("hostname"), "cpu_model_name": env.get("cpu_model"),
+             "cpu_count": env.get("cpus"), "python_version": env.get("python"), "platform": env.get("os"),
+             "rpcarena_version": env.get("rpcarena"), "rpcarena_git_revision": env.get("git_revision")}
+    return {k: v for k, v in named.items() if v not in (None, "")}
+
+
+def pyperf_suite(results: Results) -> dict[str, Any]:
+    """A pyperf suite document: a benchmark per (contender, client, workload, concurrency, network),
+    named like a cell without its trial; each trial one run whose values are its calls' latencies."""
+    benchmarks: dict[str, list[dict[str, Any]]] = {}
+    for cell in measured(results):
+        benchmarks.setdefault(identity(cell).rsplit(" trial ", 1)[0], []).append(_run(cell))
+    return {"version": PYPERF_VERSION, "metadata": _suite_metadata(results),
+            "benchmarks": [{"metadata": {"name": name, "unit": "second"}, "runs": runs}
+                           for name, runs in benchmarks.items()]}
+
+
+def pyperf_json(results: Results) -> str:
+    return json.dumps(pyperf_suite(results))
