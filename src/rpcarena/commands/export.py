@@ -1,4 +1,8 @@
-"""`rpcarena export RESULTS.json --csv out.csv`: one flat row per cell, for spreadsheets and notebooks."""
+"""`rpcarena export RESULTS.json --format csv -o cells.csv`: one flat row per cell, for spreadsheets and notebooks.
+
+Each format of `report.export.FORMATS` is a `--format` value; `--csv PATH` and `--json PATH`
+are kept as short forms of `--format csv -o PATH` (both may be given). "-" is stdout.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import argparse
 from rich.console import Console
 
 from rpcarena import results
+from rpcarena.commands.options import command
 from rpcarena.errors import UsageError
 from rpcarena.report import export
 
@@ -14,21 +19,36 @@ NAME = "export"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", allow_abbrev=False,
-                       help="the cells of a results document as CSV or flat JSON rows")
+    p = command(sub, NAME, "the cells of a results document as CSV or flat JSON rows, with their warnings",
+                "One row per cell with every statistic recomputed from its histograms (units in the column "
+                "names) and a warnings column (the reasons not to trust a number, '; '-separated in CSV, "
+                "a list in JSON).",
+                ["rpcarena export results/arena.json --format csv -o cells.csv",
+                 "rpcarena export results/arena.json --format json | jq '.[0].warnings'",
+                 "rpcarena export results/arena.json --csv cells.csv --json cells.json",
+                 "rpcarena export results/arena.json --csv - | column -s, -t"])
     p.add_argument("results", help="results document")
-    p.add_argument("--csv", metavar="PATH", help="write CSV here")
-    p.add_argument("--json", metavar="PATH", help="write a JSON list of rows here")
+    p.add_argument("--format", choices=tuple(export.FORMATS), help="the format to write to -o (default csv)")
+    p.add_argument("-o", "--out", metavar="PATH", help="where --format goes (default -, stdout)")
+    p.add_argument("--csv", metavar="PATH", help="write CSV here (- for stdout)")
+    p.add_argument("--json", metavar="PATH", help="write a JSON list of rows here (- for stdout)")
 
 
+def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(format, path) of everything asked for; at most one of them on stdout."""
+    asked = [(fmt, path) for fmt in export.FORMATS if (path := getattr(args, fmt, None))]
+    if args.format or args.out or not asked:
+        asked.append((args.format or "csv", args.out or export.STDOUT))
+    if sum(path == export.STDOUT for _, path in asked) > 1:
+        raise UsageError("two outputs to stdout (-): give all but one of them a file")
+    return asked
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
-    if not args.csv and not args.json:
-        raise UsageError("say where to write: --csv out.csv and/or --json out.json")
+    asked = outputs(args)
     doc = results.load(args.results)
-    if args.csv:
-        console.print(f"csv: {export.write_csv(doc, args.csv)}")
-    if args.json:
-        console.print(f"json: {export.write_json(doc, args.json)}")
+    for fmt, path in asked:
+        where = export.write(doc, fmt, path)
+        if where != "stdout" and not args.quiet:
+            console.print(f"{fmt}: {where}", highlight=False)
     return 0

@@ -21,17 +21,19 @@ from rpcarena.commands.options import (
     DEFAULT_WARMUP,
     add_measure_options,
     add_out_options,
+    add_output_options,
+    add_verbosity,
     measure_settings,
     new_results_file,
     writable_file,
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
+from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration
 from rpcarena.errors import UsageError
 from rpcarena.external import cells
 from rpcarena.external.build import build
 from rpcarena.external.target import Target, probe
-from rpcarena.report.terminal import render
 
 NAME = "target"
 MAX_VARS = 1_000_000  # distinct rendered requests, all held in memory and sent to every driver
@@ -108,6 +110,8 @@ def add(sub: argparse._SubParsersAction) -> None:
             group.add_argument(option, action=TargetOption, dest="_" + _key(option), metavar=_metavar(option),
                                help=text, default=argparse.SUPPRESS)
     _add_measure_options(p.add_argument_group("measurement (every target alike)"))
+    add_output_options(p)
+    add_verbosity(p)
 
 
 def _metavar(option: str) -> str:
@@ -178,12 +182,12 @@ def main(args: argparse.Namespace, console: Console) -> int:
     for target in targets:
         probe(target, config.timeout_ms / 1000)
     if args.find_max:
-        results = find_max_arena(config, args.slo, console, cells.plans(targets, config))
+        results = find_max_arena(config, args.slo, console, cells.plans(targets, config), args)
     else:
-        results = run_arena(config, console, cells.plans(targets, config))
-        render(results, console)
+        results = run_arena(config, console, cells.plans(targets, config), quiet=args.quiet)
+        present(results, args, console)
     results.targets = [describe(t) for t in targets]
     results.save(config.out)
     if args.report:
         console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
-    return finish(results, console)
+    return finish(results, console, args.quiet)
