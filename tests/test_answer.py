@@ -14,12 +14,15 @@ import re
 
 import pytest
 from rich.console import Console
-from tests.conftest import FIXTURE, document, run_cli, trials
+from tests.conftest import FIXTURE, FakeCells, document, fake_context, fake_plans, run_cli, trials
 
 import rpcarena
 from rpcarena import cli
 from rpcarena.commands import COMMANDS, run
+from rpcarena.config import RunConfig
+from rpcarena.orchestration.arena import Arena
 from rpcarena.report import answer, terminal
+from rpcarena.report.progress import CellProgress
 
 WIDTH = 100
 
@@ -169,3 +172,21 @@ def test_version_and_exit_codes_are_documented(capsys):
     assert cli.main([]) == 2
     text = cli.parser().format_help()
     assert all(f"  {code}  " in text for code in (0, 1, 2, 3))
+
+
+def test_progress_off_a_terminal_is_a_line_per_cell_and_a_final_line_with_the_part(tmp_path):
+    config = RunConfig(contenders=["grpc-py", "tcp-raw"], workloads=["usp.int32"], calls=10, warmup_s=0,
+                       out=tmp_path / "r.json")
+    stream = io.StringIO()
+    with CellProgress(Console(file=stream, width=WIDTH), "part 2 of 3") as progress:
+        Arena(config, fake_plans(config, FakeCells(skip=("tcp-raw",))), progress, context=fake_context).run()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3, lines
+    assert re.fullmatch(r"part 2 of 3: cell 1/2 grpc-py<-py usp.int32 x1: ok, 300 calls, [\d,]+ calls/s, 0 errors "
+                        r"\(\d:\d\d elapsed, ETA \d:\d\d\)", lines[0]), lines[0]
+    assert lines[1].startswith("part 2 of 3: cell 2/2 tcp-raw<-py usp.int32 x1: unsupported: skipped")
+    assert re.fullmatch(r"part 2 of 3: 2 of 2 cells in \d:\d\d \(1 ok, 1 unsupported\)", lines[2]), lines[2]
+    quiet = io.StringIO()
+    with CellProgress(Console(file=quiet), quiet=True) as progress:
+        Arena(config, fake_plans(config), progress, context=fake_context).run()
+    assert quiet.getvalue() == ""

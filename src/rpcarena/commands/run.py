@@ -113,12 +113,13 @@ def _key(*parts: object) -> tuple[object, ...]:
 
 
 def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None,
-              resume: Results | None = None, part: str = "", quiet: bool = False) -> Results:
+              resume: Results | None = None, part: str = "", quiet: bool = False,
+              verbose: bool = False) -> Results:
     """Run with progress on stderr (the configuration's contender cells, or `todo`, added to `resume`
     when given); return the results."""
     todo = todo if todo is not None else plans_of(config)
     stderr = Console(stderr=True, width=console.width)
-    with CellProgress(stderr, part, quiet) as progress:
+    with CellProgress(stderr, part, quiet, verbose) as progress:
         return Arena(config, todo, progress, results=resume).run()
 
 
@@ -194,7 +195,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
         if todo == []:
             console.print(f"nothing to measure: every cell of {config.out} is there")
         try:
-            results = run_arena(config, console, todo, resume=doc, quiet=args.quiet)
+            results = run_arena(config, console, todo, resume=doc, quiet=args.quiet, verbose=args.verbose)
         except Interrupted as stop:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         present(results, args, console)

@@ -70,7 +70,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     done = iter(range(1, parts + 1))
 
     def run_part(config: RunConfig) -> Results:
-        return run_arena(config, console, part=f"part {next(done)} of {parts}", quiet=args.quiet)
+        return run_arena(config, console, part=f"part {next(done)} of {parts}", quiet=args.quiet,
+                         verbose=args.verbose)
     results = runner.run(suite, args.quick, args.repeat, out, run_part)
     missing = results.suite["missing"]
     found = findings(suite, results, missing)

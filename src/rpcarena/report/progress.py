@@ -33,10 +33,11 @@ def outcome(cell: Cell) -> str:
 
 
 class CellProgress:
-    """The `on_cell` of an arena run: a live line on a terminal, plain lines elsewhere, nothing if quiet."""
+    """The `on_cell` of an arena run: a live line on a terminal, plain lines elsewhere (and with
+    `verbose` on a terminal too), nothing if quiet."""
 
-    def __init__(self, console: Console, part: str = "", quiet: bool = False) -> None:
-        self.console, self.quiet = console, quiet
+    def __init__(self, console: Console, part: str = "", quiet: bool = False, verbose: bool = False) -> None:
+        self.console, self.quiet, self.verbose = console, quiet, verbose
         self.part = f"{part}: " if part else ""
         self.live = console.is_terminal and not quiet
         self.start = time.monotonic()
@@ -84,6 +85,6 @@ class CellProgress:
         self.errors += cell.error_count
         last = f"last: {outcome(cell)}"[:60] if cell.status == "ok" else f"last: {cell.status}"
         self.bar.update(self.task, completed=self.done, times=self.eta(), last=escape(last))
-        if not self.live and not self.quiet:
+        if (self.verbose or not self.live) and not self.quiet:
             self.console.print(f"{self.part}cell {self.done}/{total} {plan.label}: {outcome(cell)} ({self.eta()})",
                                markup=False, highlight=False, soft_wrap=True)
