@@ -109,6 +109,20 @@ def test_the_ranking_marks_the_best_the_slower_and_the_not_significant():
     assert_every_number_shown(known(), out)
 
 
+def test_failed_calls_bring_an_errors_column_with_their_share():
+    doc = known()
+    for cell in doc.cells:
+        if cell.contender == "grpc-py":
+            cell.errors = {"timeout": 3}
+    console = Console(record=True, width=WIDTH)
+    terminal.summary(doc, console)
+    out = console.export_text()
+    assert_fits(out)
+    assert "errors" in out and "15 (1.0%)" in out  # 5 trials x 3 failed of 300 + 3
+    assert "15 failed calls (timeout 15)" not in out and "3 failed calls (timeout 3)" in flat(out)
+    assert_every_number_shown(doc, out)
+
+
 def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(tmp_path):
     path = known().save(tmp_path / "k.json")
     shown = run_cli("show", str(path), "--format", "json")

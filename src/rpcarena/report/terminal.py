@@ -25,11 +25,11 @@ COLUMNS = (
     ("contender", "left"), ("client", "left"), ("workload", "left"), ("conc", "right"),
     ("calls", "right"), ("p50 µs", "right"), ("p90 µs", "right"), ("p99 µs", "right"), ("p99.9 µs", "right"),
     ("mean µs", "right"), ("SD µs", "right"), ("CV", "right"), ("calls/s", "right"),
-    ("cpu µs/call cli", "right"), ("srv µs/call", "right"), ("B/call", "right"), ("errors", "right"),
+    ("cli CPU µs/call", "right"), ("srv CPU µs", "right"), ("B/call", "right"), ("errors", "right"),
     ("x floor", "right"),
 )
 # The wide table's columns, the first dropped first when the terminal is too narrow for all.
-DROP_ORDER = ("SD µs", "p90 µs", "mean µs", "B/call", "srv µs/call", "cpu µs/call cli", "p99.9 µs", "CV", "x floor",
+DROP_ORDER = ("SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV", "x floor",
               "client", "calls")
 BEST = "★"
 
@@ -239,7 +239,7 @@ def render(results: Results, console: Console | None = None, title: str | None =
     console = console or Console()
     rows = [cell_row(cell, results) for cell in results.cells]
     kept = fitting_columns(rows, console.width)
-    table = Table(title=title, show_lines=False, header_style="bold")
+    table = Table(title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, show_edge=False)
     for i in kept:
         name, justify = COLUMNS[i]
         table.add_column(name, justify=justify, overflow="fold")
