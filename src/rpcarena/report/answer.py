@@ -132,9 +132,11 @@ def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
 
 
 def not_measured(results: Results) -> list[str]:
-    """'rest-jackson usp.int32: unavailable: no java' for each cell that has no numbers."""
-    seen: dict[str, None] = {}
+    """'rest-jackson: unavailable: no java (usp.int32, usp.void)': each contender's reason once,
+    with the workloads it left without numbers."""
+    seen: dict[tuple[str, str, str], dict[str, None]] = {}
     for c in results.cells:
         if c.status != "ok" or not c.calls:
-            seen[f"{c.contender} {c.workload}: {c.status}: {c.reason or 'no calls'}"] = None
-    return list(seen)
+            seen.setdefault((c.contender, c.status, c.reason or "no calls"), {})[c.workload] = None
+    return [f"{contender}: {status}: {reason} ({', '.join(loads)})"
+            for (contender, status, reason), loads in seen.items()]
