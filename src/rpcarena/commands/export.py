@@ -47,8 +47,9 @@ def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
 def main(args: argparse.Namespace, console: Console) -> int:
     asked = outputs(args)
     doc = results.load(args.results)
+    say = not args.quiet and all(path != export.STDOUT for _, path in asked)  # stdout: the document alone
     for fmt, path in asked:
         where = export.write(doc, fmt, path)
-        if where != "stdout" and not args.quiet:
+        if say:
             console.print(f"{fmt}: {where}", highlight=False)
     return 0
