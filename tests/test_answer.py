@@ -140,6 +140,16 @@ def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(
     assert md.stdout.startswith("### usp.int32, 1 client") and "| 3 | grpc-py |" in md.stdout
 
 
+def test_run_out_dash_writes_the_document_to_stdout_and_leaves_no_file(tmp_path):
+    done = run_cli("run", "--contender", "tcp-raw", "--workload", "usp.void", "-n", "20", "--warmup", "0.1s",
+                   "-o", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["format"] == "rpcarena-results" and doc["cells"][0]["calls"] == 20
+    assert "usp.void, 1 client" in done.stderr and "results:" not in done.stderr
+    assert [p.name for p in tmp_path.rglob("*.json")] == []  # only the logs stay, as after any run
+
+
 def test_export_writes_to_stdout_with_a_dash_and_never_a_file_named_dash(tmp_path):
     done = run_cli("export", str(FIXTURE), "--csv", "-", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -106,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def messages_console(args: argparse.Namespace) -> Console:
     """Where a command prints: stdout, or stderr when stdout carries a document (--format json,
-    csv, markdown). A terminal's width is its own (or COLUMNS); a pipe or a file gets 200 columns."""
-    if getattr(args, "format", "table") in ("json", "csv", "markdown") and args.command != "export":
+    csv, markdown; run --out -). A terminal's width is its own (or COLUMNS); a pipe or a file gets 200 columns."""
+    document = getattr(args, "format", "table") in ("json", "csv", "markdown") and args.command != "export"
+    if document or (args.command == "run" and args.out == "-"):
         return Console(stderr=True)
     return Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 200)
 

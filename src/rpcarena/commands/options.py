@@ -11,6 +11,7 @@ from what was not.
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import textwrap
 from pathlib import Path
@@ -82,8 +83,12 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
 
 
+STDOUT = "-"
+
+
 def add_out_options(p: Any, default: str) -> None:
-    p.add_argument("-o", "--out", default=default, help=f"results file (default {default})")
+    p.add_argument("-o", "--out", default=default,
+                   help=f"results file (default {default}); - writes the document to stdout at the end")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
 
 
@@ -120,6 +125,13 @@ def writable_file(text: str, option: str) -> Path:
         raise UsageError(f"bad {option} {path}: files cannot be made in {path.parent} "
                          f"({error.strerror or error}): give a writable path") from None
     return path
+
+
+def stdout_file() -> str:
+    """Where `--out -` keeps the document while it is measured (saved after every cell, as any results
+    file, its logs beside it as any run's); it goes to stdout at the end, and stays for --resume only when
+    the run is interrupted or a cell failed."""
+    return str(Path("results") / f".stdout-{os.getpid()}.json")
 
 
 def new_results_file(text: str, option: str, force: bool, resume: bool) -> Path:

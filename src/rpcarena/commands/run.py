@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from rpcarena.analysis import slo
 from rpcarena.cluster import cells as cluster_cells
 from rpcarena.commands.options import (
     EXIT_OK,
+    STDOUT,
     add_cluster_options,
     add_measure_options,
     add_out_options,
@@ -21,6 +23,7 @@ from rpcarena.commands.options import (
     command,
     measure_settings,
     new_results_file,
+    stdout_file,
     writable_file,
 )
 from rpcarena.commands.show import present
@@ -182,6 +185,18 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
+    if args.out == STDOUT:
+        if args.resume:
+            raise UsageError("--resume adds to its own file: drop --out -")
+        args.out, args.force, args.to_stdout = stdout_file(), True, True
+        code = measure(args, console)
+        sys.stdout.write(Path(args.out).read_text() + "\n")
+        Path(args.out).unlink()
+        return code
+    return measure(args, console)
+
+
+def measure(args: argparse.Namespace, console: Console) -> int:
     if args.resume:
         config, doc, todo = resumed(args)
     else:
@@ -203,4 +218,4 @@ def main(args: argparse.Namespace, console: Console) -> int:
         page = report.write_html([report.Source('run', results)], args.report)
         if not args.quiet:
             console.print(f"report: {page}")
-    return finish(results, console, args.quiet)
+    return finish(results, console, args.quiet or getattr(args, "to_stdout", False))
