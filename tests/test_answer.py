@@ -214,3 +214,16 @@ def test_progress_off_a_terminal_is_a_line_per_cell_and_a_final_line_with_the_pa
     with CellProgress(Console(file=quiet), quiet=True) as progress:
         Arena(config, fake_plans(config), progress, context=fake_context).run()
     assert quiet.getvalue() == ""
+
+
+def test_a_suite_names_its_parts_and_prints_the_answer_before_its_findings(tmp_path, monkeypatch, capsys):
+    parts: list[str] = []
+
+    def measured(config, console, *args, part="", **kwargs):  # a small document: the suite's wiring is tested
+        parts.append(part)
+        return rpcarena.Results(config=config.to_json(), cells=trials(config.contenders[0], config.workloads[0]))
+    monkeypatch.setattr("rpcarena.commands.suite.run_arena", measured)
+    code = cli.main(["suite", "hprpc2016", "--quick", "-o", str(tmp_path / "s.json")])
+    out = capsys.readouterr().out
+    assert code == 0 and parts == ["part 1 of 2", "part 2 of 2"]
+    assert "× best p50" in out and out.index("× best p50") < out.index("findings")
