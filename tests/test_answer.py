@@ -138,6 +138,8 @@ def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(
     assert any("p99 rests on fewer than 10 calls" in r["warnings"] for r in rows)  # 300 calls a cell
     md = run_cli("show", str(path), "--format", "markdown")
     assert md.stdout.startswith("### usp.int32, 1 client") and "| 3 | grpc-py |" in md.stdout
+    wide = run_cli("show", str(path), "--format", "markdown", "--wide")
+    assert wide.stdout.startswith("| contender | client |") and wide.stdout.count("\n") == 17
 
 
 def test_run_out_dash_writes_the_document_to_stdout_and_leaves_no_file(tmp_path):

@@ -49,7 +49,7 @@ def present(doc: Results, args: argparse.Namespace, console: Console) -> None:
     elif fmt == "csv":
         export.csv_to(doc, sys.stdout)
     elif fmt == "markdown":
-        sys.stdout.write(terminal.markdown(doc))
+        sys.stdout.write(terminal.markdown(doc, getattr(args, "wide", False)))
     elif getattr(args, "wide", False):
         terminal.render(doc, console)
     else:

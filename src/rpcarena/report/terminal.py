@@ -157,8 +157,10 @@ def summary(results: Results, console: Console, quiet: bool = False) -> None:
         console.print(f"[yellow]not measured[/]: {escape(line)}")
 
 
-def markdown(results: Results) -> str:
-    """The summary as GitHub markdown tables, warnings as a list."""
+def markdown(results: Results, wide: bool = False) -> str:
+    """The summary as GitHub markdown tables, warnings as a list; `wide`: the full table, every column."""
+    if wide:
+        return _md_table([n for n, _ in COLUMNS], [cell_row(c, results) for c in results.cells]) + "\n"
     rankings = answer.rankings(results)
     show_errors = any(e.errors for r in rankings for e in r.entries)
     parts = []
