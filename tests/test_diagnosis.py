@@ -90,11 +90,11 @@ def test_which_percentiles_the_calls_support(calls, percentile, ok):
 
 
 def test_p99_9_from_300_calls_is_not_supported():
-    text = _said(_cell(ONE_MODE, calls=300))["few_calls"]
+    text = _said(_cell(ONE_MODE, calls=300))["unsupported_percentiles"]
     assert "p99.9" in text and "not supported" in text and "--calls 10,000" in text
 
 
 def test_warnings_are_the_diagnoses_sentences():
     g = group([_cell(ONE_MODE, calls=300, server_cpu_s=0.97)])[0]
     assert stability.warnings(g, 2) == [d.text for d in stability.diagnoses(g, 2)]
-    assert [d.check for d in stability.diagnoses(g, 2)] == ["few_calls", "server_saturated"]
+    assert [d.check for d in stability.diagnoses(g, 2)] == ["unsupported_percentiles", "server_saturated"]

@@ -4,12 +4,14 @@ Every error reaches `main` as an ArenaError and leaves as one line on stderr
 with a non-zero exit; nothing below this module prints or exits. Bad options are
 one line too (not argparse's usage block), and SIGTERM and SIGHUP end a run as
 Ctrl-C does: the cells kept, everything the run made removed, exit 128 + signal.
+The exit codes are `options.EXIT_CODES`.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 import signal
 import sys
@@ -19,7 +21,9 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
+from rpcarena import __version__
 from rpcarena.commands import COMMANDS
+from rpcarena.commands.options import EXIT_CODES, EXIT_USAGE
 from rpcarena.errors import ArenaError, Interrupted, Stop
 from rpcarena.orchestration import children, leftovers
 
@@ -27,6 +31,12 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 MEASURING = ("run", "target", "suite")  # the commands that start processes and make tables, namespaces
 # "--duration -5s": a value that argparse would take for an option (it knows only -5 and -.5 as numbers)
 _NEGATIVE = re.compile(r"-\.?[0-9][^\s=]*")
+EXAMPLES = """examples:
+  rpcarena run                                   the quick default arena, its answer first
+  rpcarena run -c 1,8 -n 2000 --contender grpc-py,tcp-raw --workload usp.int32
+  rpcarena show results/arena.json --wide        the full table of a run
+  rpcarena compare before.json after.json --fail-if-slower 5%
+(rpcarena COMMAND --help: each command's options and examples)"""
 
 
 class Parser(argparse.ArgumentParser):
@@ -38,7 +48,9 @@ class Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     """The whole command line: each command module adds its own subparser."""
-    top = Parser(prog="rpcarena", description="Compare RPC mechanisms on one workload, soundly.", allow_abbrev=False)
+    top = Parser(prog="rpcarena", description="Compare RPC mechanisms on one workload, soundly.", allow_abbrev=False,
+                 epilog=f"{EXAMPLES}\n\n{EXIT_CODES}", formatter_class=argparse.RawDescriptionHelpFormatter)
+    top.add_argument("--version", action="version", version=f"rpcarena {__version__}")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS.values():
         module.add(sub)
@@ -80,16 +92,25 @@ def stop_signals() -> Iterator[None]:
 def main(argv: list[str] | None = None) -> int:
     top = parser()
     args = top.parse_args(negative_values(sys.argv[1:] if argv is None else argv))
-    console = Console(width=None if sys.stdout.isatty() else 200)
     if not args.command:
         top.print_help()
-        return 2
+        return EXIT_USAGE
+    console = messages_console(args)
     try:
         with stop_signals():
             return _run(args, console)
     except Stop as stop:  # before a run had anything to keep
         print(f"rpcarena: interrupted by {stop.name}", file=sys.stderr)
         return stop.exit_code
+
+
+def messages_console(args: argparse.Namespace) -> Console:
+    """Where a command prints: stdout, or stderr when stdout carries a document (--format json,
+    csv, markdown; run --out -). A terminal's width is its own (or COLUMNS); a pipe or a file gets 200 columns."""
+    document = getattr(args, "format", "table") in ("json", "csv", "markdown") and args.command != "export"
+    if document or (args.command == "run" and args.out == "-"):
+        return Console(stderr=True)
+    return Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 200)
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
@@ -108,7 +129,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         where = f"{error.filename}: " if error.filename else ""
         print(f"rpcarena: error: {where}{error.strerror or error}: check the path and its permissions",
               file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     finally:
         children.kill_all()
         leftovers.remove_all()

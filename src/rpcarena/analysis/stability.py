@@ -60,6 +60,13 @@ def calls_for(percentile: float) -> int:
 def few_calls(cell: Cell, cpus: int) -> str | None:
     if cell.calls < FEW_CALLS:
         return f"only {cell.calls} calls: every statistic is rough; use --calls 1000 or more"
+    return None
+
+
+def unsupported_percentiles(cell: Cell, cpus: int) -> str | None:
+    """The percentiles too few calls lie beyond (a view that does not show them may leave this out)."""
+    if cell.calls < FEW_CALLS:
+        return None  # few_calls said it of every statistic
     unsupported = [p for p in hist.PERCENTILES if not supported(cell.calls, p)]
     if not unsupported:
         return None
@@ -214,8 +221,8 @@ def _us(value: float) -> str:
 
 
 CELL_CHECKS: tuple[Callable[[Cell, int], str | None], ...] = (
-    few_calls, failed_calls, high_cv, bimodal, trend, client_bottleneck, server_saturated, load_drift, clock_drift,
-    late_calls, delayed_ack)
+    few_calls, unsupported_percentiles, failed_calls, high_cv, bimodal, trend, client_bottleneck, server_saturated,
+    load_drift, clock_drift, late_calls, delayed_ack)
 
 
 def trial_spread(g: Group) -> str | None:

@@ -13,6 +13,7 @@ import time
 from rich.console import Console
 from rich.markup import escape
 
+from rpcarena.commands.options import command
 from rpcarena.errors import UnavailableError, UsageError
 from rpcarena.orchestration import builds
 
@@ -20,8 +21,10 @@ NAME = "build"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("build", allow_abbrev=False,
-                       help="build the Go, Rust and Java workers and the delay line (cached by source hash)")
+    p = command(sub, NAME, "build the Go, Rust and Java workers and the delay line (cached by source hash)",
+                "Build the native workers now (otherwise each builds on first use); a worker whose sources "
+                "did not change is reused from the cache.",
+                ["rpcarena build", "rpcarena build --language go,rust"])
     p.add_argument("--language", help="only these, e.g. go,rust or delayline")
 
 

@@ -9,17 +9,23 @@ from rich.table import Table
 
 from rpcarena import results
 from rpcarena.analysis import comparison, stats
+from rpcarena.commands.options import EXIT_FAILED, EXIT_OK, command
 
 NAME = "compare"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare", allow_abbrev=False,
-                       help="B/A per cell over trials, with 95%% intervals and significance")
+    p = command(sub, NAME, "B/A per cell over trials, with 95%% intervals and significance",
+                "Compare two results documents cell by cell, like pyperf compare_to or benchstat: B/A of the "
+                f"median and p99 over trials, with Welch's 95% interval; {stats.MIN_TRIALS} or more trials a side "
+                "to call a change significant. With --fail-if-slower, exit 3 when a median is significantly "
+                "slower by more than the threshold.",
+                ["rpcarena compare before.json after.json",
+                 "rpcarena compare before.json after.json --fail-if-slower 5%    # exit 3 on a regression"])
     p.add_argument("before", help="results document A (the baseline)")
     p.add_argument("after", help="results document B")
     p.add_argument("--fail-if-slower", metavar="PCT",
-                   help="exit 1 when a median is significantly slower by more than this, e.g. 5%%; "
+                   help="exit 3 when a median is significantly slower by more than this, e.g. 5%%; "
                         f"needs --repeat {stats.MIN_TRIALS} or more on both runs")
     p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 first")
 
@@ -63,7 +69,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     console.print(_table(found))
     _notes(found, args.trim, console)
     if threshold is None:
-        return 0
+        return EXIT_OK
     slow = found.slowdowns(threshold)
     for row in slow:
         console.print(f"[red]significantly slower by more than {threshold:.0%}[/]: {row.label} "
@@ -71,4 +77,4 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if found.unjudged():
         console.print(f"[yellow]--fail-if-slower judged {len(found.rows) - len(found.unjudged())} of "
                       f"{len(found.rows)} cells[/]: the others cannot fail it ({stats.CANNOT_TELL})")
-    return 1 if slow else 0
+    return EXIT_FAILED if slow else EXIT_OK

@@ -13,14 +13,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from rpcarena import contenders, seeds
+from rpcarena.commands.options import command
 from rpcarena.contenders import native
 
 NAME = "list"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    sub.add_parser("list", help="contenders, workloads and suites, with what is unavailable and why",
-                   allow_abbrev=False)
+    command(sub, NAME, "contenders, workloads and suites, with what is unavailable and why",
+            "List what can be measured here: every contender (its language, protocol and clients), the clients "
+            "without a server, the workloads and the suites; what cannot run here says why and what fixes it.",
+            ["rpcarena list", "rpcarena list | grep unavailable"])
 
 
 def main(args: argparse.Namespace, console: Console) -> int:

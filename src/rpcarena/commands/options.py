@@ -1,4 +1,7 @@
-"""Options shared by the commands that measure (`run`, `target`, `suite`): one definition each.
+"""Options shared by the commands: one definition each, and the conventions every command keeps.
+
+Every command is made by `command` (no option taken by its prefix, a description and examples
+in --help, -q/-v); the output options and the exit codes are the same everywhere.
 
 A measurement option left out is None here, not its default: the defaults are RunConfig's
 (or, for `run --resume`, the resumed document's), so that what was typed can be told apart
@@ -8,22 +11,65 @@ from what was not.
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from rpcarena.config import parse_duration, parse_ints
-from rpcarena.errors import UsageError
+from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 
 DEFAULT_WARMUP = "1s"
+
+# Exit codes, documented in the README and `rpcarena --help`; the errors carry the same ones.
+EXIT_OK = 0
+EXIT_RUNTIME = ArenaError.exit_code  # 1: a cell failed, a server died, a worker broke its contract
+EXIT_USAGE = UsageError.exit_code  # 2: bad input: an option, a path, a document
+EXIT_FAILED = ThresholdFailed.exit_code  # 3: a threshold failed (--fail-if-slower, --max-error-rate)
+EXIT_CODES = f"""exit codes:
+  {EXIT_OK}  ok
+  {EXIT_RUNTIME}  runtime error (a cell failed, a server or worker died)
+  {EXIT_USAGE}  usage error (bad option, path or document)
+  {EXIT_FAILED}  a threshold or regression check failed (compare --fail-if-slower)
+  128+N  stopped by signal N (130 for Ctrl-C); the cells measured so far are kept"""
+OUTPUT_FORMATS = ("table", "json", "csv", "markdown")
+
+
+def command(sub: argparse._SubParsersAction, name: str, summary: str, description: str,
+            examples: list[str], **kwargs: Any) -> argparse.ArgumentParser:
+    """A subcommand as every command is made: never an option by its prefix, a description and
+    examples in its --help, -q/-v."""
+    lines = "\n".join(f"  {line}" for line in examples)
+    epilog = kwargs.pop("epilog", f"examples:\n{lines}")
+    p: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=textwrap.fill(description, 88), epilog=epilog, allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    add_verbosity(p)
+    return p
+
+
+def add_verbosity(p: Any) -> None:
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress and no notes: the answer only")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="more: a line per cell on a terminal too, and the full table after the summary")
+
+
+def add_output_options(p: Any) -> None:
+    """How results are shown: the summary, the full table, or a document on stdout."""
+    p.add_argument("--format", choices=OUTPUT_FORMATS, default="table",
+                   help="table (default: the summary, the full table with --wide), json, csv or markdown, "
+                        "on stdout")
+    p.add_argument("--wide", action="store_true", help="the full table, one row per cell (every column that fits)")
 
 
 def add_measure_options(p: Any) -> None:
     """How cells are measured: shared by `run`, `target` and any command that measures."""
-    p.add_argument("--clients", help="concurrency levels, e.g. 1,8,32 (default 1)")
-    p.add_argument("--calls", type=int, help="measured calls per cell (default 1000 unless --duration)")
-    p.add_argument("--duration", help="measure for a time instead of a count, e.g. 10s")
-    p.add_argument("--warmup", help=f"warm-up per cell, discarded: a duration (default {DEFAULT_WARMUP})")
+    p.add_argument("-c", "--clients", help="concurrency levels, e.g. 1,8,32 (default 1)")
+    p.add_argument("-n", "--calls", type=int, help="measured calls per cell (default 1000 unless --duration)")
+    p.add_argument("-z", "--duration", help="measure for a time instead of a count, e.g. 10s")
+    p.add_argument("--warmup", help=f"warm-up per cell, discarded: a duration (default {DEFAULT_WARMUP}); "
+                                    "unlike hyperfine's and pyperf's --warmup, not a count of runs")
     p.add_argument("--repeat", type=int, help="independent trials per cell, each a fresh server (default 1)")
     p.add_argument("--pin", help="CPU placement: split (default), same or none")
     p.add_argument("--timeout", help="per-call timeout, down to 100us (e.g. 2ms, 500us); a later reply is an error "
@@ -38,8 +84,12 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
 
 
+STDOUT = "-"
+
+
 def add_out_options(p: Any, default: str) -> None:
-    p.add_argument("--out", default=default, help=f"results file (default {default})")
+    p.add_argument("-o", "--out", default=default,
+                   help=f"results file (default {default}); - writes the document to stdout at the end")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
 
 
@@ -80,6 +130,13 @@ def writable_file(text: str, option: str) -> Path:
         raise UsageError(f"bad {option} {path}: files cannot be made in {path.parent} "
                          f"({error.strerror or error}): give a writable path") from None
     return path
+
+
+def stdout_file() -> str:
+    """Where `--out -` keeps the document while it is measured (saved after every cell, as any results
+    file, its logs beside it as any run's); it goes to stdout at the end, and stays for --resume only when
+    the run is interrupted or a cell failed."""
+    return str(Path("results") / f".stdout-{os.getpid()}.json")
 
 
 def new_results_file(text: str, option: str, force: bool, resume: bool) -> Path:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from rich.console import Console
 
 from rpcarena import report, results
+from rpcarena.commands.options import command
 from rpcarena.errors import UsageError
 from rpcarena.suites.findings import findings_of
 
@@ -15,10 +17,14 @@ NAME = "report"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("report", allow_abbrev=False,
-                       help="HTML report (offline, charts inline) or PNG/SVG figures of results")
+    p = command(sub, NAME, "HTML report (offline, charts inline) or PNG/SVG figures of results",
+                "Draw one self-contained HTML page from one or more results documents (a suite's document "
+                "brings its findings), or every figure of it as PNG or SVG files in a folder.",
+                ["rpcarena report results/arena.json -o report.html",
+                 "rpcarena report before.json after.json -o both.html",
+                 "rpcarena report results/arena.json --format svg -o figures/"])
     p.add_argument("results", nargs="+", help="one or more results documents")
-    p.add_argument("--out", help="HTML file, or the folder for png/svg (default: next to the first results)")
+    p.add_argument("-o", "--out", help="HTML file, or the folder for png/svg (default: next to the first results)")
     p.add_argument("--format", default="html", help="html (default), png or svg")
     p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 (labelled)")
 
@@ -45,7 +51,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.format not in report.FORMATS:
         raise UsageError(f"bad --format {args.format!r}: use one of {', '.join(report.FORMATS)}")
     out = Path(args.out) if args.out else default_out(args.results[0], args.format)
-    with console.status("drawing the report"):
+    with console.status("drawing the report") if not args.quiet else contextlib.nullcontext():
         docs = sources(args.results)
         if args.format == "html":
             console.print(f"report: {report.write_html(docs, out, args.trim)}")

@@ -4,23 +4,29 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rpcarena import environment, report, seeds
 from rpcarena.analysis import slo
 from rpcarena.cluster import cells as cluster_cells
 from rpcarena.commands.options import (
+    EXIT_OK,
+    STDOUT,
     add_cluster_options,
     add_measure_options,
     add_out_options,
+    add_output_options,
+    command,
     measure_settings,
     new_results_file,
+    stdout_file,
     writable_file,
 )
+from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import ArenaError, Interrupted, UsageError
@@ -28,18 +34,20 @@ from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.findmax import find_max
 from rpcarena.orchestration.plan import Plan
-from rpcarena.report.terminal import render
-from rpcarena.results import Cell, Results, load, now
+from rpcarena.report.progress import CellProgress
+from rpcarena.results import Results, load, now
 
 NAME = "run"
 
 # The quick default arena: about two minutes on 2 cores, every mechanism family, and the floor
 # (the tcp-raw echo) of each client language it drives with, so every "x floor" has its own.
-DEFAULT_CONTENDERS = ["tcp-raw", "grpc-py", "rpyc", "rpyc-tuple", "rest-fastapi",
+# RPyC with TCP_NODELAY: its default socket waits 40 ms on delayed ACKs for usp.distance (the
+# terminal says so for `rpyc`), which would be most of the arena's time and none of its answer.
+DEFAULT_CONTENDERS = ["tcp-raw", "grpc-py", "rpyc-nodelay", "rpyc-tuple", "rest-fastapi",
                       "tcp-raw-go", "grpc-go", "rest-go", "tcp-raw-rust", "grpc-tonic", "rest-warp",
                       "tcp-raw-java", "rest-jackson"]
 DEFAULT_WORKLOADS = ["usp.distance", "hprpc.large1024", "infobip.items10"]
-DEFAULT_CALLS = 500
+DEFAULT_CALLS = 1000  # answer.P99_CALLS: p99 rests on 10 calls, no fewer
 DEFAULT_ARENA_WARMUP = "0.5s"
 DEFAULT_OUT = "results/arena.json"
 
@@ -114,32 +122,40 @@ def _key(*parts: object) -> tuple[object, ...]:
 
 
 def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None,
-              resume: Results | None = None) -> Results:
-    """Run with a progress bar (the configuration's contender cells, or `todo`, added to `resume`
+              resume: Results | None = None, part: str = "", quiet: bool = False,
+              verbose: bool = False) -> Results:
+    """Run with progress on stderr (the configuration's contender cells, or `todo`, added to `resume`
     when given); return the results."""
     todo = todo if todo is not None else plans_of(config)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as progress:
-        task = progress.add_task("starting", total=None)
-
-        def on_cell(i: int, total: int, plan: Plan, cell: Cell | None) -> None:
-            progress.update(task, total=total, completed=i + (cell is not None), description=plan.label)
-        return Arena(config, todo, on_cell, results=resume).run()
+    stderr = Console(stderr=True, width=console.width)
+    with CellProgress(stderr, part, quiet, verbose) as progress:
+        return Arena(config, todo, progress, results=resume).run()
 
 
-def finish(results: Results, console: Console) -> int:
+def finish(results: Results, console: Console, quiet: bool = False) -> int:
     """Say where the results are; exit non-zero when a cell failed."""
-    console.print(f"results: {results.path}")
+    if not quiet:
+        console.print(f"results: {results.path}")
     failures = results.failures
     if failures:
         more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
         raise ArenaError(f"{len(failures)} cell(s) failed, first: {failures[0]}{more}; "
                          f"the others are kept in {results.path}")
-    return 0
+    return EXIT_OK
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="run an arena (the quick default one without options)", allow_abbrev=False)
+    p = command(sub, NAME, "run an arena (the quick default one without options), print its answer",
+                "Measure contenders (RPC mechanisms) on workloads: a fresh server per cell, real clients, every "
+                "answer checked. Prints per workload the contenders ranked by p50 with p99, calls/s and the ratio "
+                "to the best (with its interval over trials: --repeat 3 or more to call it significant), then "
+                "the warnings with their fixes. Progress goes to stderr.",
+                ["rpcarena run                                     # the quick default arena (about 2 minutes)",
+                 "rpcarena run --contender grpc-py,tcp-raw --workload usp.int32 -n 2000 --repeat 3",
+                 "rpcarena run --contender grpc-go,grpc-tonic --client py,go -c 1,32 -z 10s",
+                 "rpcarena run --contender grpc-go --rate 2000 -z 10s     # open loop",
+                 "rpcarena run --contender rest-fastapi --link wifi --format json > answer.json",
+                 "rpcarena run --resume results/arena.json          # after Ctrl-C: the missing cells only"])
     p.add_argument("--contender", help="comma-separated contender ids (default: the quick arena)")
     p.add_argument("--workload", help="comma-separated workload ids or patterns, e.g. 'usp.*'")
     p.add_argument("--client", help="client drivers, e.g. py,py-requests,go (default: the contender's own)")
@@ -155,17 +171,18 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", metavar="RESULTS", help="measure only the cells RESULTS lacks, with its configuration, "
                                                        "into it (after Ctrl-C, a kill, a crash)")
     add_cluster_options(p)
+    add_output_options(p)
 
 
 def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
-                   todo: list[Plan] | None = None) -> Results:
+                   todo: list[Plan] | None = None, args: argparse.Namespace | None = None) -> Results:
     """--find-max: the highest open-loop rate meeting the objective, for each plan."""
     if not slo_text:
         raise UsageError("--find-max needs an objective: add --slo 'p99<5ms'")
     objectives = slo.parse(slo_text)
     with console.status("searching the highest rate that meets the objective"):
         results = find_max(config, objectives, todo if todo is not None else plans_of(config))
-    render(results, console)
+    present(results, args or argparse.Namespace(), console)
     for answer in results.find_max:
         console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "
                       f"max {answer['max_rate_per_s']:,.0f} calls/s meeting {', '.join(answer['slo'])} "
@@ -174,6 +191,18 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
+    if args.out == STDOUT:
+        if args.resume:
+            raise UsageError("--resume adds to its own file: drop --out -")
+        args.out, args.force, args.to_stdout = stdout_file(), True, True
+        code = measure(args, console)
+        sys.stdout.write(Path(args.out).read_text() + "\n")
+        Path(args.out).unlink()
+        return code
+    return measure(args, console)
+
+
+def measure(args: argparse.Namespace, console: Console) -> int:
     if args.resume:
         config, doc, todo = resumed(args)
     else:
@@ -182,15 +211,17 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.report:
         writable_file(args.report, "--report")
     if args.find_max:
-        results = find_max_arena(config, args.slo, console)
+        results = find_max_arena(config, args.slo, console, args=args)
     else:
         if todo == []:
             console.print(f"nothing to measure: every cell of {config.out} is there")
         try:
-            results = run_arena(config, console, todo, resume=doc)
+            results = run_arena(config, console, todo, resume=doc, quiet=args.quiet, verbose=args.verbose)
         except Interrupted as stop:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
-        render(results, console)
+        present(results, args, console)
     if args.report:
-        console.print(f"report: {report.write_html([report.Source('run', results)], args.report)}")
-    return finish(results, console)
+        page = report.write_html([report.Source('run', results)], args.report)
+        if not args.quiet:
+            console.print(f"report: {page}")
+    return finish(results, console, args.quiet or getattr(args, "to_stdout", False))

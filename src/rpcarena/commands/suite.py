@@ -3,33 +3,49 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from rpcarena import report
-from rpcarena.commands.options import new_results_file
+from rpcarena.commands.options import add_output_options, command, new_results_file
 from rpcarena.commands.run import run_arena
+from rpcarena.commands.show import present
+from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError, UsageError
+from rpcarena.results import Results
 from rpcarena.seeds import SUITES
 from rpcarena.suites import runner
 from rpcarena.suites.findings import findings
+from rpcarena.suites.model import Suite
 
 NAME = "suite"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("suite", allow_abbrev=False,
-                       help="run a seed's experiment and report each published claim beside this run")
+    p = command(sub, NAME, "run a seed's experiment and report each published claim beside this run",
+                "Run one published study's design with every system of it that exists here, on one host and "
+                "across an emulated network; print each claim beside what this run measured, with a verdict "
+                "and why, then the answer per part; write the results and an HTML report with the findings.",
+                ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick       # a few minutes, 3 trials kept",
+                 "rpcarena suite predictions --repeat 5 -o results/predictions.json"])
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true", help="fewer calls and concurrency levels: a few minutes")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
-    p.add_argument("--out", help="results file (default results/suite-NAME.json; the report beside it)")
+    p.add_argument("-o", "--out", help="results file (default results/suite-NAME.json; the report beside it)")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
+    add_output_options(p)
 
 
+
+
+def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path) -> int:
+    """How many parts of the suite have something that can run here (the "of 3" in "part 2 of 3")."""
+    missing = runner.missing_systems(suite)
+    return sum(runner.part_config(part, missing, quick, repeat, out) is not None for part in suite.parts)
 
 
 def _findings_table(found: list) -> Table:
@@ -50,15 +66,28 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
     out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
-    results = runner.run(suite, args.quick, args.repeat, out, lambda config: run_arena(config, console))
+    parts = runnable_parts(suite, args.quick, args.repeat, out)
+    done = iter(range(1, parts + 1))
+
+    def run_part(config: RunConfig) -> Results:
+        return run_arena(config, console, part=f"part {next(done)} of {parts}", quiet=args.quiet,
+                         verbose=args.verbose)
+    results = runner.run(suite, args.quick, args.repeat, out, run_part)
     missing = results.suite["missing"]
     found = findings(suite, results, missing)
-    console.print(_findings_table(found))
-    for system, why in missing.items():
-        console.print(f"[yellow]missing[/]: {system}: {why}")
+    present(results, args, console)
+    if args.format == "table":
+        console.print(_findings_table(found))
+        for system, why in missing.items():
+            console.print(f"[yellow]missing[/]: {system}: {why}")
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),
                              args.trim, title=f"rpcarena suite {suite.name}: {suite.seed}")
-    console.print(f"results: {out}\nreport: {page}")
+    if not args.quiet:
+        console.print(f"results: {out}\nreport: {page}")
+    return _done(results, out)
+
+
+def _done(results: Results, out: Path) -> int:
     failures = results.failures
     if failures:
         raise ArenaError(f"{len(failures)} cell(s) failed, first: {failures[0]}; the rest is in {out}")

@@ -23,17 +23,19 @@ from rpcarena.commands.options import (
     DEFAULT_WARMUP,
     add_measure_options,
     add_out_options,
+    add_output_options,
+    add_verbosity,
     measure_settings,
     new_results_file,
     writable_file,
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
+from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 from rpcarena.external import cells
 from rpcarena.external.build import build
 from rpcarena.external.target import Target, probe
-from rpcarena.report.terminal import render
 
 NAME = "target"
 MAX_VARS = 1_000_000  # distinct rendered requests, all held in memory and sent to every driver
@@ -140,6 +142,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         group.add_argument(option, action=TargetOption, dest="_" + _key(option), nargs=0, help=text,
                            default=argparse.SUPPRESS)
     _add_measure_options(p.add_argument_group("measurement (every target alike)"))
+    add_output_options(p)
+    add_verbosity(p)
 
 
 def _metavar(option: str) -> str:
@@ -257,18 +261,19 @@ def main(args: argparse.Namespace, console: Console) -> int:
     for target in targets:  # a check of the answer, not of speed
         probe(target, setup_timeout_s(args))
     if args.find_max:  # its probes go past the rate where calls fail: no gate
-        results = find_max_arena(config, args.slo, console, cells.plans(targets, config))
+        results = find_max_arena(config, args.slo, console, cells.plans(targets, config), args)
     else:
-        results = run_arena(config, console, cells.plans(targets, config, gate))
-        render(results, console)
-        console.print(f"[dim]{_placement(results)}[/]")
+        results = run_arena(config, console, cells.plans(targets, config, gate), quiet=args.quiet)
+        present(results, args, console)
+        if not args.quiet:
+            console.print(f"[dim]{_placement(results)}[/]")
     results.targets = [describe(t, gate) for t in targets]
     if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
         results.placement = dict(results.placement, server_cpus=None)
     results.save(config.out)
     if args.report:
         console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
-    return _finish(results, console, gate)
+    return _finish(results, console, gate, args.quiet)
 
 
 def _placement(results: Any) -> str:
@@ -279,10 +284,10 @@ def _placement(results: Any) -> str:
     return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
 
 
-def _finish(results: Any, console: Console, gate: cells.Gate) -> int:
+def _finish(results: Any, console: Console, gate: cells.Gate, quiet: bool) -> int:
     """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run)."""
     try:
-        return finish(results, console)
+        return finish(results, console, quiet)
     except ArenaError as error:
         if gate.failed and len(gate.failed) == len(results.failures):
             raise ThresholdFailed(str(error)) from None

@@ -1,13 +1,39 @@
-"""Flat exports of a results document: one row per cell with every derived statistic."""
+"""Flat exports of a results document: one row per cell with every derived statistic and its warnings.
+
+Each format is a writer of a document to a text stream, by name in `FORMATS`, so that
+`rpcarena export --format NAME` and `rpcarena show --format NAME` speak one vocabulary and a
+new format is one function and one line. "-" as a path is stdout.
+"""
 
 from __future__ import annotations
 
 import csv
 import json
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
-from rpcarena.results import Results
+from rpcarena.analysis import groups, stability
+from rpcarena.report import answer
+from rpcarena.results import Cell, Results
+
+STDOUT = "-"
+WARNING_SEPARATOR = "; "
+
+
+def cell_warnings(cell: Cell, cpus: int) -> list[str]:
+    """stability's warnings for one measured cell (none for a cell without calls)."""
+    if cell.status != "ok" or not cell.calls:
+        return []
+    return stability.warnings(groups.Group([cell]), cpus)
+
+
+def rows(results: Results) -> list[dict[str, Any]]:
+    """Every cell's flat record, with the list of its warnings."""
+    cpus = answer.cpus_of(results)
+    return [dict(cell.row(), warnings=cell_warnings(cell, cpus)) for cell in results.cells]
 
 
 def columns(rows: list[dict]) -> list[str]:
@@ -18,19 +44,38 @@ def columns(rows: list[dict]) -> list[str]:
     return list(seen)
 
 
-def write_csv(results: Results, path: str | os.PathLike) -> Path:
-    rows = results.rows()
+def csv_to(results: Results, out: IO[str]) -> None:
+    flat = [dict(r, warnings=WARNING_SEPARATOR.join(r["warnings"])) for r in rows(results)]
+    writer = csv.DictWriter(out, fieldnames=columns(flat), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(flat)
+
+
+def json_to(results: Results, out: IO[str]) -> None:
+    json.dump(rows(results), out, indent=1)
+    out.write("\n")
+
+
+Writer = Callable[[Results, IO[str]], None]
+FORMATS: dict[str, Writer] = {"csv": csv_to, "json": json_to}
+
+
+def write(results: Results, fmt: str, path: str | os.PathLike) -> str:
+    """The document in a format, to a file or to stdout ("-"); what was written, for the user."""
+    if str(path) == STDOUT:
+        FORMATS[fmt](results, sys.stdout)
+        sys.stdout.flush()
+        return "stdout"
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=columns(rows))
-        writer.writeheader()
-        writer.writerows(rows)
-    return target
+        FORMATS[fmt](results, out)
+    return str(target)
 
 
-def write_json(results: Results, path: str | os.PathLike) -> Path:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(results.rows(), indent=1))
-    return target
+def write_csv(results: Results, path: str | os.PathLike) -> str:
+    return write(results, "csv", path)
+
+
+def write_json(results: Results, path: str | os.PathLike) -> str:
+    return write(results, "json", path)

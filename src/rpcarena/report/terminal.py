@@ -1,23 +1,185 @@
-"""The terminal table of a run: one row per cell, statistics from the histograms."""
+"""What a run prints: the answer first (`summary`), the full table on request (`render`).
+
+The summary fits 100 columns: per workload the contenders ranked by p50, a unit on every
+number, the best marked, the ratio to it with its interval over trials, and the warnings
+below with their fixes. The full table keeps every column the terminal has room for and
+names the ones it left out; nothing is cut to "…".
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from rpcarena.analysis import stats
 from rpcarena.analysis.floor import floor_of
+from rpcarena.report import answer
+from rpcarena.report.answer import Entry, Ranking
 from rpcarena.results import Cell, Results
 
 COLUMNS = (
     ("contender", "left"), ("client", "left"), ("workload", "left"), ("conc", "right"),
-    ("calls", "right"), ("p50 µs", "right"), ("p90", "right"), ("p99", "right"), ("p99.9", "right"),
-    ("mean", "right"), ("SD", "right"), ("CV", "right"), ("calls/s", "right"),
-    ("cpu µs/call cli", "right"), ("srv", "right"), ("B/call", "right"), ("errors", "right"),
+    ("calls", "right"), ("p50 µs", "right"), ("p90 µs", "right"), ("p99 µs", "right"), ("p99.9 µs", "right"),
+    ("mean µs", "right"), ("SD µs", "right"), ("CV", "right"), ("calls/s", "right"),
+    ("cli CPU µs/call", "right"), ("srv CPU µs", "right"), ("B/call", "right"), ("errors", "right"),
     ("x floor", "right"),
 )
+# The wide table's columns, the first dropped first when the terminal is too narrow for all.
+DROP_ORDER = ("SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV", "x floor",
+              "client", "calls")
+BEST = "★"
+
+
+def duration(us: float | None) -> str:
+    """A latency with its unit: '45.2 µs', '1.20 ms', '2.31 s'."""
+    if us is None:
+        return "-"
+    if us >= 1e6:
+        return f"{us / 1e6:.2f} s"
+    if us >= 1e3:
+        return f"{us / 1e3:.2f} ms" if us < 1e5 else f"{us / 1e3:.0f} ms"
+    return f"{us:.1f} µs" if us < 100 else f"{us:.0f} µs"
+
+
+def rate(per_s: float | None) -> str:
+    return "-" if per_s is None else f"{per_s:,.0f}/s" if per_s >= 10 else f"{per_s:.1f}/s"
+
+
+def ratio_text(entry: Entry) -> str:
+    """'best', '1.82x [1.70, 1.95]', '1.02x [0.95, 1.10] not significant' or '1.82x (cannot tell)'."""
+    r = entry.ratio
+    if r is None:
+        return f"{BEST} best"
+    if r.interval is None:
+        return f"{r.estimate:.2f}x (cannot tell)"
+    bounds = f"{r.estimate:.2f}x [{r.interval.low:.2f}, {r.interval.high:.2f}]"
+    return bounds if r.significant else f"{bounds} not significant"
+
+
+def errors_text(entry: Entry) -> str:
+    if not entry.errors:
+        return "0"
+    return f"{entry.errors:,} ({entry.errors / (entry.errors + entry.group.calls):.1%})"
+
+
+def summary_header(show_errors: bool) -> list[str]:
+    return ["#", "contender", "p50", "p99", "calls/s"] + (["errors"] if show_errors else []) + ["× best p50 [95% CI]"]
+
+
+def summary_cells(entry: Entry, rank: int, show_errors: bool) -> list[str]:
+    """One ranked contender as the summary shows it (every number with its unit)."""
+    return ([str(rank), entry.name, duration(entry.p50_us),
+             answer.NOT_SUPPORTED if entry.p99_us is None else duration(entry.p99_us), rate(entry.throughput_per_s)]
+            + ([errors_text(entry)] if show_errors else []) + [ratio_text(entry)])
+
+
+def _ranking_table(ranking: Ranking, show_errors: bool) -> Table:
+    table = Table(title=f"[bold]{escape(ranking.title())}[/]", title_justify="left", box=box.SIMPLE_HEAD,
+                  header_style="bold", pad_edge=False)
+    for header in summary_header(show_errors):
+        table.add_column(header, justify="left" if header in ("contender", "× best p50 [95% CI]") else "right",
+                         overflow="fold")
+    for rank, entry in enumerate(ranking.entries, 1):
+        style = "bold green" if entry.best else "dim" if entry.verdict == "not significant" else ""
+        table.add_row(*(escape(text) for text in summary_cells(entry, rank, show_errors)), style=style)
+    return table
+
+
+def notes(rankings: list[Ranking]) -> list[str]:
+    """What the summary's marks mean, each said once."""
+    entries = [e for r in rankings for e in r.entries]
+    out = [f"{BEST} best = lowest p50; × best = p50 over the best's, over trials (1.10x = takes 10% longer)"]
+    if any(e.ratio is not None and not e.ratio.judged for e in entries):
+        fewest = min(len(e.group.cells) for e in entries)
+        out.append(f"with {fewest} trial{'s' if fewest != 1 else ''} a ratio cannot be called significant "
+                   f"({stats.CANNOT_TELL})")
+    if any(e.p99_us is None for e in entries):
+        out.append(answer.P99_REASON)
+    return out
+
+
+_NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+
+
+def warnings_of(ranking: Ranking) -> list[tuple[str, str]]:
+    """(contenders, warning) of one ranking. Texts that differ only in their numbers are said once,
+    with every contender's name and their numbers in that order: 'high CV 3.62/1.04: ...'."""
+    said: dict[str, list[tuple[str, str]]] = {}
+    for entry in ranking.entries:
+        for text in entry.warnings:
+            said.setdefault(_NUMBER.sub("#", text), []).append((entry.name, text))
+    return [(", ".join(n for n, _ in found), _merged([t for _, t in found])) for found in said.values()]
+
+
+def _merged(texts: list[str]) -> str:
+    """The first text, each of its numbers replaced by that place's values in all texts (one if all agree)."""
+    values = [_NUMBER.findall(t) for t in texts]
+    slots = iter([[v[i] for v in values] if len({v[i] for v in values}) > 1 else [values[0][i]]
+                  for i in range(len(values[0]))])
+    return _NUMBER.sub(lambda match: "/".join(next(slots)), texts[0])
+
+
+def warning_lines(rankings: list[Ranking]) -> list[str]:
+    """'usp.int32, 1 client: grpc-py: high CV 1.31: ...', one line per warning."""
+    return [f"{r.title()}: {who}: {text}" for r in rankings for who, text in warnings_of(r)]
+
+
+def _warnings_table(rankings: list[Ranking]) -> Table | None:
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="yellow")
+    grid.add_column(overflow="fold")
+    for ranking in rankings:
+        found = warnings_of(ranking)
+        if found and len(rankings) > 1:
+            grid.add_row("", f"[bold]{escape(ranking.title())}[/]")
+        for who, text in found:
+            grid.add_row("!", f"[bold]{escape(who)}[/]: {escape(text)}")
+    return grid if grid.row_count else None
+
+
+def summary(results: Results, console: Console, quiet: bool = False) -> None:
+    """The answer: one ranked table per workload, concurrency and network, then notes and warnings."""
+    rankings = answer.rankings(results)
+    show_errors = any(e.errors for r in rankings for e in r.entries)
+    for ranking in rankings:
+        console.print(_ranking_table(ranking, show_errors))
+    for line in [] if quiet else notes(rankings):
+        console.print(f"[dim]{escape(line)}[/]")
+    found = _warnings_table(rankings)
+    if found is not None:
+        console.print("[bold yellow]warnings[/]:")
+        console.print(found)
+    for line in answer.not_measured(results):
+        console.print(f"[yellow]not measured[/]: {escape(line)}")
+
+
+def markdown(results: Results, wide: bool = False) -> str:
+    """The summary as GitHub markdown tables, warnings as a list; `wide`: the full table, every column."""
+    if wide:
+        return _md_table([n for n, _ in COLUMNS], [cell_row(c, results) for c in results.cells]) + "\n"
+    rankings = answer.rankings(results)
+    show_errors = any(e.errors for r in rankings for e in r.entries)
+    parts = []
+    for ranking in rankings:
+        header = summary_header(show_errors)
+        rows = [summary_cells(e, i, show_errors) for i, e in enumerate(ranking.entries, 1)]
+        parts.append(f"### {ranking.title()}\n\n" + _md_table(header, rows))
+    parts += ["\n".join(f"- {line}" for line in notes(rankings))]
+    lines = warning_lines(rankings)
+    if lines:
+        parts.append("**warnings**\n\n" + "\n".join(f"- {line}" for line in lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+    return "\n".join([line(header), "|" + "---|" * len(header)] + [line(r) for r in rows])
 
 
 def _num(value: Any, digits: int = 1) -> str:
@@ -43,9 +205,9 @@ def cell_row(cell: Cell, results: Results) -> list[str]:
     name = f"{cell.contender} ({cell.setting})" if cell.setting else cell.contender
     head = [name, cell.client, cell.workload, str(cell.clients)]
     if cell.status != "ok" and cell.latency_histogram is None:
-        return head + [f"[yellow]{cell.status}[/]: {escape(cell.reason or '')}"] + [""] * (len(COLUMNS) - 5)
+        return head + [f"{cell.status}: {cell.reason or ''}"] + [""] * (len(COLUMNS) - 5)
     if cell.status != "ok":  # measured, then failed (errors above --max-error-rate): the figures stay
-        head[0] = f"[red]{escape(head[0])} (failed)[/]"
+        head[0] = f"{head[0]} (failed)"
     lat = cell.latency
     floor = floor_of(cell, results)
     ratio = lat["p50_us"] / floor.latency["p50_us"] if floor and lat.get("count") else None
@@ -59,14 +221,36 @@ def cell_row(cell: Cell, results: Results) -> list[str]:
     ]
 
 
+def fitting_columns(rows: list[list[str]], width: int) -> list[int]:
+    """The indexes of COLUMNS to show: all that fit in `width`, dropping in DROP_ORDER."""
+    names = [n for n, _ in COLUMNS]
+    widths = [max([len(n)] + [len(r[i]) for r in rows if r[i] and not r[i].startswith(("unavailable", "failed",
+                                                                                       "unsupported"))])
+              for i, n in enumerate(names)]
+    kept = list(range(len(COLUMNS)))
+    for drop in DROP_ORDER:
+        if sum(widths[i] + 3 for i in kept) + 1 <= width:
+            break
+        kept.remove(names.index(drop))
+    return kept
+
+
 def render(results: Results, console: Console | None = None, title: str | None = None) -> None:
+    """The full table, one row per cell, with every column that fits the console's width."""
     console = console or Console()
-    table = Table(title=title, show_lines=False, header_style="bold")
-    for name, justify in COLUMNS:
-        table.add_column(name, justify=justify, no_wrap=name in ("contender", "workload"))
-    for cell in results.cells:
-        table.add_row(*cell_row(cell, results))
+    rows = [cell_row(cell, results) for cell in results.cells]
+    kept = fitting_columns(rows, console.width)
+    table = Table(title=title, show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, show_edge=False)
+    for i in kept:
+        name, justify = COLUMNS[i]
+        table.add_column(name, justify=justify, overflow="fold")
+    for row in rows:
+        table.add_row(*(escape(row[i]) for i in kept))
     console.print(table)
+    left_out = [COLUMNS[i][0] for i in range(len(COLUMNS)) if i not in kept]
+    if left_out:
+        console.print(f"[dim]left out at {console.width} columns: {', '.join(left_out)}; a wider terminal "
+                      "shows them, --format csv has every one[/]")
     console.print("[dim]calls = verified (/ sent, when some failed); latency from HdrHistograms of verified "
                   "calls only; calls/s, cpu and B per call sent; B/call = TCP payload both ways "
                   "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language[/]")

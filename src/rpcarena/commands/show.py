@@ -1,0 +1,64 @@
+"""`rpcarena show RESULTS.json`: the answer of a results document again, or its full table, or a document.
+
+`present` is what `run`, `target` and `suite` print after measuring, so a run and a later
+`show` of its file print the same thing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+
+from rpcarena import results
+from rpcarena.commands.options import add_output_options, command
+from rpcarena.report import answer, export, terminal
+from rpcarena.results import Results
+
+NAME = "show"
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    p = command(sub, NAME, "the summary of a results document (or its full table, or JSON, CSV, markdown)",
+                "Print what a run printed: per workload the contenders ranked by p50, with p99, calls/s, the "
+                "ratio to the best and its interval over trials, and the warnings with their fixes. --wide "
+                "prints the full table, one row per cell, with every column the terminal has room for.",
+                ["rpcarena show results/arena.json",
+                 "rpcarena show results/arena.json --wide",
+                 "rpcarena show results/arena.json --format markdown > answer.md",
+                 "rpcarena show results/arena.json --format json | jq '.rankings[0].entries[0]'"])
+    p.add_argument("results", help="results document (what run, target or suite wrote)")
+    add_output_options(p)
+
+
+def document(doc: Results) -> dict:
+    """The JSON of `--format json`: the rankings (with each contender's warnings) and every cell's row."""
+    return {"results": str(doc.path) if doc.path else None,
+            "rankings": [r.to_json() for r in answer.rankings(doc)], "cells": export.rows(doc)}
+
+
+def present(doc: Results, args: argparse.Namespace, console: Console) -> None:
+    """The results in the format asked for: the summary (or --wide the table) on the console, or a
+    document on stdout."""
+    fmt = getattr(args, "format", "table")
+    if fmt == "json":
+        json.dump(document(doc), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    elif fmt == "csv":
+        export.csv_to(doc, sys.stdout)
+    elif fmt == "markdown":
+        sys.stdout.write(terminal.markdown(doc, getattr(args, "wide", False)))
+    elif getattr(args, "wide", False):
+        terminal.render(doc, console)
+    else:
+        terminal.summary(doc, console, quiet=getattr(args, "quiet", False))
+        if getattr(args, "verbose", False):
+            terminal.render(doc, console)
+    sys.stdout.flush()
+
+
+def main(args: argparse.Namespace, console: Console) -> int:
+    present(results.load(args.results), args, console)
+    return 0
