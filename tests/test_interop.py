@@ -119,6 +119,8 @@ def test_export_cli_writes_each_format(tmp_path):
     assert to_stdout.returncode == 0 and json.loads(to_stdout.stdout)["version"] == "1.0"
 
 
-def test_export_cli_says_where_to_write():
-    done = run_cli("export", str(FIXTURE))
-    assert done.returncode == 2 and "--hgrm DIR" in done.stderr and "--pyperf FILE" in done.stderr
+def test_export_cli_writes_one_output_at_most_on_stdout():
+    done = run_cli("export", str(FIXTURE), "--hlog", "-", "--pyperf", "-")
+    assert done.returncode == 2 and "two outputs to stdout" in done.stderr, done.stderr
+    alone = run_cli("export", str(FIXTURE), "--hlog", "-")  # the histograms alone: no CSV beside them
+    assert alone.returncode == 0 and alone.stdout.count("\nTag=") == 8 and "contender," not in alone.stdout

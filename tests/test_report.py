@@ -52,7 +52,8 @@ def test_page_opens_with_the_answer(page):
     assert "usp.int32 · 1 client" in summary and "usp.int32 · 2 clients" in summary
     assert re.search(r"\d\.\d\d× \[\d\.\d\d–\d+\.\d\d\] slower", summary)
     assert summary.count('<rect') == 4 and summary.count("1.00×") == 2  # 2 contenders × 2 comparisons
-    assert "300 calls: p99 rests on fewer than 10 calls; use --calls 1000 or more: all 4 results" in summary
+    assert ("300 calls: fewer than 10 lie beyond p99, p99.9, so they are not supported; use --calls 10,000 or more: "
+            "all 4 results") in summary
     assert '<a href="#w-usp.int32">' in page[order[1]:order[2]]
 
 
