@@ -151,7 +151,7 @@ class ClusterCell:
                 raise _translated(node, future.exception())
             if future.status == "cancelled":
                 raise WorkerError(f"node {node.name}: its task was cancelled (its worker restarted?)")
-        present = self.engine.present()
+        present = self.engine.present(frozenset(node.address for node, _ in self.futures))
         for node, _ in self.futures:
             if node.address not in present:
                 raise WorkerError(f"node {node.name} ({node.address}) left the cluster mid-cell")
