@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from rpcarena import report
 from rpcarena.commands.options import new_results_file
 from rpcarena.commands.run import run_arena
 from rpcarena.errors import ArenaError, UsageError
+from rpcarena.report.findings import findings_table
 from rpcarena.seeds import SUITES
 from rpcarena.suites import runner
 from rpcarena.suites.findings import findings
@@ -30,19 +29,6 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
 
 
-
-
-def _findings_table(found: list) -> Table:
-    table = Table(title="findings", header_style="bold", show_lines=True)
-    for name in ("claim", "measured here", "verdict"):
-        table.add_column(name, overflow="fold")
-    for f in found:
-        judged_by = f"\n[dim]judged by: {escape(f.rule)}[/]" if f.rule else ""
-        table.add_row(escape(f.claim), escape("\n".join(f.measured) or "-"),
-                      f"[bold]{escape(f.said)}[/]: {escape(f.why)}{judged_by}")
-    return table
-
-
 def main(args: argparse.Namespace, console: Console) -> int:
     suite = SUITES.get(args.name)
     if suite is None:
@@ -53,7 +39,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     results = runner.run(suite, args.quick, args.repeat, out, lambda config: run_arena(config, console))
     missing = results.suite["missing"]
     found = findings(suite, results, missing)
-    console.print(_findings_table(found))
+    console.print(findings_table(found))
     for system, why in missing.items():
         console.print(f"[yellow]missing[/]: {system}: {why}")
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),
