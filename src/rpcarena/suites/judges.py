@@ -104,8 +104,10 @@ def _by_outcome(outcomes: dict[str, str]) -> dict[str, list[str]]:
 def _why(by: dict[str, list[str]], n: int, unit: str, shown_as: str, opposite_as: str) -> str:
     """'significant for 4 of 5 pairs (a, b, c, d); the opposite for none; not significant for e'."""
     shown = by.get(SHOWN, [])
-    if n == 1 and (shown or by.get(OPPOSITE)):
-        return f"{shown_as if shown else opposite_as} for {(shown or by[OPPOSITE])[0]}"
+    if n == 1:  # one pair or cell: what it showed, without counts
+        said, (name,) = next(iter(by.items()))
+        label = {SHOWN: shown_as, OPPOSITE: opposite_as, FEW_TRIALS: "too few trials"}.get(said, said)
+        return f"{label} for {name}" + (f" ({stats.CANNOT_TELL})" if said == FEW_TRIALS else "")
     parts = [f"{shown_as} for {len(shown)} of {n} {unit}" + (f" ({', '.join(shown)})" if 0 < len(shown) < n else ""),
              f"{opposite_as} for {', '.join(by.get(OPPOSITE, [])) or 'none'}"]
     parts += [f"{said} for {', '.join(keys)}" for said, keys in by.items() if said.startswith(OFF)]

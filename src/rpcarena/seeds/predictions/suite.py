@@ -46,7 +46,7 @@ def only_grpc_under(limit_ms: float) -> Callable[[Evidence], Judgement]:
         measured = tuple(Measured(s, f"calls under {limit_ms:g} ms per trial",
                                   value=", ".join(f"{v:.0%}" for v in share), significance=SAID[said[s]])
                          for s, share in shares.items())
-        found = tally(said, "servers", shown_as=f"gRPC mostly under {limit_ms:g} ms or REST almost never",
+        found = tally(said, "servers", shown_as="as claimed",
                       opposite_as="the other way round")
         return Judgement(measured, found.verdict, found.why, rule, found.share)
     return judge
