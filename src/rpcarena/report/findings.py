@@ -29,7 +29,9 @@ def _verdict(verdict: str, said: str) -> html.Markup:
 def _measured(rows: Sequence[Measured]) -> html.Markup:
     if not rows:
         return html.Markup("-")
-    return html.Markup(html.table(MEASURED_HEADERS, (_columns(m) for m in rows), left=2, css="measured"))
+    cells = ((m.what, m.statistic, html.Markup(f'<span style="white-space:nowrap">{escape(m.shown)}</span>'),
+              m.significance) for m in rows)
+    return html.Markup(html.table(MEASURED_HEADERS, cells, left=2, css="measured"))
 
 
 def _lines(lines: Sequence[str]) -> html.Markup:
