@@ -13,6 +13,10 @@ from __future__ import annotations
 from rpcarena.analysis import stats
 from rpcarena.suites.evidence import Evidence
 from rpcarena.suites.judges import (
+    FEW_TRIALS,
+    NOT_SIGNIFICANT,
+    OPPOSITE,
+    SHOWN,
     bytes_growth,
     every_pair,
     everywhere,
@@ -75,15 +79,24 @@ def lead_shrinks(ev: Evidence) -> Judgement:
             local, remote = ev.ratio(JSON, MML, w, "mean", n), net.ratio(JSON, MML, w, "mean", n)
             if local and remote:
                 ahead, less = outcome(remote), smaller(local, remote)
-                said[f"{w} x{n} still ahead"], said[f"{w} x{n} lead smaller"] = ahead, less
+                said[f"{w} x{n}"] = both(ahead, less)
                 rows += [measure(f"JSON/MML {w} x{n} on loopback", NAME, local),
                          measure(f"JSON/MML {w} x{n} over the link", NAME, remote,
                                  f"{significance(ahead)}; smaller than on loopback: {less}")]
     if not rows:
         return Judgement((), NOT_COMPARABLE, "no cell measured in both settings", SHRINK_RULE)
-    found = tally(said, "checks")
+    found = tally(said, "cells")
     return Judgement(tuple(rows), found.verdict, f"MML still ahead, by less over the network: {found.why}",
                      SHRINK_RULE, found.share)
+
+
+def both(first: str, second: str) -> str:
+    """Two outcomes of one cell that must both be shown: the opposite or too few trials in either
+    decides, then not significant; shown only when both are."""
+    for said in (FEW_TRIALS, OPPOSITE, NOT_SIGNIFICANT):
+        if said in (first, second):
+            return said
+    return SHOWN
 
 
 def _part(title: str, **network: str) -> Part:
