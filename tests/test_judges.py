@@ -183,7 +183,7 @@ def test_usp_tuples_an_order_of_magnitude_faster_and_still_slower_than_grpc():
                      trials("rpyc-tuple-nodelay", d, 5.0))
     assert closed.verdict == HOLDS and len(closed.measured) == 2
     assert closed.measured[0].what == "rpyc-nodelay/rpyc-tuple-nodelay usp.distance"
-    assert closed.measured[0].statistic == "mean latency without the calls below p2 and above p98"
+    assert closed.measured[0].statistic == "mean latency of the calls from p2 to p98"
     assert equal.verdict == PARTLY and equal.said == "holds for 1 of 2 parts"
     assert "not significant for still slower than gRPC" in equal.why
     assert halved.verdict == PARTLY and "significant, but not about 10x for an order of magnitude" in halved.why

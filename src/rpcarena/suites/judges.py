@@ -140,7 +140,7 @@ def band(seed_ratio: float) -> tuple[float, float]:
 MEASURES = {"median": ("median latency", "takes 1.82 times as long as"),
             "p99": ("p99 latency", "takes 1.82 times as long as"),
             "mean": ("mean latency", "takes 1.82 times as long as"),
-            TRIMMED_MEAN: ("mean latency without the calls below p2 and above p98", "takes 1.82 times as long as"),
+            TRIMMED_MEAN: ("mean latency of the calls from p2 to p98", "takes 1.82 times as long as"),
             "cpu_us_per_call": ("CPU per call (client + server)", "uses 1.82 times as much CPU per call as")}
 
 
