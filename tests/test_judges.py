@@ -10,14 +10,16 @@ import pytest
 from tests.conftest import NOISE, document, trials
 
 from rpcarena.analysis import stats
+from rpcarena.report.findings import findings_table
 from rpcarena.seeds import SUITES
 from rpcarena.suites import judges
-from rpcarena.suites.evidence import Evidence
+from rpcarena.suites.evidence import TRIMMED_MEAN, Evidence
 from rpcarena.suites.findings import findings
-from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDED, VERDICTS
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDED, VERDICTS, Measured
 
 WORD = "cs6650.word"
 SHUFFLED = (0.99, 1.0, 1.01, 1.02, 0.98)  # other trials of the same: no difference to find
+LINK = "100mbit"
 
 
 def evidence(*groups) -> Evidence:
@@ -34,7 +36,11 @@ def test_faster_holds_and_says_its_statistic_direction_and_threshold():
     judged = judges.faster("grpc-py", "rest-fastapi", [WORD], "mean")(
         evidence(trials("grpc-py", WORD), trials("rest-fastapi", WORD, 2.0)))
     assert judged.verdict == HOLDS and judged.says() == "holds" and len(judged.measured) == 1
-    assert judged.measured[0].startswith("rest-fastapi/grpc-py mean latency cs6650.word x1: 2.00x [")
+    row = judged.measured[0]
+    assert (row.what, row.statistic, row.significance) == ("rest-fastapi/grpc-py cs6650.word x1", "mean latency",
+                                                           "significant")
+    assert row.ratio.estimate == pytest.approx(2.0) and row.ratio.interval.low > 1
+    assert row.text().startswith("mean latency rest-fastapi/grpc-py cs6650.word x1: 2.00x [")
     assert "1.82x means rest-fastapi takes 1.82 times as long as grpc-py" in judged.rule
     assert "95% interval over trials is above 1 in every cell" in judged.rule and "3 or more trials" in judged.rule
 
@@ -45,18 +51,28 @@ def test_faster_in_some_cells_holds_in_part_and_names_the_rest():
         trials("grpc-py", WORD), trials("rest-fastapi", WORD, 1.0, noise=SHUFFLED)))
     assert judged.verdict == PARTLY and judged.share == "1 of 2 cells"
     assert judged.says() == "holds for 1 of 2 cells" and judged.says(question=True) == "yes, for 1 of 2 cells"
-    assert "not significant for cs6650.word x1" in judged.why and len(judged.measured) == 2
+    assert judged.why.startswith("significant for 1 of 2 cells (usp.int32 x1); the opposite for none")
+    assert "not significant for cs6650.word x1" in judged.why
+    assert [m.significance for m in judged.measured] == ["significant", "not significant"]
 
 
 @pytest.mark.parametrize("rest, noise, verdict, why", [
     (0.5, NOISE, FAILS, "the opposite for cs6650.word x1"),
     (1.0, SHUFFLED, UNDECIDED, "not significant for cs6650.word x1"),
     (2.0, (1.0,), UNDECIDED, stats.CANNOT_TELL),
+    (2.0, (1.0, 1.02), UNDECIDED, "cannot tell: run with --repeat 3 or more"),
 ])
 def test_faster_fails_only_on_the_opposite_and_cannot_tell_otherwise(rest, noise, verdict, why):
     ev = evidence(trials("grpc-py", WORD, noise=noise), trials("rest-fastapi", WORD, rest, noise=noise))
     judged = judges.faster("grpc-py", "rest-fastapi", [WORD], "mean")(ev)
     assert judged.verdict == verdict and why in judged.why
+
+
+def test_under_three_trials_a_large_difference_is_not_called_significant():
+    ev = evidence(trials("grpc-py", WORD, noise=(1.0, 1.01)), trials("rest-fastapi", WORD, 10.0, noise=(1.0, 1.01)))
+    row = judges.faster("grpc-py", "rest-fastapi", [WORD], "mean")(ev).measured[0]
+    assert row.ratio.interval is None and row.significance == stats.CANNOT_TELL
+    assert row.shown == "10.00x (2 and 2 trials, no interval)"
 
 
 def test_magnitude_is_the_excess_over_1_within_a_factor_2():
@@ -65,8 +81,9 @@ def test_magnitude_is_the_excess_over_1_within_a_factor_2():
     claim = judges.faster("grpc-py", "rest-fastapi", [WORD], "mean", seed_ratio=10.0)
     about = claim(evidence(trials("grpc-py", WORD), trials("rest-fastapi", WORD, 9.0)))
     far = claim(evidence(trials("grpc-py", WORD), trials("rest-fastapi", WORD, 2.0)))
-    assert about.verdict == HOLDS and "about 10x" in about.why
-    assert far.verdict == FAILS and "not about 10x in cs6650.word x1" in far.why
+    assert about.verdict == HOLDS and about.measured[0].significance == "significant"
+    assert far.verdict == FAILS and "significant, but not about 10x for cs6650.word x1" in far.why
+    assert far.measured[0].significance == "significant, but not about 10x"
     assert "reaching 5.5x to 19x ('about 10x')" in far.rule
 
 
@@ -78,7 +95,10 @@ def test_every_pair_holds_in_part_and_says_for_which_pairs():
     assert judged.verdict == PARTLY and judged.says() == "holds for 1 of 2 pairs"
     assert judged.why.splitlines()[0].startswith("rest-fastapi/grpc-py: holds: ")
     assert judged.why.splitlines()[1].startswith("rest-go/grpc-go: cannot tell: ")
-    assert len(judged.measured) == 2 and judged.rule.endswith("(each pair alike)")
+    assert "not significant for cs6650.word x1" in judged.why.splitlines()[1]
+    assert [m.what for m in judged.measured] == ["rest-fastapi/grpc-py cs6650.word x1",
+                                                 "rest-go/grpc-go cs6650.word x1"]
+    assert judged.rule.endswith("(each of the pairs alike)")
 
 
 def test_every_pair_leaves_out_a_pair_not_measured_at_that_level():
@@ -95,6 +115,24 @@ def test_every_pair_with_no_pair_measured_says_what_is_missing():
     assert judged.verdict == NOT_COMPARABLE and "missing here: grpc-go" in judged.why
 
 
+def test_everywhere_judges_loopback_and_the_link_and_names_the_setting():
+    claim = judges.everywhere(judges.faster("grpc-py", "rest-fastapi", [WORD], "mean"))
+    judged = claim(evidence(trials("grpc-py", WORD), trials("rest-fastapi", WORD, 2.0),
+                            trials("grpc-py", WORD, link=LINK), trials("rest-fastapi", WORD, 1.0, link=LINK,
+                                                                       noise=SHUFFLED)))
+    assert judged.verdict == PARTLY and judged.says() == "holds for 1 of 2 settings"
+    assert [m.what.split(":")[0] for m in judged.measured] == ["loopback", "over the link"]
+    assert judged.why.splitlines()[1].startswith("over the link: cannot tell: ")
+
+
+def test_not_comparable_shows_the_local_analogue():
+    local = judges.faster("grpc-py", "rest-fastapi", [WORD], "mean")
+    judged = judges.not_comparable("needs two hosts", local)(
+        evidence(trials("grpc-py", WORD), trials("rest-fastapi", WORD, 2.0)))
+    assert judged.verdict == NOT_COMPARABLE and judged.why == "needs two hosts"
+    assert len(judged.measured) == 1 and judged.rule.startswith("local analogue: mean latency")
+
+
 def test_ranking_holds_in_part_when_one_pair_is_out_of_order():
     tiers = (("grpc-go",), ("grpc-py",), ("rest-fastapi", "rest-warp"))
     w = "predictions.get"
@@ -103,7 +141,7 @@ def test_ranking_holds_in_part_when_one_pair_is_out_of_order():
     ordered = judges.ranking(tiers, ["predictions.*"])(evidence(*groups, trials("rest-warp", w, 4.0, clients=100)))
     broken = judges.ranking(tiers, ["predictions.*"])(evidence(*groups, trials("rest-warp", w, 1.0, clients=100)))
     assert ordered.verdict == HOLDS and "at 100 clients" in ordered.rule
-    assert ordered.measured[0].startswith("predictions.get x100 mean: grpc-go")
+    assert ordered.measured[0].text().startswith("mean latency order predictions.get x100: grpc-go")
     assert broken.verdict == PARTLY and broken.share == "2 of 3 pairs"
     assert "the opposite for rest-warp/grpc-py on predictions.get" in broken.why
 
@@ -119,29 +157,63 @@ def test_bytes_growth_compares_bytes_per_call():
                   with_bytes("tagless", small, 300 * 600), with_bytes("tagless", large, 300 * 33_000))
     judged = judges.bytes_growth("grpc-py", "tagless", small, large, "tags")(ev)
     assert judged.verdict == HOLDS
-    assert judged.measured == ("grpc-py: 700 -> 50,000 B/call", "tagless: 600 -> 33,000 B/call")
+    assert [m.text() for m in judged.measured] == ["payload bytes per call grpc-py: 700 -> 50,000 B/call",
+                                                   "payload bytes per call tagless: 600 -> 33,000 B/call"]
     assert "TCP payload bytes per call" in judged.rule
 
 
-def test_usp_tuples_hold_in_part_when_they_are_not_slower_than_grpc():
+def test_trimmed_mean_drops_the_tails_as_usp2018_did():
+    ev = evidence(trials("grpc-py", "usp.int32"), trials("rpyc", "usp.int32", 3.0))
+    trimmed = ev.ratio("rpyc", "grpc-py", "usp.int32", TRIMMED_MEAN)
+    assert trimmed.estimate == pytest.approx(3.0) and trimmed.above
+    # the fixture has a long tail (p99 over 50x the median): without it the mean is lower
+    group = ev.get("grpc-py", "usp.int32")
+    without_tails = stats.per_trial([stats.trim(t) for t in group.trials], "mean")
+    assert all(a < b for a, b in zip(without_tails, group.per_trial("mean")))
+
+
+def test_usp_tuples_an_order_of_magnitude_faster_and_still_slower_than_grpc():
     d = "usp.distance"
     # judged without Nagle: the nodelay twins of rpyc and rpyc-tuple
-    closed = finding("usp2018", "Passing tuples", trials("grpc-py", d), trials("rpyc-nodelay", d, 10.0),
-                     trials("rpyc-tuple-nodelay", d, 1.5))
+    closed = finding("usp2018", "Passing tuples", trials("grpc-py", d), trials("rpyc-nodelay", d, 12.0),
+                     trials("rpyc-tuple-nodelay", d, 1.2))
     equal = finding("usp2018", "Passing tuples", trials("grpc-py", d), trials("rpyc-nodelay", d, 10.0),
                     trials("rpyc-tuple-nodelay", d, 1.0, noise=SHUFFLED))
+    halved = finding("usp2018", "Passing tuples", trials("grpc-py", d), trials("rpyc-nodelay", d, 10.0),
+                     trials("rpyc-tuple-nodelay", d, 5.0))
     assert closed.verdict == HOLDS and len(closed.measured) == 2
+    assert closed.measured[0].what == "rpyc-nodelay/rpyc-tuple-nodelay usp.distance"
+    assert closed.measured[0].statistic == "mean latency of the calls from p2 to p98"
     assert equal.verdict == PARTLY and equal.said == "holds for 1 of 2 parts"
     assert "not significant for still slower than gRPC" in equal.why
+    assert halved.verdict == PARTLY and "significant, but not about 10x for an order of magnitude" in halved.why
 
 
-def test_cs6650_questions_are_answered_yes_no_or_in_part():
+@pytest.mark.parametrize("stall, noise, verdict", [(20.0, NOISE, HOLDS), (1.5, NOISE, FAILS),
+                                                   (20.0, (1.0,), UNDECIDED)])
+def test_usp_nagle_row_holds_when_tcp_nodelay_more_than_halves_the_call(stall, noise, verdict):
+    d = "usp.distance"
+    found = finding("usp2018", "(rpcarena) As users get it", trials("grpc-py", d, noise=noise),
+                    trials("rpyc-nodelay", d, 10.0, noise=noise), trials("rpyc", d, 10.0 * stall, noise=noise))
+    assert found.verdict == verdict
+    assert found.measured[1].what == "rpyc/rpyc-nodelay usp.distance (Nagle with delayed ACK)"
+    if verdict == UNDECIDED:
+        assert found.why == stats.CANNOT_TELL and found.measured[1].significance == stats.CANNOT_TELL
+
+
+def test_cs6650_streaming_question_answers_yes_for_4_of_5():
     stream = "cs6650.stream"
-    found = finding("cs6650", "Open question: is a word inverted faster on one bidirectional stream",
-                    trials("grpc-py", WORD, 3.0), trials("grpc-py", stream),
-                    trials("rest-fastapi", WORD, 3.0), trials("rest-fastapi", stream, 3.0))
-    assert found.verdict == PARTLY and found.said == "yes, for 1 of 2 contenders"
-    assert found.measured[0].startswith("grpc-py unary/stream mean per word: 3.00x [")
+    groups = [g for c in ("grpc-py", "grpc-go", "grpc-tonic", "grpc-java")
+              for g in (trials(c, WORD, 3.0), trials(c, stream))]
+    found = finding("cs6650", "Open question: is a word inverted faster on one bidirectional stream", *groups,
+                    trials("rest-fastapi", WORD, 3.0), trials("rest-fastapi", stream, 3.0, noise=SHUFFLED))
+    assert found.verdict == PARTLY and found.said == "yes, for 4 of 5 contenders"
+    assert found.why == ("faster on a stream for 4 of 5 contenders (grpc-py, grpc-go, grpc-tonic, grpc-java); "
+                         "slower on a stream for none; not significant for rest-fastapi")
+    assert found.measured[0].text().startswith("mean latency per word grpc-py unary/stream: 3.00x [")
+
+
+def test_cs6650_parallel_question_answers_no_when_rest_is_faster():
     parallel = finding("cs6650", "Open question: under parallel requests",
                        trials("grpc-py", WORD, clients=8), trials("rest-fastapi", WORD, 0.5, clients=8))
     assert parallel.verdict == FAILS and parallel.said == "no"
@@ -152,24 +224,82 @@ def test_cs6650_resource_cost_is_cpu_per_call_not_latency():
     cost = finding("cs6650", "Open question: does gRPC cost less CPU per call", *same_latency)
     speed = finding("cs6650", "Exp. 3", *same_latency)
     assert cost.verdict == HOLDS and cost.said == "yes"
-    assert cost.measured[0].startswith("rest-fastapi/grpc-py CPU per call (client + server) cs6650.word x1: 2.00x")
+    row = cost.measured[0]
+    assert (row.statistic, row.what) == ("CPU per call (client + server)", "rest-fastapi/grpc-py cs6650.word x1")
+    assert row.ratio.estimate == pytest.approx(2.0)
     assert "uses 1.82 times as much CPU per call as" in cost.rule
     assert speed.verdict == UNDECIDED and speed.said == "cannot tell"
 
 
-def test_infobip_http_catches_up_and_the_lead_shrinks_over_the_network():
-    json, mml = "rest-jackson", "typed-json"
-    loopback = (trials(mml, "infobip.items0"), trials(json, "infobip.items0", 2.0),
-                trials(mml, "infobip.items10"), trials(json, "infobip.items10", 2.0),
-                trials(mml, "infobip.items100"), trials(json, "infobip.items100", 1.1))
-    network = (trials(mml, "infobip.items0", link="100mbit"), trials(json, "infobip.items0", 1.2, link="100mbit"),
-               trials(mml, "infobip.items10", link="100mbit"), trials(json, "infobip.items10", 2.0, link="100mbit"))
+def test_cs6650_seed_experiments_are_the_python_pair_and_other_languages_are_rpcarenas():
+    groups = (trials("grpc-py", WORD), trials("rest-fastapi", WORD, 10.0),
+              trials("grpc-go", WORD), trials("rest-go", WORD, 2.0))
+    exp3 = finding("cs6650", "Exp. 3", *groups)
+    others = finding("cs6650", "(rpcarena) Exp. 3 in Go", *groups)
+    assert exp3.verdict == HOLDS and [m.what for m in exp3.measured] == ["rest-fastapi/grpc-py cs6650.word x1"]
+    assert others.verdict == HOLDS and [m.what for m in others.measured] == ["rest-go/grpc-go cs6650.word x1"]
+
+
+INFOBIP_LOOPBACK = {"infobip.items0": 2.0, "infobip.items10": 2.0, "infobip.items100": 1.1}
+
+
+def _infobip(json_over_mml: dict[str, float], link: str | None = None, javaser: float | None = None) -> list:
+    groups = []
+    for w, ratio in json_over_mml.items():
+        groups += [trials("typed-json", w, link=link), trials("rest-jackson", w, ratio, link=link)]
+        if javaser:
+            groups.append(trials("http-javaser", w, ratio * javaser, link=link))
+    return groups
+
+
+def test_infobip_http_catches_up_and_mml_still_leads_by_less_over_the_network():
+    loopback = _infobip(INFOBIP_LOOPBACK)
+    network = _infobip({"infobip.items0": 1.2, "infobip.items10": 2.0}, LINK)
     catches_up = finding("infobip2016", "Localhost: HTTP/JSON catches up", *loopback)
-    shrinks = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): MML's lead", *loopback,
+    shrinks = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): MML still leads", *loopback,
                       *network)
-    assert catches_up.verdict == HOLDS and catches_up.measured[0].startswith("x1: JSON/MML mean 2.00x [")
+    assert catches_up.verdict == HOLDS and catches_up.measured[1].significance == "smaller than at 10: significant"
     assert shrinks.verdict == PARTLY and shrinks.said == "holds for 1 of 2 cells"
     assert "not significant for infobip.items10 x1" in shrinks.why
+    assert shrinks.measured[1].significance == "significant; smaller than on loopback: significant"
+    # behind over the link: a smaller lead, but no lead
+    behind = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): MML still leads", *loopback,
+                     *_infobip({"infobip.items0": 0.8, "infobip.items10": 0.8}, LINK))
+    assert behind.verdict == FAILS and "the opposite for infobip.items0 x1, infobip.items10 x1" in behind.why
+
+
+def test_infobip_mml_beats_both_http_protocols_and_javaser_loses_everywhere():
+    loopback = _infobip(INFOBIP_LOOPBACK, javaser=1.5)
+    network = _infobip({"infobip.items0": 1.2, "infobip.items10": 1.2, "infobip.items100": 0.7}, LINK, javaser=1.0)
+    mml = finding("infobip2016", "Localhost: MML beats both HTTP protocols", *loopback)
+    javaser = finding("infobip2016", "Java serialization is slower than JSON everywhere", *loopback, *network)
+    assert mml.verdict == HOLDS and {m.what.split()[0] for m in mml.measured} == {"rest-jackson/typed-json",
+                                                                                 "http-javaser/typed-json"}
+    assert javaser.verdict == PARTLY and javaser.said == "holds for 1 of 2 settings"
+    assert javaser.why.splitlines()[0].startswith("loopback: holds")
+
+
+@pytest.mark.parametrize("rest_scale, verdict, said", [(1000.0, HOLDS, "holds"),
+                                                       (1.0, PARTLY, "holds for 2 of 4 servers")])
+def test_predictions_only_grpc_under_30_ms_counts_calls_under_the_line(rest_scale, verdict, said):
+    w = "predictions.get"
+    groups = [trials(s, w, link=LINK) for s in ("grpc-py", "grpc-go")]
+    groups += [trials(s, w, rest_scale, link=LINK) for s in ("rest-fastapi", "rest-warp")]
+    found = finding("predictions", "Only gRPC answered under 30 ms", *groups)
+    assert found.verdict == verdict and found.said == said
+    assert found.measured[0].text() == ("calls under 30 ms per trial grpc-py: 100%, 100%, 100%, 100%, 100%, "
+                                        "as claimed")
+    assert rest_scale > 1 or found.measured[2].significance == "the other way round"
+
+
+def test_predictions_batches_are_judged_over_the_link_as_the_seed_ran_them():
+    w = "predictions.get"
+    scales = {"grpc-go": 1.0, "grpc-py": 2.0, "rest-fastapi": 4.0, "rest-warp": 4.0}
+    network = [trials(s, w, k, clients=100, link=LINK) for s, k in scales.items()]
+    loopback = [trials(s, w, 1.0, clients=100, noise=SHUFFLED) for s in scales]
+    over_wifi = finding("predictions", "In batches (over Wi-Fi", *network, *loopback)
+    one_host = finding("predictions", "(rpcarena) The same order in batches on one host", *network, *loopback)
+    assert over_wifi.verdict == HOLDS and one_host.verdict == UNDECIDED
 
 
 def test_hprpc_judges_each_language_pair_against_the_seeds_percentage():
@@ -180,9 +310,19 @@ def test_hprpc_judges_each_language_pair_against_the_seeds_percentage():
     assert "grpc-go/tagless-go: does not hold: " in found.why and "not about 1.093x" in found.why
 
 
-def test_every_finding_has_lines_a_verdict_and_a_rule():
+def test_every_finding_has_measured_rows_a_verdict_and_a_rule():
     groups = (trials("grpc-py", WORD), trials("rest-fastapi", WORD, 2.0))
     for name, suite in SUITES.items():
         for f in findings(suite, document(*groups), {}):
-            assert isinstance(f.measured, tuple) and all("|" not in line for line in f.measured)
+            assert isinstance(f.measured, tuple) and all(isinstance(m, Measured) for m in f.measured)
             assert f.verdict in VERDICTS and f.said and f.why and f.rule, (name, f.claim)
+
+
+def test_the_terminal_table_shows_each_measured_row_with_its_significance():
+    from rich.console import Console
+    console = Console(width=220, record=True)
+    found = findings(SUITES["cs6650"], document(trials("grpc-py", WORD), trials("rest-fastapi", WORD, 10.0)), {})
+    console.print(findings_table(found))
+    text = console.export_text()
+    assert "rest-fastapi/grpc-py cs6650.word x1" in text and "10.00x [" in text and "significant" in text
+    assert "|" not in "".join(m.text() for f in found for m in f.measured)

@@ -6,8 +6,6 @@ import argparse
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from rpcarena import report
 from rpcarena.commands.options import add_output_options, command, new_results_file
@@ -15,6 +13,7 @@ from rpcarena.commands.run import run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError, UsageError
+from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
 from rpcarena.seeds import SUITES
 from rpcarena.suites import runner
@@ -48,17 +47,6 @@ def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path) -> 
     return sum(runner.part_config(part, missing, quick, repeat, out) is not None for part in suite.parts)
 
 
-def _findings_table(found: list) -> Table:
-    table = Table(title="findings", header_style="bold", show_lines=True)
-    for name in ("claim", "measured here", "verdict"):
-        table.add_column(name, overflow="fold")
-    for f in found:
-        judged_by = f"\n[dim]judged by: {escape(f.rule)}[/]" if f.rule else ""
-        table.add_row(escape(f.claim), escape("\n".join(f.measured) or "-"),
-                      f"[bold]{escape(f.said)}[/]: {escape(f.why)}{judged_by}")
-    return table
-
-
 def main(args: argparse.Namespace, console: Console) -> int:
     suite = SUITES.get(args.name)
     if suite is None:
@@ -77,7 +65,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     found = findings(suite, results, missing)
     present(results, args, console)
     if args.format == "table":
-        console.print(_findings_table(found))
+        console.print(findings_table(found))
         for system, why in missing.items():
             console.print(f"[yellow]missing[/]: {system}: {why}")
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),

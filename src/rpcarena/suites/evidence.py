@@ -9,6 +9,8 @@ from rpcarena.analysis import groups, stats
 from rpcarena.analysis.groups import Group, group
 from rpcarena.results import Cell, Results
 
+TRIMMED_MEAN = "trimmed_mean"
+
 
 class Evidence:
     """The measured groups of a run, by (contender, workload, clients), and what is missing.
@@ -50,10 +52,13 @@ class Evidence:
     def ratio(self, numerator: str, denominator: str, workload: str, statistic: str = "median",
               clients: int = 1) -> stats.Ratio | None:
         """numerator / denominator of a per-trial statistic over trials (`groups.ratio`: latency
-        'median', 'p99', 'mean', or 'cpu_us_per_call'), or None when either was not measured."""
+        'median', 'p99', 'mean', 'trimmed_mean' (the mean without the calls below p2 and above p98,
+        as usp2018 trimmed them), or 'cpu_us_per_call'), or None when either was not measured."""
         a, b = self.get(numerator, workload, clients), self.get(denominator, workload, clients)
         if a is None or b is None:
             return None
+        if statistic == TRIMMED_MEAN:
+            return groups.ratio(Group(a.cells, trimmed=True), Group(b.cells, trimmed=True), "mean")
         return groups.ratio(a, b, statistic)
 
     def resolve(self, patterns: list[str] | tuple[str, ...]) -> list[str]:

@@ -7,15 +7,21 @@ verdict is "cannot tell". A magnitude ("about 10x", "9.3% better") counts when t
 interval reaches the seed's excess over 1 within a factor of 2 (10x: 5.5x to 19x;
 1.093x: 1.047x to 1.186x). A claim over several pairs or cells that holds for some
 of them holds in part, and says for which.
+
+Each judge returns one `Measured` row per pair or cell it looked at (the ratio, its
+interval, where it stands), the verdict, why, and its rule: the statistic, the
+direction of the ratio ('A/B = 1.82x means A takes 1.82 times as long') and the
+threshold.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from rpcarena.analysis import stats
-from rpcarena.suites.evidence import Evidence
-from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDED, Judgement
+from rpcarena.suites.evidence import TRIMMED_MEAN, Evidence
+from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDED, Judgement, Measured
 
 Judge = Callable[[Evidence], Judgement]
 MAGNITUDE_TOLERANCE = 2.0
@@ -23,6 +29,7 @@ NOT_SIGNIFICANT = "not significant"
 OPPOSITE = "the opposite"
 SHOWN = "significant"
 FEW_TRIALS = "too few trials"
+OFF = "significant, but not about"  # a significant ratio outside the band about the seed's ('not about 10x')
 
 
 def not_comparable(why: str, measured: Judge | None = None) -> Judge:
@@ -56,21 +63,35 @@ def smaller(before: stats.Ratio, after: stats.Ratio) -> str:
     return OPPOSITE if after.interval.low > before.interval.high else NOT_SIGNIFICANT
 
 
-def tally(outcomes: dict[str, str], unit: str, share: float = 1.0) -> Judgement:
+def significance(said: str) -> str:
+    """An outcome as the measured column shows it: too few trials says what to do."""
+    return stats.CANNOT_TELL if said == FEW_TRIALS else said
+
+
+def measure(what: str, statistic: str, ratio: stats.Ratio, said: str | None = None) -> Measured:
+    """One ratio as a measured row; `said` defaults to its outcome against 'above 1'."""
+    return Measured(what, statistic, ratio, significance(outcome(ratio) if said is None else said))
+
+
+def tally(outcomes: dict[str, str], unit: str, share: float = 1.0, shown_as: str = SHOWN,
+          opposite_as: str = OPPOSITE) -> Judgement:
     """A verdict from one outcome per pair or cell: holds when at least `share` of them show it and
-    none shows the opposite or lacks trials; in part when some show it; does not hold when none does
-    and some show the opposite; cannot tell otherwise. (`measured` and `rule` are left to the caller.)"""
+    none shows the opposite (or another size than the seed's) or lacks trials; in part when some show
+    it; does not hold when none does and some show the opposite; cannot tell otherwise. `shown_as` and
+    `opposite_as` name the two directions in `why` ('faster on a stream', 'slower').
+    (`measured` and `rule` are left to the caller.)"""
     n, by = len(outcomes), _by_outcome(outcomes)
-    shown, opposite, few = by.get(SHOWN, []), by.get(OPPOSITE, []), by.get(FEW_TRIALS, [])
-    why = _why(by, n, unit)
+    shown, few = by.get(SHOWN, []), by.get(FEW_TRIALS, [])
+    against = by.get(OPPOSITE, []) + [k for said, keys in by.items() if said.startswith(OFF) for k in keys]
+    why = _why(by, n, unit, shown_as, opposite_as)
     if len(few) == n:
         return Judgement((), UNDECIDED, f"{stats.CANNOT_TELL} (every {unit[:-1]} has fewer than {stats.MIN_TRIALS} "
                                         "trials on a side)")
-    if shown and not opposite and not few and len(shown) >= share * n:
+    if shown and not against and not few and len(shown) >= share * n:
         return Judgement((), HOLDS, why)
     if shown:
         return Judgement((), PARTLY, why, share=f"{len(shown)} of {n} {unit}")
-    return Judgement((), FAILS if opposite else UNDECIDED, why)
+    return Judgement((), FAILS if against else UNDECIDED, why)
 
 
 def _by_outcome(outcomes: dict[str, str]) -> dict[str, list[str]]:
@@ -80,11 +101,20 @@ def _by_outcome(outcomes: dict[str, str]) -> dict[str, list[str]]:
     return by
 
 
-def _why(by: dict[str, list[str]], n: int, unit: str) -> str:
-    parts = [f"significant in {len(by.get(SHOWN, []))} of {n} {unit}"]
-    parts += [f"{said} for {', '.join(by[said])}" for said in (OPPOSITE, NOT_SIGNIFICANT) if by.get(said)]
+def _why(by: dict[str, list[str]], n: int, unit: str, shown_as: str, opposite_as: str) -> str:
+    """'significant for 4 of 5 pairs (a, b, c, d); the opposite for none; not significant for e'."""
+    shown = by.get(SHOWN, [])
+    if n == 1:  # one pair or cell: what it showed, without counts
+        said, (name,) = next(iter(by.items()))
+        label = {SHOWN: shown_as, OPPOSITE: opposite_as, FEW_TRIALS: "too few trials"}.get(said, said)
+        return f"{label} for {name}" + (f" ({stats.CANNOT_TELL})" if said == FEW_TRIALS else "")
+    parts = [f"{shown_as} for {len(shown)} of {n} {unit}" + (f" ({', '.join(shown)})" if 0 < len(shown) < n else ""),
+             f"{opposite_as} for {', '.join(by.get(OPPOSITE, [])) or 'none'}"]
+    parts += [f"{said} for {', '.join(keys)}" for said, keys in by.items() if said.startswith(OFF)]
+    if by.get(NOT_SIGNIFICANT):
+        parts.append(f"{NOT_SIGNIFICANT} for {', '.join(by[NOT_SIGNIFICANT])}")
     if by.get(FEW_TRIALS):
-        parts.append(f"{stats.CANNOT_TELL} for {', '.join(by[FEW_TRIALS])}")
+        parts.append(f"too few trials for {', '.join(by[FEW_TRIALS])} ({stats.CANNOT_TELL})")
     return "; ".join(parts)
 
 
@@ -110,6 +140,7 @@ def band(seed_ratio: float) -> tuple[float, float]:
 MEASURES = {"median": ("median latency", "takes 1.82 times as long as"),
             "p99": ("p99 latency", "takes 1.82 times as long as"),
             "mean": ("mean latency", "takes 1.82 times as long as"),
+            TRIMMED_MEAN: ("mean latency of the calls from p2 to p98", "takes 1.82 times as long as"),
             "cpu_us_per_call": ("CPU per call (client + server)", "uses 1.82 times as much CPU per call as")}
 
 
@@ -140,25 +171,22 @@ def faster(fast: str, slow: str, workloads: Sequence[str], statistic: str = "med
         if gone or not ratios:
             at = f" with {' or '.join(map(str, clients))} clients" if clients else ""
             return Judgement((), NOT_COMPARABLE, gone or f"no cell measured both{at}", rule)
-        name = MEASURES[statistic][0]
-        measured = tuple(f"{slow}/{fast} {name} {cell}: {r.text()}" for cell, r in ratios.items())
-        found = tally({cell: outcome(r) for cell, r in ratios.items()}, "cells", share)
-        if seed_ratio and found.verdict == HOLDS:
-            found = _magnitude(ratios, seed_ratio, found.why)
+        said = {cell: about(r, seed_ratio) for cell, r in ratios.items()}
+        measured = tuple(measure(f"{slow}/{fast} {cell}", MEASURES[statistic][0], r, said[cell])
+                         for cell, r in ratios.items())
+        found = tally(said, "cells", share)
         return Judgement(measured, found.verdict, found.why, rule, found.share)
     return judge
 
 
-def _magnitude(ratios: dict[str, stats.Ratio], seed_ratio: float, why: str) -> Judgement:
-    """Holds when every cell's interval reaches the band about the seed's ratio; in part when some do."""
+def about(ratio: stats.Ratio, seed_ratio: float | None) -> str:
+    """`outcome`, and with the seed's ratio, a significant ratio whose interval misses the band about it
+    is 'significant, but not about 10x' (it counts against the claim, as the opposite does)."""
+    said = outcome(ratio)
+    if said != SHOWN or not seed_ratio or ratio.interval is None:
+        return said
     low, high = band(seed_ratio)
-    off = [k for k, r in ratios.items() if r.interval is not None and (r.interval.high < low or r.interval.low > high)]
-    if not off:
-        return Judgement((), HOLDS, f"{why}, about {seed_ratio:g}x")
-    away = f"{why}, but not about {seed_ratio:g}x in {', '.join(off)}"
-    if len(off) == len(ratios):
-        return Judgement((), FAILS, away)
-    return Judgement((), PARTLY, away, share=f"{len(ratios) - len(off)} of {len(ratios)} cells")
+    return said if ratio.interval.high >= low and ratio.interval.low <= high else f"{OFF} {seed_ratio:g}x"
 
 
 def ranking(tiers: Sequence[Sequence[str]], patterns: Sequence[str], clients: int | None = None,
@@ -172,26 +200,27 @@ def ranking(tiers: Sequence[Sequence[str]], patterns: Sequence[str], clients: in
         rule = (f"{MEASURES[statistic][0]} later/earlier tier at {n} clients (2x means the later takes twice as "
                 "long); "
                 f"holds when every such interval over trials is above 1; {stats.MIN_TRIALS} or more trials each")
-        measured = _order(ev, systems, workloads, n, statistic)
+        order = _order(ev, systems, workloads, n, statistic)
         gone = ev.absent(systems, list(patterns))
         ratios = {f"{b}/{a} on {w}": r for earlier, later in zip(tiers, tiers[1:]) for a in earlier for b in later
                   for w in workloads if (r := ev.ratio(b, a, w, statistic, n)) is not None}
         if gone or not ratios:
-            return Judgement(measured, NOT_COMPARABLE, gone or "no pair of tiers measured", rule)
-        lines = measured + tuple(f"{k}: {r.text()}" for k, r in ratios.items())
+            return Judgement(order, NOT_COMPARABLE, gone or "no pair of tiers measured", rule)
+        measured = order + tuple(measure(k, MEASURES[statistic][0], r) for k, r in ratios.items())
         found = tally({k: outcome(r) for k, r in ratios.items()}, "pairs")
-        return Judgement(lines, found.verdict, found.why, rule, found.share)
+        return Judgement(measured, found.verdict, found.why, rule, found.share)
     return judge
 
 
 def _order(ev: Evidence, systems: Sequence[str], workloads: Sequence[str], clients: int,
-           statistic: str) -> tuple[str, ...]:
-    lines = []
+           statistic: str) -> tuple[Measured, ...]:
+    rows = []
     for w in workloads:
         found = [(v, s) for s in systems if (g := ev.get(s, w, clients)) and (v := g.across_trials(statistic))]
         if found:
-            lines.append(f"{w} x{clients} {statistic}: " + " < ".join(f"{s} {v:,.0f} µs" for v, s in sorted(found)))
-    return tuple(lines)
+            rows.append(Measured(f"{w} x{clients}", f"{MEASURES[statistic][0]} order",
+                                 value=" < ".join(f"{s} {v:,.0f} µs" for v, s in sorted(found))))
+    return tuple(rows)
 
 
 def bytes_growth(more: str, less: str, smallest: str, largest: str, why_more: str) -> Judge:
@@ -201,15 +230,18 @@ def bytes_growth(more: str, less: str, smallest: str, largest: str, why_more: st
 
     def judge(ev: Evidence) -> Judgement:
         growth = {s: _growth(ev, s, smallest, largest) for s in (more, less)}
-        measured = tuple(f"{s}: {g}" for s, g in growth.items() if isinstance(g, str))
+        measured = tuple(Measured(s, BYTES, value=g) for s, g in growth.items() if isinstance(g, str))
         gone = ev.absent([more, less], [smallest, largest])
         if gone or not all(isinstance(g, tuple) for g in growth.values()):
             return Judgement(measured, NOT_COMPARABLE, gone or "bytes on the wire not measured here", rule)
         (a, text_a), (b, text_b) = growth[more], growth[less]
         verdict = HOLDS if a > b else FAILS
-        return Judgement((f"{more}: {text_a}", f"{less}: {text_b}"), verdict,
+        return Judgement((Measured(more, BYTES, value=text_a), Measured(less, BYTES, value=text_b)), verdict,
                          f"{more} grows by {a:,.0f} B/call against {b:,.0f} ({why_more})", rule)
     return judge
+
+
+BYTES = "payload bytes per call"
 
 
 def _growth(ev: Evidence, system: str, smallest: str, largest: str) -> tuple[float, str] | str | None:
@@ -229,26 +261,41 @@ def every_pair(pairs: Sequence[tuple[str, str]], make: Callable[[str, str], Judg
     def judge(ev: Evidence) -> Judgement:
         found = {f"{slow}/{fast}": make(fast, slow)(ev) for fast, slow in pairs
                  if ev.measured(fast) and ev.measured(slow)}
-        if not found:
-            return make(*pairs[0])(ev)
-        first = next(iter(found.values()))
-        measured = tuple(line for j in found.values() for line in j.measured)
-        rule = f"{first.rule} (each pair alike)" if first.rule else ""
-        comparable = {pair: j for pair, j in found.items() if j.verdict != NOT_COMPARABLE}
-        verdict, share = _pairs_verdict(comparable) if comparable else (NOT_COMPARABLE, "")
-        why = "\n".join(f"{pair}: {j.says()}: {j.why}" for pair, j in found.items())
-        return Judgement(measured, verdict, why, rule, share)
+        return combined(found, "pairs") if found else make(*pairs[0])(ev)
     return judge
 
 
-def _pairs_verdict(found: dict[str, Judgement]) -> tuple[str, str]:
-    """All pairs hold: holds; some hold (wholly or in part): in part; none, some fail: does not hold."""
+def everywhere(judge: Judge) -> Judge:
+    """A claim the seed made for every setting: judged on loopback and over the emulated link, holding
+    when it holds in both, in part when in one ('holds for 1 of 2 settings')."""
+    def both(ev: Evidence) -> Judgement:
+        found = {"loopback": judge(ev), "over the link": judge(ev.on_link())}
+        return combined(found, "settings", label=True)
+    return both
+
+
+def combined(found: dict[str, Judgement], unit: str, label: bool = False) -> Judgement:
+    """Judgements of one claim on several pairs or settings as one: every measured row (named by its
+    pair or setting when `label`), a verdict over those that could be judged (`_parts_verdict`), and
+    one line of why per part."""
+    measured = tuple(replace(m, what=f"{name}: {m.what}") if label else m
+                     for name, j in found.items() for m in j.measured)
+    first = next(iter(found.values()))
+    rule = f"{first.rule} (each of the {unit} alike)" if first.rule else ""
+    comparable = {name: j for name, j in found.items() if j.verdict != NOT_COMPARABLE}
+    verdict, share = _parts_verdict(comparable, unit) if comparable else (NOT_COMPARABLE, "")
+    why = "\n".join(f"{name}: {j.says()}: {j.why}" for name, j in found.items())
+    return Judgement(measured, verdict, why, rule, share)
+
+
+def _parts_verdict(found: dict[str, Judgement], unit: str) -> tuple[str, str]:
+    """All parts hold: holds; some hold (wholly or in part): in part; none, some fail: does not hold."""
     verdicts = [j.verdict for j in found.values()]
     held, partly = verdicts.count(HOLDS), verdicts.count(PARTLY)
     if held == len(verdicts):
         return HOLDS, ""
     if held:
-        return PARTLY, f"{held} of {len(verdicts)} pairs"
+        return PARTLY, f"{held} of {len(verdicts)} {unit}"
     if partly:
-        return PARTLY, f"some cells of {partly} of {len(verdicts)} pairs"
+        return PARTLY, f"some cells of {partly} of {len(verdicts)} {unit}"
     return (FAILS if FAILS in verdicts else UNDECIDED), ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rpcarena.analysis import stats
 from rpcarena.analysis.stats import MIN_TRIALS
 
 HOLDS = "holds"
@@ -18,11 +19,41 @@ ANSWERS = {HOLDS: "yes", PARTLY: "yes, for {share}", FAILS: "no"}
 
 
 @dataclass(frozen=True)
-class Judgement:
-    """What this run measured for a claim (one line per pair or cell), the verdict, why, the rule it
-    was judged by (the statistic, its direction and its threshold), and for PARTLY where it holds."""
+class Measured:
+    """One pair or cell a judge looked at: which (`what`: 'rest-fastapi/grpc-py cs6650.word x1'), the
+    statistic ('mean latency'), its ratio over trials with the 95% interval, and where it stands for
+    the claim (`significance`: 'significant', 'the opposite', 'not significant', or why it cannot
+    tell). What is not a ratio (bytes per call, a p99 per trial) is a `value` in words."""
 
-    measured: tuple[str, ...]
+    what: str
+    statistic: str = ""
+    ratio: stats.Ratio | None = None
+    significance: str = ""
+    value: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The number: '2.00x [1.90, 2.10]', '2.00x (1 and 1 trials, no interval)', or the value."""
+        r = self.ratio
+        if r is None:
+            return self.value
+        if r.interval is None:
+            return f"{r.estimate:.2f}x ({r.trials[0]} and {r.trials[1]} trials, no interval)"
+        return r.text()
+
+    def text(self) -> str:
+        """One line: 'mean latency rest-fastapi/grpc-py cs6650.word x1: 2.00x [1.90, 2.10], significant'."""
+        head = f"{self.statistic} {self.what}" if self.statistic else self.what
+        tail = f", {self.significance}" if self.significance else ""
+        return f"{head}: {self.shown}{tail}"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What this run measured for a claim (one `Measured` per pair or cell), the verdict, why, the rule
+    it was judged by (the statistic, its direction and its threshold), and for PARTLY where it holds."""
+
+    measured: tuple[Measured, ...]
     verdict: str
     why: str
     rule: str = ""
@@ -72,7 +103,7 @@ class Finding:
 
     claim: str
     seed: str
-    measured: tuple[str, ...]
+    measured: tuple[Measured, ...]
     verdict: str
     said: str
     why: str
