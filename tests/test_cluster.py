@@ -112,7 +112,7 @@ def test_two_nodes_merge_into_one_cell_whose_calls_are_their_sum():
     assert cell.wall_s == pytest.approx(1.002)
     assert cell.cluster["clock_uncertainty_us"] == 6.0
     assert cell.wire_in_bytes == 10 and cell.server_cpu_user_s == 1.0 and nodes["s"]["role"] == "server"
-    assert cell.server_cpu_s == 1.5123 and cell.server_cpu_us_per_call == pytest.approx(1.5123e6 / 5)
+    assert cell.server_cpu_s == 1.5123 and cell.server_cpu_us_per_call == pytest.approx(1.5123e6 / 7)  # per call sent
     assert cell.setting == "s <- a,b"
 
 
