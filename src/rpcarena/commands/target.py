@@ -28,7 +28,7 @@ from rpcarena.commands.options import (
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.config import RunConfig, parse_duration
 from rpcarena.errors import UsageError
-from rpcarena.external import cells
+from rpcarena.external import cells, native
 from rpcarena.external.build import build
 from rpcarena.external.target import Target, probe
 from rpcarena.report.terminal import render
@@ -63,7 +63,9 @@ SINGLE = {
     "--args": "RPyC: the arguments as a JSON list template",
     "--expect-status": "HTTP status code (default any 2xx) or gRPC status name (default OK)",
     "--server-pid": "pid of the target's server: measure its CPU per call and peak RSS",
+    "--stream-messages": "gRPC streams: replies read before the client ends the stream (default: the server ends it)",
 }
+FLAGS = {"--http2": "HTTP: speak HTTP/2 (h2c on http://, h2 on https://; --client go)"}
 REPEATED = {
     "--import-path": "gRPC: a directory .proto imports are found in (repeatable)",
     "--var": "a template variable: NAME=a,b,c | NAME=range:1:1000 | NAME=csv:FILE:COLUMN (repeatable)",
@@ -82,6 +84,7 @@ class TargetOption(argparse.Action):
     def __call__(self, parser: Any, namespace: Any, value: Any, option: Any = None) -> None:
         groups = list(getattr(namespace, "targets", None) or [])
         key, address = _key(option), option in ADDRESSES
+        value = True if option in FLAGS else value
         current = groups[-1] if groups else None
         starts = (current is None or (address and "kind" in current)
                   or (not address and option in SINGLE and key in current))
@@ -107,6 +110,9 @@ def add(sub: argparse._SubParsersAction) -> None:
         for option, text in table.items():
             group.add_argument(option, action=TargetOption, dest="_" + _key(option), metavar=_metavar(option),
                                help=text, default=argparse.SUPPRESS)
+    for option, text in FLAGS.items():
+        group.add_argument(option, action=TargetOption, nargs=0, dest="_" + _key(option), help=text,
+                           default=argparse.SUPPRESS)
     _add_measure_options(p.add_argument_group("measurement (every target alike)"))
 
 
@@ -117,6 +123,9 @@ def _metavar(option: str) -> str:
 
 def _add_measure_options(p: Any) -> None:
     add_measure_options(p)
+    p.add_argument("--client", default=native.PYTHON,
+                   help="who calls: py (default; what a Python caller feels, and RPyC) or go (native: full speed, "
+                        "gRPC streams, HTTP/2)")
     p.add_argument("--vars-limit", type=int, default=10_000,
                    help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
     add_out_options(p, "results/target.json")
@@ -156,7 +165,7 @@ def _timeout_s(args: argparse.Namespace) -> float:
 
 def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
     given = dict(measure_settings(args), contenders=[t.id for t in targets], workloads=[t.label for t in targets],
-                 client_drivers=["py"], out=Path(args.out))
+                 client_drivers=[native.check_client(args.client)], out=Path(args.out))
     given.setdefault("warmup_s", parse_duration(DEFAULT_WARMUP, "--warmup"))
     return RunConfig(**given)
 
@@ -168,6 +177,17 @@ def describe(target: Target) -> dict:
             "expect_status": target.description.get("expect_status")}
 
 
+def _probe(target: Target, config: RunConfig) -> None:
+    """One checked call before measuring, by the client that will measure (when it can call the target)."""
+    client = config.client_drivers[0]
+    if native.cannot(target, client):
+        return  # its cells say why they are not measured
+    if client == native.PYTHON:
+        probe(target, config.timeout_ms / 1000)
+    else:
+        native.probe(target, client, config.timeout_ms)
+
+
 def main(args: argparse.Namespace, console: Console) -> int:
     measure_settings(args)  # every option checked before a target is built (and connected to)
     new_results_file(args.out, "--out", args.force, resume=False)
@@ -176,7 +196,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets:
-        probe(target, config.timeout_ms / 1000)
+        _probe(target, config)
     if args.find_max:
         results = find_max_arena(config, args.slo, console, cells.plans(targets, config))
     else:

@@ -13,12 +13,14 @@ from urllib.parse import urlsplit
 
 from rpcarena.errors import UsageError
 from rpcarena.external import checks, protos, template
+from rpcarena.external import streams as native_stream
 from rpcarena.external.target import Target, reachable, server_pid
 
 KINDS = ("grpc", "http", "rpyc")
 # options that only one kind of target takes
 ONLY = {"method": "grpc", "proto": "grpc", "import_path": "grpc", "data": "grpc",
-        "http_method": "http", "header": "http", "body": "http", "rpyc_method": "rpyc", "args": "rpyc"}
+        "http_method": "http", "header": "http", "body": "http", "rpyc_method": "rpyc", "args": "rpyc",
+        "http2": "http", "stream_messages": "grpc"}
 
 
 def option(key: str) -> str:
@@ -61,10 +63,12 @@ def _grpc(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s:
     else:
         reachable(target)
         schema = protos.from_reflection(address, ref.service, timeout_s)
-    request_type, _ = protos.message_classes(protos.find_method(protos.pool_of(schema), ref))
-    requests = tuple(_proto_json(template.render_json(group.get("data") or "{}", b, "--data"), request_type, name)
-                     for b in binds)
-    return _with(target, requests, dict(target.description, descriptor_set_b64=protos.encode(schema)))
+    method = protos.find_method(protos.pool_of(schema), ref)
+    request_type, _ = protos.message_classes(method)
+    requests = tuple(_proto_data(template.render_json(group.get("data") or "{}", b, "--data"), request_type, name,
+                                 method.client_streaming) for b in binds)
+    return _with(target, requests, dict(target.description, descriptor_set_b64=protos.encode(schema),
+                                        **native_stream.description(method, group.get("stream_messages"))))
 
 
 def _with(target: Target, requests: tuple, description: dict) -> Target:
@@ -81,6 +85,13 @@ def _grpc_status(text: str | None) -> str | None:
     if text.upper() not in names:
         raise UsageError(f"bad --expect-status {text!r} for a gRPC target: give a status name such as OK or NOT_FOUND")
     return text.upper()
+
+
+def _proto_data(data: object, request_type: type, name: str, client_streams: bool) -> object:
+    """A request, or for a method that streams from the client a list of its messages."""
+    if client_streams and isinstance(data, list):
+        return [_proto_json(item, request_type, name) for item in data]
+    return _proto_json(data, request_type, name)
 
 
 def _proto_json(data: object, request_type: type, name: str) -> dict:
@@ -110,7 +121,8 @@ def _http(group: dict, name: str, binds: list[dict], rendered: tuple, timeout_s:
     address = _url_address(requests[0]["url"])
     label = f"{method} {urlsplit(url_template).path or '/'}"
     status = _http_status(group.get("expect_status"))
-    return Target(name, "http", address, method, label, {"kind": "http", "expect_status": status},
+    description = {"kind": "http", "expect_status": status} | ({"http2": True} if group.get("http2") else {})
+    return Target(name, "http", address, method, label, description,
                   requests, rendered, server_pid(group.get("server_pid")))
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
+from rpcarena.external import native
 from rpcarena.external.target import ExternalServer, Target
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
@@ -22,8 +23,9 @@ from rpcarena.results import Cell
 
 def plans(targets: list[Target], config: RunConfig) -> list[Plan]:
     """Trials outermost so that targets alternate (a drifting machine affects all alike)."""
-    return [Plan(t, "py", t.workload, clients, trial, TargetCells(t))
-            for trial in range(config.repeat) for clients in config.clients for t in targets]
+    return [Plan(t, client, t.workload, clients, trial, TargetCells(t))
+            for trial in range(config.repeat) for clients in config.clients for t in targets
+            for client in config.client_drivers or [native.PYTHON]]
 
 
 class TargetCells:
@@ -35,11 +37,13 @@ class TargetCells:
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         if context.config.via or context.config.link:
             return "unsupported", "an external target is measured where it runs (no --via, no --link)"
-        return None
+        return native.cannot(self.target, plan.client)
 
     def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
         server = ExternalServer(self.target).start()
-        measure(server, driver_specs(self.target, plan, context.config), context, cell, logs)
+        specs = (driver_specs if plan.client == native.PYTHON else native.driver_specs)(self.target, plan,
+                                                                                        context.config)
+        measure(server, specs, context, cell, logs)
 
 
 def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]:
