@@ -21,6 +21,7 @@ type httpClient struct {
 	checks   [][]check
 	status   int // the expected status; 0: any 2xx
 	http2    bool
+	encoded  [][]byte // the requests' bytes for the lean HTTP/1.1 path (nil: net/http)
 }
 
 // httpRequest is one rendered request, as rpcarena.external.build writes it.
@@ -55,6 +56,9 @@ func newHTTPClient(spec *core.Spec, d description, checks [][]check) (core.Clien
 		}
 		c.requests = append(c.requests, r)
 	}
+	if !c.http2 {
+		c.encoded = h1Requests(c.requests)
+	}
 	return c, nil
 }
 
@@ -79,7 +83,10 @@ func (c *httpClient) Explain(idx int, reply any) string {
 }
 
 // Dial gives the client its own transport, limited to one connection.
-func (c *httpClient) Dial(context.Context) (core.Conn, error) {
+func (c *httpClient) Dial(ctx context.Context) (core.Conn, error) {
+	if c.encoded != nil {
+		return c.dialH1(ctx)
+	}
 	transport := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, DisableCompression: true,
 		Protocols: new(http.Protocols), TLSClientConfig: &tls.Config{}}
 	if c.http2 {
