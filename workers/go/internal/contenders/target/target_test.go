@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -264,4 +265,18 @@ func assertClean(t *testing.T, res core.Result, want int64) {
 	if res.Calls != want || errors != 0 {
 		t.Errorf("calls %d (want %d), errors %v %v", res.Calls, want, res.Errors, res.ErrorExamples)
 	}
+}
+
+// The lean HTTP/1.1 path reads chunked replies (a handler that flushes) whole.
+func TestChunkedReplies(t *testing.T) {
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"a": "` + strings.Repeat("x", 3000) + `",`))
+		w.(http.Flusher).Flush()
+		w.Write([]byte(` "b": 2}`))
+	}))
+	t.Cleanup(server.Close)
+	spec := baseSpec(server.Listener.Addr().String(),
+		[]string{`{"method": "GET", "url": "` + server.URL + `/", "headers": {}, "body": null}`}, []string{`[["b", 2]]`})
+	spec.External = external(map[string]any{"kind": "http"})
+	assertClean(t, run(t, spec), calls)
 }
