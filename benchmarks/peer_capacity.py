@@ -15,6 +15,11 @@ generators pinned to the arena's client CPUs:
   the goals judge the load client only. (h2load is installed for h2c servers;
   warp here speaks HTTP/1.1 only, so wrk is its peer.)
 
+With --drivers target the rpcarena side is `rpcarena target --client go` instead: the same
+server taken as a server rpcarena did not start (an address, arena.proto for gRPC, a URL and a
+JSON body for HTTP, every reply checked against --expect-json), driven by the Go target
+driver; the goals then judge it against ghz and wrk.
+
 The peer is warmed by an unmeasured run of --warmup seconds against the same
 server; the native driver warms up by the worker contract. It prints calls/s,
 p50 and p99 side by side with ratios (rpcarena / peer, the median of the
@@ -35,6 +40,7 @@ load generators that both reach it differ by noise only.
 
     .venv/bin/python benchmarks/peer_capacity.py [--duration 5] [--warmup 1] [--rounds 5]
         [--connections 1,32,64] [--servers grpc-go,grpc-tonic,rest-warp] [--rust-threads N]
+        [--drivers native|target]
         [--out results/peer_capacity.json]
 """
 
@@ -61,6 +67,9 @@ from rpcarena.analysis import hist  # noqa: E402
 from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
 from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
+from rpcarena.external import build as target_build  # noqa: E402
+from rpcarena.external import native as target_native  # noqa: E402
+from rpcarena.external.cells import TargetCells  # noqa: E402
 from rpcarena.orchestration import phase  # noqa: E402
 from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs  # noqa: E402
 from rpcarena.orchestration.placement import Placement, plan  # noqa: E402
@@ -71,7 +80,9 @@ PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the
 # others are measured in the same rounds for reference.
 DRIVERS = {"grpc-go": ("go",), "grpc-tonic": ("rust",), "rest-warp": ("rust-h1", "rust")}
+TARGET = "target"  # the --client id standing for `rpcarena target --client go` in DRIVERS
 WORKLOAD = "hprpc.hello"
+PROTO = Path(__file__).resolve().parent.parent / "proto" / "arena.proto"
 P50_TOLERANCE = 1.10
 VERSION = 2  # 2: rpcarena_runs by driver (--client id)
 
@@ -139,15 +150,17 @@ def _ghz_fixed(target: str, workload, cpus) -> float:
 
 
 def native_once(server_id: str, client: str, connections: int, setup: Setup) -> Measurement:
-    """A fresh server measured by rpcarena's native client `client` (a --client id)."""
+    """A fresh server measured by rpcarena's native client `client` (a --client id), or by
+    `rpcarena target --client go` when `client` is TARGET."""
     contender = contenders.get(server_id)
     config = RunConfig(contenders=[server_id], workloads=[WORKLOAD], clients=[connections],
                        duration_s=setup.duration_s, warmup_s=setup.warmup_s)
     p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], connections, 0, CONTENDER_CELLS)
     with ServerProcess(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
-        drive = phase.Phase(driver_specs(p, contender, config, server.target), setup.placement.clients,
-                            setup.logs, server.alive, server.died_message)
+        specs = (_target_specs(contender, server.target, connections, config) if client == TARGET
+                 else driver_specs(p, contender, config, server.target))
+        drive = phase.Phase(specs, setup.placement.clients, setup.logs, server.alive, server.died_message)
         before: list = []
         with driver_env(setup.driver_env):  # the server is started already: only the driver sees it
             outcome = drive.run(lambda: before.append(server.usage()), setup.warmup_s + setup.duration_s + 60)
@@ -161,6 +174,22 @@ def native_once(server_id: str, client: str, connections: int, setup: Setup) -> 
     if outcome.counters_include_warmup:  # a driver without the sync handshake
         return measured
     return with_server_cpu(measured, used)
+
+
+def _target_specs(contender, address: str, connections: int, config: RunConfig) -> list:
+    """The server as `rpcarena target` sees one it did not start: its address and the call."""
+    workload = seeds.WORKLOADS[WORKLOAD]
+    request = workload.requests[0]
+    checks = [f"{key}={value}" for key, value in workload.responses[0].items()]
+    if contender.protocol == "grpc":
+        group = {"kind": "grpc", "address": address, "method": f"arena.Arena/{workload.method}", "proto": str(PROTO),
+                 "data": json.dumps(request), "expect_json": checks}
+    else:
+        group = {"kind": "http", "address": f"http://{address}/arena/{workload.method}",
+                 "body": json.dumps(request), "expect_json": checks}
+    target = target_build.build(group, contender.id, 1, config.timeout_ms / 1000)
+    plan_ = Plan(target, "go", target.workload, connections, 0, TargetCells(target))
+    return target_native.driver_specs(target, plan_, config)
 
 
 def median(runs: list[Measurement]) -> Measurement:
@@ -280,7 +309,7 @@ def save(out: Path, args, setup: Setup, load: dict, results: list) -> None:
     doc = {"version": VERSION, "benchmark": "peer_capacity", "workload": WORKLOAD,
            "config": {"duration_s": args.duration, "warmup_s": args.warmup, "rounds": args.rounds,
                       "connections": args.connections, "servers": args.servers,
-                      "rust_threads": args.rust_threads},
+                      "rust_threads": args.rust_threads, "drivers": args.drivers},
            "placement": setup.placement.as_dict(), "environment": environment.snapshot(), "load": load,
            "rows": [{"server": s, "connections": c, "peer_runs": [asdict(m) for m in p],
                      "rpcarena_runs": {client: [asdict(m) for m in runs] for client, runs in o.items()}}
@@ -311,8 +340,12 @@ def main() -> int:
     parser.add_argument("--servers", default=",".join(PEERS))
     parser.add_argument("--rust-threads", type=int, default=None,
                         help="RPCARENA_RUST_THREADS for the Rust driver only (default: one per CPU it is pinned to)")
+    parser.add_argument("--drivers", choices=("native", "target"), default="native",
+                        help="rpcarena's side: its contenders' native clients, or `rpcarena target --client go`")
     parser.add_argument("--out", type=Path, default=Path("results/peer_capacity.json"))
     args = parser.parse_args()
+    if args.drivers == "target":  # judged against the peers
+        DRIVERS.update({s: (TARGET,) for s in DRIVERS})
     try:
         args.connections = parse_ints(args.connections, "--connections")
         args.servers = parse_names(args.servers)

@@ -135,8 +135,11 @@ class DriveSpec(Document):
     sync: bool = field(default=False, metadata=kind("boolean"))
     # tcp-raw to native drivers: the protobuf encoding of each request, base64, instead of requests
     payloads_b64: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
-    # Python drivers only: which Python client (py, py-requests, py-tuple), or an external target
+    # Python drivers only: which Python client (py, py-requests, py-tuple)
     client: str | None = field(default=None, metadata=kind("string", nullable=True))
+    # an external target (`rpcarena target`): its kind, schema and expected status, read by the
+    # Python drivers and by a native target driver (target-go); requests are rendered, responses
+    # are each request's [path, value] checks
     external: dict[str, Any] | None = field(default=None, metadata=kind("object", nullable=True))
 
     def validate(self) -> None:
@@ -160,7 +163,7 @@ class DriveResult(Document):
     """What a driver measured: counts, its HdrHistograms, a bounded sample, its own CPU."""
 
     WHAT: ClassVar[str] = "drive result"
-    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns")
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns", "messages", "histogram_messages")
 
     calls: int = field(metadata=kind("integer"))
     errors: dict[str, Any] = field(metadata=kind("object"))
@@ -177,6 +180,10 @@ class DriveResult(Document):
     retries: int = field(default=0, metadata=kind("integer"))  # calls a failing-over client re-sent
     start_mono_ns: int | None = field(default=None, metadata=kind("integer", nullable=True))
     end_mono_ns: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    # streams (a call is one stream): the reply messages, and each one's latency from the stream's
+    # start or the message before it (HdrHistogram, ns), beside the streams' own in `histogram`
+    messages: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    histogram_messages: str | None = field(default=None, metadata=kind("string", nullable=True))
 
     @property
     def error_counts(self) -> dict[str, int]:

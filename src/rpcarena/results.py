@@ -52,6 +52,9 @@ class Cell:
     wall_s: float = 0.0
     latency_histogram: str | None = None
     latency_uncorrected_histogram: str | None = None
+    # a call that is a stream (an external target's): its reply messages and each one's latency (ns)
+    messages: int | None = None
+    message_latency_histogram: str | None = None
     samples_ns: list[list[int]] = field(default_factory=list)
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors

@@ -13,6 +13,7 @@ rpyc://HOST:PORT); then every target option describes it. The measurement option
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
-from rpcarena.external import cells
+from rpcarena.external import cells, native
 from rpcarena.external.build import build
 from rpcarena.external.target import Target, probe
 
@@ -84,10 +85,11 @@ SINGLE = {
     "--cacert": "TLS: verify the server with this CA (PEM; default: the system's)",
     "--cert": "TLS: client certificate (PEM) for mTLS, with --key",
     "--key": "TLS: the client certificate's private key (PEM)",
+    "--stream-messages": "gRPC streams: replies read before the client ends the stream (default: the server ends it)",
 }
 FLAGS = {
     "--insecure": "TLS: do not verify the server (as curl -k); gRPC: trust the certificate it presents",
-    "--http2": "HTTP: speak HTTP/2 (ALPN over https, prior knowledge over http)",
+    "--http2": "HTTP: speak HTTP/2 (ALPN over https, prior knowledge over http; h2c with --client go)",
 }
 REPEATED = {
     "--import-path": "gRPC: a directory .proto imports are found in (repeatable)",
@@ -109,6 +111,7 @@ class TargetOption(argparse.Action):
     def __call__(self, parser: Any, namespace: Any, value: Any, option: Any = None) -> None:
         groups = list(getattr(namespace, "targets", None) or [])
         key, address = _key(option), option in ADDRESSES
+        value = True if option in FLAGS else value
         current = groups[-1] if groups else None
         starts = (current is None or (address and "kind" in current)
                   or (not address and option in SINGLE and key in current))
@@ -154,6 +157,9 @@ def _metavar(option: str) -> str:
 
 def _add_measure_options(p: Any) -> None:
     add_measure_options(p)
+    p.add_argument("--client", default=native.PYTHON,
+                   help="who calls: py (default; what a Python caller feels, and RPyC) or go (native: full speed, "
+                        "gRPC streams, HTTP/2)")
     p.add_argument("--vars-limit", type=int, default=10_000,
                    help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
     p.add_argument("--max-error-rate", default="0", metavar="RATE",
@@ -233,7 +239,7 @@ def setup_timeout_s(args: argparse.Namespace) -> float:
 
 def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
     given = dict(measure_settings(args), contenders=[t.id for t in targets], workloads=[t.label for t in targets],
-                 client_drivers=["py"], out=Path(args.out))
+                 client_drivers=[native.check_client(args.client)], out=Path(args.out))
     given.setdefault("warmup_s", parse_duration(DEFAULT_WARMUP, "--warmup"))
     given.setdefault("pin", DEFAULT_PIN)
     return RunConfig(**given)
@@ -250,6 +256,17 @@ def describe(target: Target, gate: cells.Gate) -> dict:
             "placement": "not pinned by rpcarena (an external server)"}
 
 
+def _probe(target: Target, config: RunConfig, timeout_s: float) -> None:
+    """One checked call before measuring, by the client that will measure (when it can call the target)."""
+    client = config.client_drivers[0]
+    if native.cannot(target, client):
+        return  # its cells say why they are not measured
+    if client == native.PYTHON:
+        probe(target, timeout_s)
+    else:
+        native.probe(target, client, math.ceil(timeout_s * 1000))
+
+
 def main(args: argparse.Namespace, console: Console) -> int:
     measure_settings(args)  # every option checked before a target is built (and connected to)
     new_results_file(args.out, "--out", args.force, resume=False)
@@ -259,7 +276,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets:  # a check of the answer, not of speed
-        probe(target, setup_timeout_s(args))
+        _probe(target, config, setup_timeout_s(args))
     if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, cells.plans(targets, config), args)
     else:

@@ -19,13 +19,14 @@ from urllib.parse import urlsplit
 
 from rpcarena.errors import UsageError
 from rpcarena.external import checks, protos, template, tls
+from rpcarena.external import streams as native_stream
 from rpcarena.external.target import Target, reachable, server_pid
 
 KINDS = ("grpc", "http", "rpyc")
 # options that only some kinds of target take
 ONLY = {"method": ("grpc",), "proto": ("grpc",), "import_path": ("grpc",), "data": ("grpc",),
-        "metadata": ("grpc",), "http_method": ("http",), "header": ("http",), "body": ("http",),
-        "http2": ("http",), "rpyc_method": ("rpyc",), "args": ("rpyc",),
+        "metadata": ("grpc",), "stream_messages": ("grpc",), "http_method": ("http",), "header": ("http",),
+        "body": ("http",), "http2": ("http",), "rpyc_method": ("rpyc",), "args": ("rpyc",),
         **{key: ("grpc", "http") for key in tls.OPTIONS}}
 # each kind's request data option, which --data-file replaces
 DATA = {"grpc": "data", "http": "body", "rpyc": "args"}
@@ -91,10 +92,12 @@ def _grpc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s:
     else:
         reachable(target)
         schema = protos.from_reflection(address, ref.service, timeout_s, secure)
-    request_type, _ = protos.message_classes(protos.find_method(protos.pool_of(schema), ref))
-    requests = tuple(_proto_json(template.render_json(data or "{}", b, _where(group, "--data")), request_type, name)
-                     for data, b in slots)
-    return _with(target, requests, dict(target.description, descriptor_set_b64=protos.encode(schema)))
+    method = protos.find_method(protos.pool_of(schema), ref)
+    request_type, _ = protos.message_classes(method)
+    requests = tuple(_proto_data(template.render_json(data or "{}", b, _where(group, "--data")), request_type, name,
+                                 method.client_streaming) for data, b in slots)
+    return _with(target, requests, dict(target.description, descriptor_set_b64=protos.encode(schema),
+                                        **native_stream.description(method, group.get("stream_messages"))))
 
 
 def _where(group: dict, option: str) -> str:
@@ -126,6 +129,13 @@ def _grpc_status(text: str | None) -> str | None:
     if text.upper() not in names:
         raise UsageError(f"bad --expect-status {text!r} for a gRPC target: give a status name such as OK or NOT_FOUND")
     return text.upper()
+
+
+def _proto_data(data: object, request_type: type, name: str, client_streams: bool) -> object:
+    """A request, or for a method that streams from the client a list of its messages."""
+    if client_streams and isinstance(data, list):
+        return [_proto_json(item, request_type, name) for item in data]
+    return _proto_json(data, request_type, name)
 
 
 def _proto_json(data: object, request_type: type, name: str) -> dict:

@@ -16,6 +16,7 @@ from pathlib import Path
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import ThresholdFailed
+from rpcarena.external import native
 from rpcarena.external.target import ExternalServer, Target
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
@@ -47,8 +48,9 @@ class Gate:
 def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None) -> list[Plan]:
     """Trials outermost so that targets alternate (a drifting machine affects all alike)."""
     gate = gate or Gate(None)
-    return [Plan(t, "py", t.workload, clients, trial, TargetCells(t, gate))
-            for trial in range(config.repeat) for clients in config.clients for t in targets]
+    return [Plan(t, client, t.workload, clients, trial, TargetCells(t, gate))
+            for trial in range(config.repeat) for clients in config.clients for t in targets
+            for client in config.client_drivers or [native.PYTHON]]
 
 
 class TargetCells:
@@ -61,11 +63,13 @@ class TargetCells:
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         if context.config.via or context.config.link:
             return "unsupported", "an external target is measured where it runs (no --via, no --link)"
-        return None
+        return native.cannot(self.target, plan.client)
 
     def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
         server = ExternalServer(self.target).start()
-        measure(server, driver_specs(self.target, plan, context.config), context, cell, logs)
+        specs = (driver_specs if plan.client == native.PYTHON else native.driver_specs)(self.target, plan,
+                                                                                        context.config)
+        measure(server, specs, context, cell, logs)
         cell.placement = placed(self.target, context, cell.placement)
         self.gate.check(plan, cell)
 

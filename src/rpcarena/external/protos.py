@@ -136,9 +136,7 @@ def find_method(pool: Any, ref: MethodRef) -> Any:
     if method is None:
         names = ", ".join(service.methods_by_name) or "none"
         raise UsageError(f"service {ref.service} has no method {ref.name!r} (it has: {names}): fix --method")
-    if method.client_streaming or method.server_streaming:
-        raise UsageError(f"{ref.service}/{ref.name} is a streaming method; rpcarena target calls unary methods")
-    return method
+    return method  # a streaming one too: native drivers call streams (rpcarena.external.streams)
 
 
 def message_classes(method: Any) -> tuple[type, type]:

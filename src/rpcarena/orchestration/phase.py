@@ -154,4 +154,16 @@ def merge(results: list[DriveResult]) -> DriveResult:
         samples=sorted(samples), late_calls=sum(r.late_calls for r in results),
         retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
         cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
-        start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None)
+        start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None,
+        **_messages(results))
+
+
+def _messages(results: list[DriveResult]) -> dict[str, Any]:
+    """Streams' reply messages: counts summed, per-message histograms added (none without streams)."""
+    streams = [r for r in results if r.histogram_messages]
+    if not streams:
+        return {}
+    histogram = hist.new()
+    for result in streams:
+        histogram.add(hist.decode(result.histogram_messages))
+    return {"messages": sum(r.messages or 0 for r in streams), "histogram_messages": hist.encode(histogram)}

@@ -6,6 +6,7 @@ package core
 import (
 	"context"
 	"net"
+	"time"
 )
 
 // Contender is one RPC mechanism of this worker: a server and a client driver.
@@ -50,6 +51,18 @@ type Client interface {
 type Conn interface {
 	Call(ctx context.Context, idx int) (any, error)
 	Close() error
+}
+
+// Streamed is a reply of several messages (a gRPC stream): the drive loop also
+// records the latency of each message.
+type Streamed interface {
+	MessageLatencies() []time.Duration
+}
+
+// Explainer is a client that can say why a reply is not the expected one:
+// the result's wrong_answer example is then that, not the whole reply.
+type Explainer interface {
+	Explain(idx int, reply any) string
 }
 
 // Tool names the library measured, for the result document.

@@ -15,8 +15,8 @@ import (
 )
 
 // pythonOnly are drive_spec keys that only the Python drivers read: which Python
-// client to use, or an external target. ReadSpec ignores them.
-var pythonOnly = map[string]bool{"client": true, "external": true}
+// client to use. ReadSpec ignores them.
+var pythonOnly = map[string]bool{"client": true}
 
 // Every golden spec parses with the worker's own ReadSpec, and every key the Go
 // worker reads comes out with the file's value (through Spec's own json tags).

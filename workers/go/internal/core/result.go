@@ -17,5 +17,9 @@ type Result struct {
 	Samples              [][2]int64        `json:"samples"`
 	HistogramUncorrected *string           `json:"histogram_uncorrected"`
 	LateCalls            int64             `json:"late_calls"`
-	Tool                 Tool              `json:"tool"`
+	// Messages and HistogramMessages: streams only, each reply message's latency
+	// (from the stream's start or the message before it), beside the streams'.
+	Messages          *int64  `json:"messages,omitempty"`
+	HistogramMessages *string `json:"histogram_messages,omitempty"`
+	Tool              Tool    `json:"tool"`
 }

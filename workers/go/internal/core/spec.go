@@ -30,6 +30,9 @@ type Spec struct {
 	Arrival     string            `json:"arrival"`
 	Mode        string            `json:"mode"`
 	Sync        bool              `json:"sync"`
+	// External describes a server rpcarena did not start (`rpcarena target`):
+	// its kind, schema and checks, read by the target driver only.
+	External json.RawMessage `json:"external"`
 }
 
 // Modes and arrivals of the contract.

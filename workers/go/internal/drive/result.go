@@ -3,6 +3,8 @@ package drive
 import (
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"rpcarena/workers/go/internal/core"
 )
 
@@ -23,7 +25,10 @@ func (r *run) result() (core.Result, error) {
 		Samples: r.samples.samples, LateCalls: total.late,
 	}
 	var err error
-	if res.Histogram, err = encode(total.hist); err != nil || total.uncorrected == nil {
+	if res.Histogram, err = encode(total.hist); err != nil {
+		return res, err
+	}
+	if err = withMessages(&res, total.messages); err != nil || total.uncorrected == nil {
 		return res, err
 	}
 	uncorrected, err := encode(total.uncorrected)
@@ -40,4 +45,15 @@ func (r *run) wall() time.Duration {
 		}
 	}
 	return last.Sub(r.began)
+}
+
+// withMessages adds the streams' per-message latencies, when there were streams.
+func withMessages(res *core.Result, messages *hdrhistogram.Histogram) error {
+	if messages == nil {
+		return nil
+	}
+	encoded, err := encode(messages)
+	count := messages.TotalCount()
+	res.Messages, res.HistogramMessages = &count, &encoded
+	return err
 }

@@ -20,8 +20,9 @@ type session struct {
 // outcome is one finished call: when it ran and, if it failed, the error kind.
 type outcome struct {
 	start, end time.Time
-	kind       string // "" for a verified reply
-	err        error  // why it failed, for the result's error_examples
+	kind       string          // "" for a verified reply
+	err        error           // why it failed, for the result's error_examples
+	messages   []time.Duration // a verified stream's message latencies
 }
 
 // call sends request (id + k) mod len, times it, and checks the reply.
@@ -39,6 +40,9 @@ func (s *session) call() outcome {
 	cancel()
 	o := outcome{start: start, end: end, err: err}
 	o.kind = s.judge(idx, reply, &o.err)
+	if streamed, ok := reply.(core.Streamed); ok && o.kind == "" {
+		o.messages = streamed.MessageLatencies()
+	}
 	return o
 }
 
@@ -53,7 +57,7 @@ func (s *session) judge(idx int, reply any, err *error) string {
 		return kind
 	}
 	if !s.client.Matches(idx, reply) {
-		*err = wrongAnswer{idx: idx, reply: reply}
+		*err = wrongAnswer{idx: idx, reply: reply, client: s.client}
 		return core.KindWrongAnswer
 	}
 	return ""
@@ -61,11 +65,15 @@ func (s *session) judge(idx int, reply any, err *error) string {
 
 // wrongAnswer formats only when it becomes an example.
 type wrongAnswer struct {
-	idx   int
-	reply any
+	idx    int
+	reply  any
+	client core.Client
 }
 
 func (w wrongAnswer) Error() string {
+	if e, ok := w.client.(core.Explainer); ok {
+		return e.Explain(w.idx, w.reply)
+	}
 	return fmt.Sprintf("reply to request %d differs from the expected response: %v", w.idx, w.reply)
 }
 

@@ -21,6 +21,7 @@ func newHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(lowestNs, 
 type tally struct {
 	hist        *hdrhistogram.Histogram
 	uncorrected *hdrhistogram.Histogram // open loop only
+	messages    *hdrhistogram.Histogram // streams: each reply message, created at the first
 	errors      map[string]int64
 	examples    map[string]string // the first error of each kind, shortened
 	calls, late int64
@@ -57,6 +58,19 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 	}
 	t.hist.RecordValue(clamp(latency))
 	samples.offer(clamp(latency))
+	t.addMessages(o.messages)
+}
+
+func (t *tally) addMessages(latencies []time.Duration) {
+	if latencies == nil {
+		return
+	}
+	if t.messages == nil {
+		t.messages = newHistogram()
+	}
+	for _, d := range latencies {
+		t.messages.RecordValue(clamp(d))
+	}
 }
 
 func clamp(d time.Duration) int64 { return min(max(int64(d), lowestNs), highestNs) }
@@ -65,6 +79,12 @@ func (t *tally) merge(o *tally) {
 	t.hist.Merge(o.hist)
 	if t.uncorrected != nil {
 		t.uncorrected.Merge(o.uncorrected)
+	}
+	if o.messages != nil {
+		if t.messages == nil {
+			t.messages = newHistogram()
+		}
+		t.messages.Merge(o.messages)
 	}
 	for kind, n := range o.errors {
 		t.errors[kind] += n

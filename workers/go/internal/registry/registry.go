@@ -8,6 +8,7 @@ import (
 	"rpcarena/workers/go/internal/contenders/grpcgo"
 	"rpcarena/workers/go/internal/contenders/restgo"
 	"rpcarena/workers/go/internal/contenders/tagless"
+	"rpcarena/workers/go/internal/contenders/target"
 	"rpcarena/workers/go/internal/contenders/tcpraw"
 	"rpcarena/workers/go/internal/core"
 )
@@ -18,6 +19,7 @@ var All = []core.Contender{
 	restgo.Contender,
 	tcpraw.Contender,
 	tagless.Contender,
+	target.Contender,
 }
 
 // Lookup finds a contender by id.

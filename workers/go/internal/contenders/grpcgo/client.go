@@ -65,7 +65,19 @@ func (c *client) Matches(idx int, reply any) bool {
 // Dial opens this client's own channel and waits until it is connected, so
 // connection setup is not part of the first measured call.
 func (c *client) Dial(ctx context.Context) (core.Conn, error) {
-	cc, err := grpc.NewClient(c.target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	cc, err := DialReady(ctx, c.target)
+	if err != nil {
+		return nil, err
+	}
+	if c.stream {
+		return openStream(cc, c)
+	}
+	return &unaryConn{cc: cc, client: c}, nil
+}
+
+// DialReady opens a plaintext channel and waits until it is connected.
+func DialReady(ctx context.Context, target string) (*grpc.ClientConn, error) {
+	cc, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +85,7 @@ func (c *client) Dial(ctx context.Context) (core.Conn, error) {
 		cc.Close()
 		return nil, err
 	}
-	if c.stream {
-		return openStream(cc, c)
-	}
-	return &unaryConn{cc: cc, client: c}, nil
+	return cc, nil
 }
 
 func waitReady(ctx context.Context, cc *grpc.ClientConn) error {
@@ -105,7 +114,7 @@ func (u *unaryConn) Call(ctx context.Context, idx int) (any, error) {
 	reply := m.NewResponse()
 	// Invoke is what every generated stub method calls; one path serves all 23 rpcs.
 	if err := u.cc.Invoke(ctx, m.FullName, u.client.requests[idx], reply); err != nil {
-		return nil, translate(err)
+		return nil, Translate(err)
 	}
 	return reply, nil
 }

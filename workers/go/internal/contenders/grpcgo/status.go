@@ -10,8 +10,8 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// translate turns a gRPC status into the contract's error kinds, at the boundary.
-func translate(err error) error {
+// Translate turns a gRPC status into the contract's error kinds, at the boundary.
+func Translate(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -52,3 +52,6 @@ func snake(name string) string {
 	}
 	return b.String()
 }
+
+// StatusName spells a code as gRPC names it: DeadlineExceeded -> DEADLINE_EXCEEDED.
+func StatusName(code codes.Code) string { return strings.ToUpper(snake(code.String())) }

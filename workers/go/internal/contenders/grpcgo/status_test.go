@@ -23,7 +23,7 @@ func TestTranslateNamesKinds(t *testing.T) {
 		{errors.New("plain"), core.KindOther},
 	}
 	for _, c := range cases {
-		if got := core.Classify(translate(c.err)); got != c.want {
+		if got := core.Classify(Translate(c.err)); got != c.want {
 			t.Errorf("%v: kind %q, want %q", c.err, got, c.want)
 		}
 	}

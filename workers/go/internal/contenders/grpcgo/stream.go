@@ -23,7 +23,7 @@ func openStream(cc *grpc.ClientConn, c *client) (*streamConn, error) {
 	if err != nil {
 		cancel()
 		cc.Close()
-		return nil, translate(err)
+		return nil, Translate(err)
 	}
 	return &streamConn{cc: cc, stream: stream, cancel: cancel, client: c}, nil
 }
@@ -37,7 +37,7 @@ func (s *streamConn) Call(ctx context.Context, idx int) (any, error) {
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	return reply, translate(err)
+	return reply, Translate(err)
 }
 
 func (s *streamConn) exchange(word *pb.Word) (*pb.Word, error) {

@@ -1,0 +1,133 @@
+"""Native drivers of `rpcarena target` (`--client go`): the same rendered requests and checks, a worker's speed.
+
+A worker offers a target driver with a client-only manifest entry of protocol
+`target` (the Go worker's `target-go`); users pick it by the worker's language.
+The driver gets the target's description in the spec's `external` key, the
+requests rendered before measuring and each request's checks as `responses`, and
+checks every reply itself. Python stays the default client: it is what a Python
+caller of the service feels, and it alone speaks RPyC.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+from rpcarena.config import RunConfig
+from rpcarena.contract import ContractError, DriveResult, DriveSpec
+from rpcarena.errors import UnavailableError, UsageError
+from rpcarena.external.target import Target
+from rpcarena.orchestration.builds import Worker, workers
+from rpcarena.orchestration.phase import DriverSpec
+from rpcarena.orchestration.plan import Plan, Skip
+
+PROTOCOL = "target"
+PYTHON = "py"
+PROBE_GRACE_S = 30.0  # the probe's own start-up, beyond the call's timeout
+
+
+def client_ids() -> list[str]:
+    """What `--client` takes: py, and the language of every worker with a target driver."""
+    return [PYTHON] + [language for language, worker in sorted(workers().items()) if _entry(worker)]
+
+
+def check_client(client: str) -> str:
+    """`--client` as given, or a one-line error naming the choices."""
+    if client not in client_ids():
+        raise UsageError(f"bad --client {client!r} for targets: use one of {', '.join(client_ids())}")
+    return client
+
+
+def _entry(worker: Worker) -> dict | None:
+    return next(iter(worker.client_entries(PROTOCOL).values()), None)
+
+
+def cannot(target: Target, client: str) -> Skip | None:
+    """Why `client` cannot call this target (what only the other kind of client speaks)."""
+    needs = _native_only(target)
+    if client == PYTHON:
+        return ("unsupported", f"the Python client cannot call {needs}: use --client go") if needs else None
+    if target.protocol not in ("grpc", "http"):
+        return "unsupported", f"no native client calls {target.protocol} targets: use --client py"
+    missing = _python_only(target)
+    return ("unsupported", f"the {client} client does not take {missing} yet: use --client py") if missing else None
+
+
+def _native_only(target: Target) -> str | None:
+    if target.description.get("streams"):
+        return f"a {target.description['streams']} stream"
+    return None
+
+
+def _python_only(target: Target) -> str | None:
+    """What only the Python clients do so far: TLS options, gRPC metadata, lists compared in any order."""
+    if target.description.get("tls"):
+        return "the TLS options (--cacert, --cert, --key, --insecure)"
+    if target.description.get("metadata"):
+        return "--metadata"
+    if any(len(check) > 2 for response in target.checks for check in (response or [])
+           if isinstance(check, list)):
+        return "--expect-json PATH~=[...] (a list in any order)"
+    return None
+
+
+def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]:
+    """One native driver process with every client of the cell."""
+    worker, entry = _worker(p.client)
+    spec = DriveSpec(
+        contender=entry["id"], target=target.address, method=target.method, requests=list(target.requests),
+        responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
+        duration_s=config.duration_s, timeout_ms=config.timeout_ms, sample_limit=config.sample_limit,
+        rate_per_s=config.rate_per_s, arrival=config.arrival, external=target.description,
+        sync=bool(worker.manifest.get("drive_sync")))
+    return [DriverSpec(worker.argv("drive"), spec)]
+
+
+def _worker(client: str) -> tuple[Worker, dict]:
+    worker = workers().get(client)
+    entry = _entry(worker) if worker else None
+    if worker is None or entry is None:
+        raise UsageError(f"no native target driver {client!r}: use one of {', '.join(client_ids())}")
+    return worker, entry
+
+
+def probe(target: Target, client: str, timeout_ms: int) -> None:
+    """Before measuring: one call by the native driver answers and passes its checks."""
+    worker, entry = _worker(client)
+    spec = DriveSpec(contender=entry["id"], target=target.address, method=target.method,
+                     requests=list(target.requests[:1]), responses=list(target.checks[:1]), calls=1,
+                     timeout_ms=timeout_ms, sample_limit=1, external=target.description)
+    try:
+        done = subprocess.run(worker.argv("drive"), input=spec.to_line(), capture_output=True, text=True,
+                              timeout=timeout_ms / 1000 + PROBE_GRACE_S, check=False)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"target {target.id}: the {client} driver's first call did not end: "
+                         "start its server or fix the target") from None
+    if done.returncode != 0:
+        raise UnavailableError(f"target {target.id}: the {client} driver refused the target "
+                               f"({_line(done.stderr)}): fix the target or use --client py")
+    _first_answer(target, _result(done.stdout, client))
+
+
+def _result(stdout: str, client: str) -> DriveResult:
+    lines = [line for line in stdout.splitlines() if line.strip()]
+    try:
+        return DriveResult.from_line(lines[-1] if lines else "")
+    except ContractError as error:
+        raise UnavailableError(f"the {client} target driver answered badly ({error})") from None
+
+
+def _first_answer(target: Target, result: DriveResult) -> None:
+    if result.calls == 1:
+        return
+    kind, _ = max(result.error_counts.items(), key=lambda item: item[1], default=("other", 0))
+    example = _line(result.error_examples.get(kind, ""))[:160]
+    if kind == "wrong_answer":
+        raise UsageError(f"target {target.id}: the first reply fails --expect-json ({example}): "
+                         "fix the check or the request")
+    raise UsageError(f"target {target.id}: the first call failed ({kind}: {example}); "
+                     f"start its server or fix the request (--data, --body) or the expected status")
+
+
+def _line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "no message"
