@@ -180,7 +180,7 @@ def test_short_options_as_ghz_has_them_and_no_prefix_is_taken():
     assert (config.clients, config.calls, str(config.out), args.quiet) == ([1, 8], 2000, "x.json", True)
     assert run.config_from(cli.parser().parse_args(["run", "-z", "3s"])).duration_s == 3.0
     with pytest.raises(SystemExit):
-        cli.parser().parse_args(["target", "--http", "http://x", "--client", "go"])  # not --clients
+        cli.parser().parse_args(["target", "--http", "http://x", "--client", "go", "--clie", "2"])  # not --clients
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))

@@ -124,8 +124,12 @@ def _measuring(cli: subprocess.Popen, contender: str) -> psutil.Process | None:
     return servers[0] if servers and _processes(cli, "rpcarena.worker.drive") else None
 
 
+PROGRESS = re.compile(r"^(part \d+ of \d+: )?(cell \d+/\d+ |\d+ of \d+ cells in )")  # report/progress.py's lines
+
+
 def _one_line(stderr: str) -> str:
-    lines = [line for line in stderr.splitlines() if line.strip()]
+    """The one line that says what went wrong (the progress lines of the cells beside it are not it)."""
+    lines = [line for line in stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
     assert len(lines) == 1 and "Traceback" not in stderr, stderr
     return lines[0]
 
