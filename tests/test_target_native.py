@@ -13,7 +13,7 @@ from concurrent import futures
 import pytest
 from tests.conftest import run_cli
 from tests.test_target import PROTO, Items, items, reflecting_grpc  # noqa: F401 (fixtures)
-from tests.test_target_breadth import SEEN_METADATA, _tls_server, certs, grpc_tls, http  # noqa: F401 (fixtures)
+from tests.test_target_breadth import SEEN_METADATA, _tls_server, certs, grpc_tls, h2, http  # noqa: F401 (fixtures)
 
 from rpcarena.analysis import hist
 from rpcarena.contenders import native as native_contenders
@@ -175,6 +175,26 @@ def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):  # noqa: F811
         (cell,) = load(out).cells
         assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 30, {})
     assert ("x-team", "go") in SEEN_METADATA
+
+
+def test_http2_over_tls_by_alpn(h2, certs, tmp_path):  # noqa: F811
+    """h2 negotiated with a server verified by --cacert; a server that answers in HTTP/1.1 is refused."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", "--client", "go", h2["tls"], "--http2", "--cacert", str(certs / "ca.pem"),
+                   "--expect-json", 'version="2"', "--calls", "20", *FAST, "--out", str(out), timeout=120)
+    _ok(done)
+    (cell,) = load(out).cells
+    assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 20, {})
+    one = _tls_server(certs, client_auth=False)  # http.server: HTTP/1.1 only, whatever ALPN offers
+    try:
+        refused = run_cli("target", "--client", "go", f"https://127.0.0.1:{one.server_address[1]}/items/1",
+                          "--http2", "--cacert", str(certs / "ca.pem"), "--calls", "5", "--out",
+                          str(tmp_path / "x.json"), timeout=60)
+    finally:
+        one.shutdown()
+        one.server_close()
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "--http2 asked, the server answered in HTTP/1.1" in refused.stderr
 
 
 def test_an_unknown_client_is_refused(items, tmp_path):  # noqa: F811
