@@ -13,6 +13,7 @@ from concurrent import futures
 import pytest
 from tests.conftest import run_cli
 from tests.test_target import PROTO, Items, items, reflecting_grpc  # noqa: F401 (fixtures)
+from tests.test_target_breadth import SEEN_METADATA, _tls_server, certs, grpc_tls, h2, http  # noqa: F401 (fixtures)
 
 from rpcarena.analysis import hist
 from rpcarena.contenders import native as native_contenders
@@ -124,14 +125,76 @@ def test_a_failing_first_call_is_refused_before_measuring(items, tmp_path):  # n
     assert "the first call failed (status_404" in done.stderr
 
 
-def test_what_only_the_python_client_checks_is_not_measured_by_go(items, tmp_path):  # noqa: F811
-    """A list compared in any order is checked by the Python client alone: the go cell says so,
-    and is not measured with a check left out."""
+def test_a_list_in_any_order(http, tmp_path):  # noqa: F811
+    """/tags answers ["c", "b", "a"]: the same items in another order hold, another count does not."""
     out = tmp_path / "t.json"
-    run_cli("target", "--client", "go", "--http", items + "/items/1", "--expect-json", "tags~=[1, 2]",
-            "--calls", "10", *FAST, "--out", str(out), timeout=120)
+    done = run_cli("target", "--client", "go", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c"]',
+                   "--calls", "30", *FAST, "--out", str(out), timeout=120)
+    _ok(done)
     (cell,) = load(out).cells
-    assert cell.status == "unsupported" and "any order" in cell.reason and "--client py" in cell.reason
+    assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 30, {})
+    repeated = run_cli("target", "--client", "go", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c", "c"]',
+                       "--calls", "5", "--warmup", "0", "--out", str(out), "--force", timeout=120)
+    assert repeated.returncode == 2 and "Traceback" not in repeated.stderr
+    assert 'tags: got ["c","b","a"], want ["a","b","c","c"] in any order' in repeated.stderr
+
+
+def test_https_with_a_ca_insecure_and_a_client_certificate(certs, tmp_path):  # noqa: F811
+    """The Go client verifies with --cacert, verifies nothing with --insecure, and presents --cert/--key;
+    without the CA the system's do not know the server, and the first call says so."""
+    pair = ("--cert", str(certs / "client.pem"), "--key", str(certs / "client.key"))
+    server = _tls_server(certs, client_auth=True)
+    url = f"https://127.0.0.1:{server.server_address[1]}/items/4"
+    runs = {"ca": ("--cacert", str(certs / "ca.pem"), *pair), "insecure": ("--insecure", *pair), "system": pair}
+    try:
+        done = {name: run_cli("target", "--client", "go", url, *options, "--expect-json", "id=4", "--calls", "20",
+                              *FAST, "--out", str(tmp_path / f"{name}.json"), timeout=120)
+                for name, options in runs.items()}
+    finally:
+        server.shutdown()
+        server.server_close()
+    for name in ("ca", "insecure"):
+        _ok(done[name])
+        (cell,) = load(tmp_path / f"{name}.json").cells
+        assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 20, {})
+    assert done["system"].returncode == 2 and "the first call failed" in done["system"].stderr
+    assert "certificate" in done["system"].stderr and "Traceback" not in done["system"].stderr
+
+
+def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):  # noqa: F811
+    """grpcs:// with the CA and a client pair, metadata seen by the server's interceptor; --insecure
+    trusts the certificate the server presents."""
+    pair = ("--cert", str(certs / "client.pem"), "--key", str(certs / "client.key"))
+    call = ("target", "--client", "go", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
+            "--data", '{"name": "tls"}', "--expect-json", "message=Hello tls", *pair)
+    SEEN_METADATA.clear()
+    for n, options in enumerate((("--cacert", str(certs / "ca.pem"), "--metadata", "x-team: go"), ("--insecure",))):
+        out = tmp_path / f"{n}.json"
+        done = run_cli(*call, *options, "--calls", "30", *FAST, "--out", str(out), timeout=120)
+        _ok(done)
+        (cell,) = load(out).cells
+        assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 30, {})
+    assert ("x-team", "go") in SEEN_METADATA
+
+
+def test_http2_over_tls_by_alpn(h2, certs, tmp_path):  # noqa: F811
+    """h2 negotiated with a server verified by --cacert; a server that answers in HTTP/1.1 is refused."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", "--client", "go", h2["tls"], "--http2", "--cacert", str(certs / "ca.pem"),
+                   "--expect-json", 'version="2"', "--calls", "20", *FAST, "--out", str(out), timeout=120)
+    _ok(done)
+    (cell,) = load(out).cells
+    assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 20, {})
+    one = _tls_server(certs, client_auth=False)  # http.server: HTTP/1.1 only, whatever ALPN offers
+    try:
+        refused = run_cli("target", "--client", "go", f"https://127.0.0.1:{one.server_address[1]}/items/1",
+                          "--http2", "--cacert", str(certs / "ca.pem"), "--calls", "5", "--out",
+                          str(tmp_path / "x.json"), timeout=60)
+    finally:
+        one.shutdown()
+        one.server_close()
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "--http2 asked, the server answered in HTTP/1.1" in refused.stderr
 
 
 def test_an_unknown_client_is_refused(items, tmp_path):  # noqa: F811

@@ -48,25 +48,12 @@ def cannot(target: Target, client: str) -> Skip | None:
         return ("unsupported", f"the Python client cannot call {needs}: use --client go") if needs else None
     if target.protocol not in ("grpc", "http"):
         return "unsupported", f"no native client calls {target.protocol} targets: use --client py"
-    missing = _python_only(target)
-    return ("unsupported", f"the {client} client does not take {missing} yet: use --client py") if missing else None
+    return None
 
 
 def _native_only(target: Target) -> str | None:
     if target.description.get("streams"):
         return f"a {target.description['streams']} stream"
-    return None
-
-
-def _python_only(target: Target) -> str | None:
-    """What only the Python clients do so far: TLS options, gRPC metadata, lists compared in any order."""
-    if target.description.get("tls"):
-        return "the TLS options (--cacert, --cert, --key, --insecure)"
-    if target.description.get("metadata"):
-        return "--metadata"
-    if any(len(check) > 2 for response in target.checks for check in (response or [])
-           if isinstance(check, list)):
-        return "--expect-json PATH~=[...] (a list in any order)"
     return None
 
 

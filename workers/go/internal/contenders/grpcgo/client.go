@@ -75,9 +75,12 @@ func (c *client) Dial(ctx context.Context) (core.Conn, error) {
 	return &unaryConn{cc: cc, client: c}, nil
 }
 
-// DialReady opens a plaintext channel and waits until it is connected.
-func DialReady(ctx context.Context, target string) (*grpc.ClientConn, error) {
-	cc, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+// DialReady opens a channel and waits until it is connected: plaintext, unless
+// opts give transport credentials (they come after the plaintext default, and
+// the last option given wins).
+func DialReady(ctx context.Context, target string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
+	opts = append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, opts...)
+	cc, err := grpc.NewClient(target, opts...)
 	if err != nil {
 		return nil, err
 	}

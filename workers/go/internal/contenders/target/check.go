@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,33 +13,53 @@ import (
 // tolerance of doubles, as src/rpcarena/protocol/replies.py compares them.
 const tolerance = 1e-9
 
-// check is one `--expect-json PATH=VALUE`, its value rendered for one request.
+// check is one `--expect-json PATH=VALUE` (or `PATH~=[...]`, a list in any
+// order), its value rendered for one request.
 type check struct {
-	path string
-	want any
+	path     string
+	want     any
+	anyOrder bool
 }
 
-// decodeChecks reads the spec's responses: for each request, its [path, value] pairs.
+// anyOrder is a rendered check's third item: its list compared in any order.
+const anyOrder = "any_order"
+
+// decodeChecks reads the spec's responses: for each request, its [path, value]
+// and [path, list, "any_order"] checks.
 func decodeChecks(responses []json.RawMessage) ([][]check, error) {
 	out := make([][]check, len(responses))
 	for i, raw := range responses {
-		var pairs [][]json.RawMessage
-		if err := json.Unmarshal(raw, &pairs); err != nil {
+		var items [][]json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, fmt.Errorf("responses[%d]: want a list of [path, value] checks: %v", i, err)
 		}
-		for _, pair := range pairs {
-			var path string
-			if len(pair) != 2 || json.Unmarshal(pair[0], &path) != nil {
-				return nil, fmt.Errorf("responses[%d]: a check is [path, value], got %s", i, raw)
-			}
-			want, err := decodeJSON(pair[1])
+		for _, item := range items {
+			c, err := decodeCheck(item)
 			if err != nil {
 				return nil, fmt.Errorf("responses[%d]: %v", i, err)
 			}
-			out[i] = append(out[i], check{path, want})
+			out[i] = append(out[i], c)
 		}
 	}
 	return out, nil
+}
+
+func decodeCheck(item []json.RawMessage) (check, error) {
+	var c check
+	var mode string
+	if len(item) < 2 || len(item) > 3 || json.Unmarshal(item[0], &c.path) != nil ||
+		(len(item) == 3 && (json.Unmarshal(item[2], &mode) != nil || mode != anyOrder)) {
+		return c, fmt.Errorf("a check is [path, value] or [path, list, %q], got %s", anyOrder, compact(item))
+	}
+	want, err := decodeJSON(item[1])
+	if err != nil {
+		return c, err
+	}
+	c.want, c.anyOrder = want, mode == anyOrder
+	if _, isList := want.([]any); c.anyOrder && !isList {
+		return c, fmt.Errorf("an %q check compares a list, got %s", anyOrder, item[1])
+	}
+	return c, nil
 }
 
 // decodeJSON keeps numbers as written (json.Number): int64 stays exact.
@@ -54,7 +75,7 @@ func decodeJSON(data []byte) (any, error) {
 func holds(reply any, checks []check) bool {
 	for _, c := range checks {
 		got, ok := dig(reply, c.path)
-		if !ok || !equivalent(got, c.want) {
+		if !ok || !c.holds(got) {
 			return false
 		}
 	}
@@ -66,13 +87,45 @@ func explain(reply any, checks []check) string {
 	for _, c := range checks {
 		got, ok := dig(reply, c.path)
 		if !ok {
-			return fmt.Sprintf("%s: missing, want %s", c.path, compact(c.want))
+			return fmt.Sprintf("%s: missing, want %s", c.path, c.wanted())
 		}
-		if !equivalent(got, c.want) {
-			return fmt.Sprintf("%s: got %s, want %s", c.path, compact(got), compact(c.want))
+		if !c.holds(got) {
+			return fmt.Sprintf("%s: got %s, want %s", c.path, compact(got), c.wanted())
 		}
 	}
 	return "every check holds"
+}
+
+func (c check) wanted() string {
+	if c.anyOrder {
+		return compact(c.want) + " in any order"
+	}
+	return compact(c.want)
+}
+
+func (c check) holds(got any) bool {
+	if c.anyOrder {
+		return sameItems(got, c.want.([]any))
+	}
+	return equivalent(got, c.want)
+}
+
+// sameItems is checks.py's _any_order: a list of the same items as want, each
+// as often, in any order.
+func sameItems(got any, want []any) bool {
+	left, ok := got.([]any)
+	if !ok || len(left) != len(want) {
+		return false
+	}
+	left = append([]any(nil), left...)
+	for _, w := range want {
+		i := slices.IndexFunc(left, func(g any) bool { return equivalent(g, w) })
+		if i < 0 {
+			return false
+		}
+		left = slices.Delete(left, i, i+1)
+	}
+	return true
 }
 
 func compact(v any) string {

@@ -29,6 +29,8 @@ type description struct {
 	DescriptorSetB64 string          `json:"descriptor_set_b64"`
 	HTTP2            bool            `json:"http2"`
 	StreamMessages   int             `json:"stream_messages"`
+	TLS              *tlsSettings    `json:"tls"`      // nil: plaintext
+	Metadata         [][]string      `json:"metadata"` // gRPC: [key, value] sent with every call
 }
 
 // NewClient reads the description and prepares the client of its kind.

@@ -13,6 +13,8 @@ import (
 	"rpcarena/workers/go/internal/core"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -34,6 +36,8 @@ type grpcClient struct {
 	requests [][]proto.Message
 	checks   [][]check
 	marshal  protojson.MarshalOptions
+	dial     []grpc.DialOption // TLS credentials (none: plaintext)
+	metadata metadata.MD       // sent with every call (nil: none)
 }
 
 func newGrpcClient(spec *core.Spec, d description, checks [][]check) (core.Client, error) {
@@ -51,6 +55,9 @@ func newGrpcClient(spec *core.Spec, d description, checks [][]check) (core.Clien
 	if err := json.Unmarshal(orNull(d.ExpectStatus), &c.status); err != nil || c.status == "" {
 		c.status = "OK"
 	}
+	if err := c.secure(d); err != nil {
+		return nil, err
+	}
 	unmarshal := protojson.UnmarshalOptions{Resolver: types}
 	for i, raw := range spec.Requests {
 		messages, err := decodeMessages(raw, method, unmarshal)
@@ -60,6 +67,24 @@ func newGrpcClient(spec *core.Spec, d description, checks [][]check) (core.Clien
 		c.requests = append(c.requests, messages)
 	}
 	return c, nil
+}
+
+// secure takes the description's TLS settings and metadata.
+func (c *grpcClient) secure(d description) error {
+	if d.TLS != nil {
+		cfg, err := d.TLS.grpcConfig()
+		if err != nil {
+			return err
+		}
+		c.dial = []grpc.DialOption{grpc.WithTransportCredentials(credentials.NewTLS(cfg))}
+	}
+	for _, pair := range d.Metadata {
+		if len(pair) != 2 {
+			return fmt.Errorf("metadata: want [key, value] pairs, got %q", pair)
+		}
+		c.metadata = metadata.Join(c.metadata, metadata.Pairs(pair[0], pair[1]))
+	}
+	return nil
 }
 
 func orNull(raw json.RawMessage) json.RawMessage {
@@ -167,7 +192,7 @@ func (c *grpcClient) canonical(reply any) (any, error) {
 
 // Dial opens this client's own channel and waits until it is connected.
 func (c *grpcClient) Dial(ctx context.Context) (core.Conn, error) {
-	cc, err := grpcgo.DialReady(ctx, c.target)
+	cc, err := grpcgo.DialReady(ctx, c.target, c.dial...)
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +209,9 @@ func (g *grpcConn) Call(ctx context.Context, idx int) (any, error) {
 	c := g.client
 	var reply any
 	var err error
+	if c.metadata != nil {
+		ctx = metadata.NewOutgoingContext(ctx, c.metadata)
+	}
 	if c.stream == nil {
 		out := dynamicpb.NewMessage(c.method.Output())
 		err, reply = g.cc.Invoke(ctx, c.path, c.requests[idx][0], out), out

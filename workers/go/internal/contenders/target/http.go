@@ -21,7 +21,8 @@ type httpClient struct {
 	checks   [][]check
 	status   int // the expected status; 0: any 2xx
 	http2    bool
-	encoded  [][]byte // the requests' bytes for the lean HTTP/1.1 path (nil: net/http)
+	tls      *tls.Config // https:// (the description's TLS settings)
+	encoded  [][]byte    // the requests' bytes for the lean HTTP/1.1 path (nil: net/http)
 }
 
 // httpRequest is one rendered request, as rpcarena.external.build writes it.
@@ -38,6 +39,13 @@ func newHTTPClient(spec *core.Spec, d description, checks [][]check) (core.Clien
 	c := &httpClient{checks: checks, http2: d.HTTP2}
 	if err := json.Unmarshal(orNull(d.ExpectStatus), &c.status); err != nil {
 		return nil, fmt.Errorf("expect_status of an http target is a status code: %v", err)
+	}
+	c.tls = &tls.Config{}
+	if d.TLS != nil {
+		var err error
+		if c.tls, err = d.TLS.httpsConfig(); err != nil {
+			return nil, err
+		}
 	}
 	for i, raw := range spec.Requests {
 		var r httpRequest
@@ -88,7 +96,7 @@ func (c *httpClient) Dial(ctx context.Context) (core.Conn, error) {
 		return c.dialH1(ctx)
 	}
 	transport := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, DisableCompression: true,
-		Protocols: new(http.Protocols), TLSClientConfig: &tls.Config{}}
+		Protocols: new(http.Protocols), TLSClientConfig: c.tls.Clone()}
 	if c.http2 {
 		transport.Protocols.SetHTTP2(true)
 		transport.Protocols.SetUnencryptedHTTP2(true)
@@ -123,6 +131,9 @@ func (h *httpConn) Call(ctx context.Context, idx int) (any, error) {
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, err
+	}
+	if h.client.http2 && resp.ProtoMajor != 2 {
+		return nil, &core.KindError{Kind: "http_version", Err: fmt.Errorf("--http2 asked, the server answered in %s", resp.Proto)}
 	}
 	if !h.client.wanted(resp.StatusCode) {
 		return nil, &core.KindError{Kind: "status_" + strconv.Itoa(resp.StatusCode), Err: fmt.Errorf("%s", resp.Status)}
