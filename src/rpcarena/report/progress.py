@@ -72,7 +72,8 @@ class CellProgress:
         """The line that stays: what was measured, how it went, how long it took."""
         how = ", ".join(f"{n} {status}" for status, n in sorted(self.statuses.items()))
         errors = f", {self.errors:,} failed calls" if self.errors else ""
-        return f"{self.part}{self.done} of {self.total} cells in {clock(time.monotonic() - self.start)} ({how}{errors})"
+        said = f" ({how}{errors})" if how else ""
+        return f"{self.part}{self.done} of {self.total} cells in {clock(time.monotonic() - self.start)}{said}"
 
     def __call__(self, i: int, total: int, plan: Plan, cell: Cell | None) -> None:
         self.total = total
