@@ -137,4 +137,4 @@ def test_what_only_the_python_client_checks_is_not_measured_by_go(items, tmp_pat
 def test_an_unknown_client_is_refused(items, tmp_path):  # noqa: F811
     done = run_cli("target", "--client", "cobol", "--http", items + "/items/1", "--out", str(tmp_path / "t.json"),
                    timeout=120)
-    assert done.returncode == 2 and "bad --client 'cobol' for targets: use one of py, go" in done.stderr
+    assert done.returncode == 2 and "bad --client 'cobol' for targets: use one of py, go, rust" in done.stderr

@@ -1,7 +1,8 @@
-"""Native drivers of `rpcarena target` (`--client go`): the same rendered requests and checks, a worker's speed.
+"""Native drivers of `rpcarena target` (`--client go`, `rust`): the same rendered requests and checks, a worker's speed.
 
 A worker offers a target driver with a client-only manifest entry of protocol
-`target` (the Go worker's `target-go`); users pick it by the worker's language.
+`target` (the Go worker's `target-go`, the Rust worker's `target-rust` for plain
+HTTP/1.1); users pick it by the worker's language.
 The driver gets the target's description in the spec's `external` key, the
 requests rendered before measuring and each request's checks as `responses`, and
 checks every reply itself. Python stays the default client: it is what a Python
@@ -22,6 +23,7 @@ from rpcarena.orchestration.plan import Plan, Skip
 
 PROTOCOL = "target"
 PYTHON = "py"
+RUST = "rust"
 PROBE_GRACE_S = 30.0  # the probe's own start-up, beyond the call's timeout
 
 
@@ -49,7 +51,12 @@ def cannot(target: Target, client: str) -> Skip | None:
     if target.protocol not in ("grpc", "http"):
         return "unsupported", f"no native client calls {target.protocol} targets: use --client py"
     missing = _python_only(target)
-    return ("unsupported", f"the {client} client does not take {missing} yet: use --client py") if missing else None
+    if missing:
+        return "unsupported", f"the {client} client does not take {missing} yet: use --client py"
+    beyond = _beyond_rust(target) if client == RUST else None
+    if beyond:
+        return "unsupported", f"the rust client calls plain HTTP/1.1 only, not {beyond}: use --client go"
+    return None
 
 
 def _native_only(target: Target) -> str | None:
@@ -67,6 +74,17 @@ def _python_only(target: Target) -> str | None:
     if any(len(check) > 2 for response in target.checks for check in (response or [])
            if isinstance(check, list)):
         return "--expect-json PATH~=[...] (a list in any order)"
+    return None
+
+
+def _beyond_rust(target: Target) -> str | None:
+    """What the Rust driver (HTTP/1.1 over plain TCP) leaves to the Go one."""
+    if target.protocol != "http":
+        return f"{target.protocol} targets"
+    if target.description.get("http2"):
+        return "--http2"
+    if any(not str(request.get("url", "")).startswith("http://") for request in target.requests):
+        return "https:// (TLS)"
     return None
 
 
