@@ -39,7 +39,7 @@ impl CallError {
     pub fn describe(&self) -> String {
         match self {
             CallError::WrongAnswer => "the reply differs from the expected response".into(),
-            CallError::Timeout => "no reply within the timeout".into(),
+            CallError::Timeout => "timed out: no reply within the time limit (--timeout)".into(),
             CallError::Connection => "the connection failed or was closed".into(),
             CallError::Status(code) => format!("status {code}"),
             CallError::Other => "a malformed or oversized reply".into(),

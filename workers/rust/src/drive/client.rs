@@ -79,6 +79,11 @@ impl Client {
         drop(call);
         let done = Instant::now();
         result?;
+        // tokio's timer has a millisecond's granularity: a reply that came after the deadline but
+        // before the timer fired is a timeout too, never a sample.
+        if done - sent > *limit {
+            return Err(CallError::Timeout);
+        }
         match conn.reply_matches(index) {
             true => Ok(Timing { sent, done }),
             false => Err(CallError::WrongAnswer),
