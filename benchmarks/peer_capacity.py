@@ -15,10 +15,11 @@ generators pinned to the arena's client CPUs:
   the goals judge the load client only. (h2load is installed for h2c servers;
   warp here speaks HTTP/1.1 only, so wrk is its peer.)
 
-With --drivers target the rpcarena side is `rpcarena target --client go` instead: the same
-server taken as a server rpcarena did not start (an address, arena.proto for gRPC, a URL and a
-JSON body for HTTP, every reply checked against --expect-json), driven by the Go target
-driver; the goals then judge it against ghz and wrk.
+With --drivers target the rpcarena side is `rpcarena target` instead: the same server taken as
+a server rpcarena did not start (an address, arena.proto for gRPC, a URL and a JSON body for
+HTTP, every reply checked against --expect-json), driven by the Rust target driver
+(`--client rust`, HTTP/1.1) against wrk and the Go one (`--client go`) against ghz; the Go
+driver is measured against wrk too, for reference.
 
 The peer is warmed by an unmeasured run of --warmup seconds against the same
 server; the native driver warms up by the worker contract. It prints calls/s,
@@ -69,7 +70,7 @@ from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
 from rpcarena.external import build as target_build  # noqa: E402
 from rpcarena.external import native as target_native  # noqa: E402
-from rpcarena.external.cells import TargetCells  # noqa: E402
+from rpcarena.external.cells import Gate, TargetCells  # noqa: E402
 from rpcarena.orchestration import phase  # noqa: E402
 from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs  # noqa: E402
 from rpcarena.orchestration.placement import Placement, plan  # noqa: E402
@@ -80,7 +81,11 @@ PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the
 # others are measured in the same rounds for reference.
 DRIVERS = {"grpc-go": ("go",), "grpc-tonic": ("rust",), "rest-warp": ("rust-h1", "rust")}
-TARGET = "target"  # the --client id standing for `rpcarena target --client go` in DRIVERS
+# the ids standing for `rpcarena target --client X` in DRIVERS, and their X
+TARGETS = {"target-go": "go", "target-rust": "rust"}
+# --drivers target: what calls each kind of server (the Rust driver speaks HTTP/1.1 only; Go's
+# is measured beside it there, for reference)
+TARGET_DRIVERS = {"ghz": ("target-go",), "wrk": ("target-rust", "target-go")}
 WORKLOAD = "hprpc.hello"
 PROTO = Path(__file__).resolve().parent.parent / "proto" / "arena.proto"
 P50_TOLERANCE = 1.10
@@ -151,14 +156,14 @@ def _ghz_fixed(target: str, workload, cpus) -> float:
 
 def native_once(server_id: str, client: str, connections: int, setup: Setup) -> Measurement:
     """A fresh server measured by rpcarena's native client `client` (a --client id), or by
-    `rpcarena target --client go` when `client` is TARGET."""
+    `rpcarena target --client X` when `client` is one of TARGETS."""
     contender = contenders.get(server_id)
     config = RunConfig(contenders=[server_id], workloads=[WORKLOAD], clients=[connections],
                        duration_s=setup.duration_s, warmup_s=setup.warmup_s)
     p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], connections, 0, CONTENDER_CELLS)
     with ServerProcess(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
-        specs = (_target_specs(contender, server.target, connections, config) if client == TARGET
+        specs = (_target_specs(contender, TARGETS[client], server.target, connections, config) if client in TARGETS
                  else driver_specs(p, contender, config, server.target))
         drive = phase.Phase(specs, setup.placement.clients, setup.logs, server.alive, server.died_message)
         before: list = []
@@ -176,7 +181,7 @@ def native_once(server_id: str, client: str, connections: int, setup: Setup) -> 
     return with_server_cpu(measured, used)
 
 
-def _target_specs(contender, address: str, connections: int, config: RunConfig) -> list:
+def _target_specs(contender, client: str, address: str, connections: int, config: RunConfig) -> list:
     """The server as `rpcarena target` sees one it did not start: its address and the call."""
     workload = seeds.WORKLOADS[WORKLOAD]
     request = workload.requests[0]
@@ -188,7 +193,7 @@ def _target_specs(contender, address: str, connections: int, config: RunConfig) 
         group = {"kind": "http", "address": f"http://{address}/arena/{workload.method}",
                  "body": json.dumps(request), "expect_json": checks}
     target = target_build.build(group, contender.id, 1, config.timeout_ms / 1000)
-    plan_ = Plan(target, "go", target.workload, connections, 0, TargetCells(target))
+    plan_ = Plan(target, client, target.workload, connections, 0, TargetCells(target, Gate(None)))
     return target_native.driver_specs(target, plan_, config)
 
 
@@ -341,11 +346,12 @@ def main() -> int:
     parser.add_argument("--rust-threads", type=int, default=None,
                         help="RPCARENA_RUST_THREADS for the Rust driver only (default: one per CPU it is pinned to)")
     parser.add_argument("--drivers", choices=("native", "target"), default="native",
-                        help="rpcarena's side: its contenders' native clients, or `rpcarena target --client go`")
+                        help="rpcarena's side: its contenders' native clients, or `rpcarena target` with "
+                             "--client rust (HTTP/1.1) and go")
     parser.add_argument("--out", type=Path, default=Path("results/peer_capacity.json"))
     args = parser.parse_args()
     if args.drivers == "target":  # judged against the peers
-        DRIVERS.update({s: (TARGET,) for s in DRIVERS})
+        DRIVERS.update({s: TARGET_DRIVERS[peer] for s, peer in PEERS.items()})
     try:
         args.connections = parse_ints(args.connections, "--connections")
         args.servers = parse_names(args.servers)

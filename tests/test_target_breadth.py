@@ -128,12 +128,14 @@ def _one_line(done, needle: str, code: int = 2) -> None:
     assert done.returncode == code and len(lines) == 1 and needle in lines[0], done.stderr
 
 
-def test_a_slow_server_trips_the_timeout(http, tmp_path):
+@pytest.mark.parametrize("client", ["py", "rust"])
+def test_a_slow_server_trips_the_timeout(http, tmp_path, client):
     """Odd ids take ~3 ms, each read under 2 ms (httpx's deadline is per read): with --timeout 2ms
     they are errors of kind timeout, never samples, and no sample is over 2 ms."""
     out = tmp_path / "t.json"
-    done = run_cli("target", f"{http}/slow/{{{{id}}}}", "--var", "id=2,1", "--expect-json", "id={{id}}",
-                   "--timeout", "2ms", "--calls", "60", *FAST, "--max-error-rate", "1", "--out", str(out), timeout=120)
+    done = run_cli("target", "--client", client, f"{http}/slow/{{{{id}}}}", "--var", "id=2,1",
+                   "--expect-json", "id={{id}}", "--timeout", "2ms", "--calls", "60", *FAST, "--max-error-rate", "1",
+                   "--out", str(out), timeout=120)
     _ok(done)
     (cell,) = load(out).cells
     assert set(cell.errors) == {"timeout"} and cell.errors["timeout"] >= 30

@@ -1,4 +1,4 @@
-"""`rpcarena target --client go`: the native target driver against servers rpcarena did not start.
+"""`rpcarena target --client go` (and `rust`): the native target drivers against servers rpcarena did not start.
 
 grpcio's own health service (grpcio-health-checking) is a server rpcarena did not
 write; its `Watch` is a server stream that never ends, measured from the published
@@ -108,9 +108,10 @@ def test_unary_grpc_and_http_every_reply_checked(reflecting_grpc, items, tmp_pat
     assert Items.seen == set(range(1, 21))
 
 
-def test_wrong_answers_are_counted_with_the_check_that_failed(items, tmp_path):  # noqa: F811
+@pytest.mark.parametrize("client", ["go", "rust"])
+def test_wrong_answers_are_counted_with_the_check_that_failed(items, tmp_path, client):  # noqa: F811
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", "go", "--http", items + "/items/{{id}}", "--var", "id=7,8",
+    done = run_cli("target", "--client", client, "--http", items + "/items/{{id}}", "--var", "id=7,8",
                    "--expect-json", "id=7", "--calls", "50", "--warmup", "0", "--out", str(out), timeout=300)
     assert "Traceback" not in done.stderr
     (cell,) = load(out).cells
@@ -118,8 +119,9 @@ def test_wrong_answers_are_counted_with_the_check_that_failed(items, tmp_path): 
     assert cell.error_examples["wrong_answer"] == "id: got 8, want 7"
 
 
-def test_a_failing_first_call_is_refused_before_measuring(items, tmp_path):  # noqa: F811
-    done = run_cli("target", "--client", "go", "--http", items + "/nothing", "--calls", "10",
+@pytest.mark.parametrize("client", ["go", "rust"])
+def test_a_failing_first_call_is_refused_before_measuring(items, tmp_path, client):  # noqa: F811
+    done = run_cli("target", "--client", client, "--http", items + "/nothing", "--calls", "10",
                    "--out", str(tmp_path / "t.json"), timeout=300)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "the first call failed (status_404" in done.stderr
@@ -200,4 +202,4 @@ def test_http2_over_tls_by_alpn(h2, certs, tmp_path):  # noqa: F811
 def test_an_unknown_client_is_refused(items, tmp_path):  # noqa: F811
     done = run_cli("target", "--client", "cobol", "--http", items + "/items/1", "--out", str(tmp_path / "t.json"),
                    timeout=120)
-    assert done.returncode == 2 and "bad --client 'cobol' for targets: use one of py, go" in done.stderr
+    assert done.returncode == 2 and "bad --client 'cobol' for targets: use one of py, go, rust" in done.stderr

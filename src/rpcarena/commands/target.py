@@ -158,8 +158,8 @@ def _metavar(option: str) -> str:
 def _add_measure_options(p: Any) -> None:
     add_measure_options(p)
     p.add_argument("--client", default=native.PYTHON,
-                   help="who calls: py (default; what a Python caller feels, and RPyC) or go (native: full speed, "
-                        "gRPC streams, HTTP/2)")
+                   help="who calls: py (default; what a Python caller feels, and RPyC), go (native: full speed, "
+                        "gRPC streams, HTTP/2) or rust (native, plain HTTP/1.1 only: as hard as wrk)")
     p.add_argument("--vars-limit", type=int, default=10_000,
                    help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
     p.add_argument("--max-error-rate", default="0", metavar="RATE",

@@ -1,7 +1,8 @@
-"""Native drivers of `rpcarena target` (`--client go`): the same rendered requests and checks, a worker's speed.
+"""Native drivers of `rpcarena target` (`--client go`, `rust`): the same rendered requests and checks, a worker's speed.
 
 A worker offers a target driver with a client-only manifest entry of protocol
-`target` (the Go worker's `target-go`); users pick it by the worker's language.
+`target` (the Go worker's `target-go`, the Rust worker's `target-rust` for plain
+HTTP/1.1); users pick it by the worker's language.
 The driver gets the target's description in the spec's `external` key, the
 requests rendered before measuring and each request's checks as `responses`, and
 checks every reply itself. Python stays the default client: it is what a Python
@@ -11,6 +12,7 @@ caller of the service feels, and it alone speaks RPyC.
 from __future__ import annotations
 
 import subprocess
+from urllib.parse import urlsplit
 
 from rpcarena.config import RunConfig
 from rpcarena.contract import ContractError, DriveResult, DriveSpec
@@ -22,6 +24,7 @@ from rpcarena.orchestration.plan import Plan, Skip
 
 PROTOCOL = "target"
 PYTHON = "py"
+RUST = "rust"
 PROBE_GRACE_S = 30.0  # the probe's own start-up, beyond the call's timeout
 
 
@@ -48,12 +51,30 @@ def cannot(target: Target, client: str) -> Skip | None:
         return ("unsupported", f"the Python client cannot call {needs}: use --client go") if needs else None
     if target.protocol not in ("grpc", "http"):
         return "unsupported", f"no native client calls {target.protocol} targets: use --client py"
+    beyond = _beyond_rust(target) if client == RUST else None
+    if beyond:
+        return "unsupported", f"the rust client calls plain HTTP/1.1 only, not {beyond}: use --client go"
     return None
 
 
 def _native_only(target: Target) -> str | None:
     if target.description.get("streams"):
         return f"a {target.description['streams']} stream"
+    return None
+
+
+def _beyond_rust(target: Target) -> str | None:
+    """What the Rust driver (HTTP/1.1 over plain TCP to one host, the basic checks) leaves to the Go one."""
+    if target.protocol != "http":
+        return f"{target.protocol} targets"
+    if target.description.get("http2"):
+        return "--http2"
+    if any(not str(request.get("url", "")).startswith("http://") for request in target.requests):
+        return "https:// (TLS)"
+    if len({urlsplit(str(request.get("url", ""))).netloc for request in target.requests}) > 1:
+        return "requests to more than one host"
+    if any(len(check) > 2 for response in target.checks for check in (response or []) if isinstance(check, list)):
+        return "--expect-json PATH~=[...] (a list in any order)"
     return None
 
 

@@ -5,6 +5,7 @@ pub mod grpc_tonic;
 pub mod http_json;
 pub mod rest_axum;
 pub mod rest_warp;
+pub mod target;
 pub mod tcp_raw;
 
 use crate::drive::call::{BoxFut, SharedConnector};
@@ -39,7 +40,7 @@ pub struct Contender {
 }
 
 pub static ALL: &[Contender] =
-    &[grpc_tonic::CONTENDER, rest_warp::CONTENDER, rest_axum::CONTENDER, http_json::h1::CONTENDER, tcp_raw::CONTENDER];
+    &[grpc_tonic::CONTENDER, rest_warp::CONTENDER, rest_axum::CONTENDER, http_json::h1::CONTENDER, tcp_raw::CONTENDER, target::CONTENDER];
 
 pub fn find(id: &str) -> Option<&'static Contender> {
     ALL.iter().find(|c| c.id == id)

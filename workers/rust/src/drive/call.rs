@@ -34,6 +34,17 @@ impl CallError {
     pub fn breaks_connection(&self) -> bool {
         matches!(self, CallError::Timeout | CallError::Connection | CallError::Other)
     }
+
+    /// What the result's `error_examples` says of a failure when the connection has nothing better.
+    pub fn describe(&self) -> String {
+        match self {
+            CallError::WrongAnswer => "the reply differs from the expected response".into(),
+            CallError::Timeout => "timed out: no reply within the time limit (--timeout)".into(),
+            CallError::Connection => "the connection failed or was closed".into(),
+            CallError::Status(code) => format!("status {code}"),
+            CallError::Other => "a malformed or oversized reply".into(),
+        }
+    }
 }
 
 /// The kinds every result lists, even at zero.
@@ -45,6 +56,11 @@ pub trait Conn: Send {
     fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>>;
     /// Whether the last decoded reply equals the expected response `index`.
     fn reply_matches(&self, index: usize) -> bool;
+    /// Why the last reply is not the expected response `index` (the failed check, bounded), when
+    /// the connection can say more than [`CallError::describe`].
+    fn explain(&self, _index: usize) -> Option<String> {
+        None
+    }
 }
 
 /// Opens connections for one spec; its payloads are decoded once, before any call.

@@ -10,6 +10,8 @@ use tokio::time::{sleep_until, timeout, Sleep};
 pub struct Client {
     id: usize,
     calls_made: usize,
+    /// The payload of the last attempt, for `explain`.
+    last_index: usize,
     conn: Option<Box<dyn Conn>>,
     connector: SharedConnector,
     payload_count: usize,
@@ -28,7 +30,7 @@ pub struct Timing {
 impl Client {
     pub fn new(id: usize, connector: SharedConnector, timeout: Duration) -> Self {
         let payload_count = connector.payload_count().max(1);
-        Client { id, calls_made: 0, conn: None, connector, payload_count, timeout, timer: None }
+        Client { id, calls_made: 0, last_index: 0, conn: None, connector, payload_count, timeout, timer: None }
     }
 
     /// Opens the connection (or stream) ahead of time; a failure shows up on the first call.
@@ -40,6 +42,7 @@ impl Client {
     pub async fn attempt(&mut self) -> Result<Timing, CallError> {
         let index = (self.id + self.calls_made) % self.payload_count;
         self.calls_made += 1;
+        self.last_index = index;
         let outcome = self.timed_call(index).await;
         if let Err(error) = &outcome {
             if error.breaks_connection() {
@@ -76,10 +79,25 @@ impl Client {
         drop(call);
         let done = Instant::now();
         result?;
+        // tokio's timer has a millisecond's granularity: a reply that came after the deadline but
+        // before the timer fired is a timeout too, never a sample.
+        if done - sent > *limit {
+            return Err(CallError::Timeout);
+        }
         match conn.reply_matches(index) {
             true => Ok(Timing { sent, done }),
             false => Err(CallError::WrongAnswer),
         }
+    }
+
+    /// Why the last attempt failed with `error`: the connection's account of a wrong answer,
+    /// otherwise the kind's description.
+    pub fn explain(&self, error: &CallError) -> String {
+        let told = match (error, &self.conn) {
+            (CallError::WrongAnswer, Some(conn)) => conn.explain(self.last_index),
+            _ => None,
+        };
+        told.unwrap_or_else(|| error.describe())
     }
 
     /// The open connection, reconnecting first when the last one failed.

@@ -80,7 +80,7 @@ impl Run {
             connector,
             clients: spec.clients,
             stop,
-            timeout: Duration::from_millis(spec.timeout_ms),
+            timeout: spec.timeout(),
             warmup_until: Instant::now() + Duration::from_secs_f64(spec.warmup_s.max(0.0)),
             warm: Barrier::new(spec.clients + 1),
             go: Barrier::new(spec.clients + 1),
@@ -133,7 +133,7 @@ async fn closed_loop(run: &Run, client: &mut Client, id: usize, start: Instant, 
 async fn closed_call(run: &Run, client: &mut Client, recorder: &mut Recorder) {
     match client.attempt().await {
         Ok(Timing { sent, done }) => record(run, recorder, nanos(done - sent)),
-        Err(error) => recorder.failure(&error),
+        Err(error) => recorder.failure(&error, || client.explain(&error)),
     }
 }
 
@@ -153,7 +153,7 @@ async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Pacer>, start: 
                 record(run, recorder, nanos(done - intended));
                 recorder.schedule(nanos(done - sent), sent.saturating_duration_since(intended) > LATE);
             }
-            Err(error) => recorder.failure(&error),
+            Err(error) => recorder.failure(&error, || client.explain(&error)),
         }
     }
 }

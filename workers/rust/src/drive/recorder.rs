@@ -28,12 +28,24 @@ pub struct Recorder {
     pub calls: u64,
     pub late_calls: u64,
     pub errors: BTreeMap<String, u64>,
+    /// The first failure of each kind, said in words (bounded to `EXAMPLE_CHARS`).
+    pub examples: BTreeMap<String, String>,
 }
+
+/// The longest error example kept, as the Go worker bounds them.
+pub const EXAMPLE_CHARS: usize = 200;
 
 impl Recorder {
     pub fn new(open_loop: bool) -> Self {
         let errors = BASE_KINDS.iter().map(|k| (k.to_string(), 0)).collect();
-        Recorder { histogram: new_histogram(), uncorrected: open_loop.then(new_histogram), calls: 0, late_calls: 0, errors }
+        Recorder {
+            histogram: new_histogram(),
+            uncorrected: open_loop.then(new_histogram),
+            calls: 0,
+            late_calls: 0,
+            errors,
+            examples: BTreeMap::new(),
+        }
     }
 
     pub fn success(&mut self, latency_ns: u64) {
@@ -49,8 +61,13 @@ impl Recorder {
         self.late_calls += u64::from(late);
     }
 
-    pub fn failure(&mut self, error: &CallError) {
-        *self.errors.entry(error.kind()).or_insert(0) += 1;
+    /// Counts a failure; `explain` runs only for the first of its kind (it may format a reply).
+    pub fn failure(&mut self, error: &CallError, explain: impl FnOnce() -> String) {
+        let kind = error.kind();
+        if !self.examples.contains_key(&kind) {
+            self.examples.insert(kind.clone(), explain().chars().take(EXAMPLE_CHARS).collect());
+        }
+        *self.errors.entry(kind).or_insert(0) += 1;
     }
 
     pub fn merge(&mut self, other: Recorder) {
@@ -62,6 +79,9 @@ impl Recorder {
         self.late_calls += other.late_calls;
         for (kind, count) in other.errors {
             *self.errors.entry(kind).or_insert(0) += count;
+        }
+        for (kind, text) in other.examples {
+            self.examples.entry(kind).or_insert(text);
         }
     }
 }
@@ -77,10 +97,11 @@ mod tests {
         let mut b = Recorder::new(false);
         a.success(80_000);
         b.success(0);
-        b.failure(&CallError::Status("500".into()));
+        b.failure(&CallError::Status("500".into()), || "x".repeat(500));
         a.merge(b);
         let bytes = base64::engine::general_purpose::STANDARD.decode(encode(&a.histogram)).unwrap();
         let decoded: Histogram<u64> = Deserializer::new().deserialize(&mut bytes.as_slice()).unwrap();
         assert_eq!((decoded.len(), a.calls, a.errors["status_500"], a.errors["timeout"]), (2, 2, 1, 0));
+        assert_eq!(a.examples["status_500"].len(), EXAMPLE_CHARS);
     }
 }

@@ -11,6 +11,8 @@ pub struct DriveResult {
     pub contract: u32,
     pub calls: u64,
     pub errors: BTreeMap<String, u64>,
+    /// The first failure of each kind in words (beyond the contract's required keys, as Go's).
+    pub error_examples: BTreeMap<String, String>,
     pub wall_s: f64,
     pub cpu_user_s: f64,
     pub cpu_sys_s: f64,
@@ -35,6 +37,7 @@ impl DriveResult {
             contract: 1,
             calls: recorder.calls,
             errors: recorder.errors,
+            error_examples: recorder.examples,
             wall_s: measured.wall_s,
             cpu_user_s: measured.cpu.user_s,
             cpu_sys_s: measured.cpu.sys_s,

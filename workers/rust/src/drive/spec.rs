@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
+use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -58,6 +59,9 @@ pub struct Spec {
     /// Say `{"event": "warm"}` after the warm-up and wait for a line on stdin before measuring.
     #[serde(default, deserialize_with = "null_is_default")]
     pub sync: bool,
+    /// `rpcarena target` only: the external target's description (kind, expect_status, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<Value>,
 }
 
 fn contract_version() -> u32 {
@@ -135,6 +139,13 @@ impl Spec {
             (None, Some(s)) if s > 0.0 && s.is_finite() => Ok(Stop::Seconds(s)),
             _ => Err(bad("set calls, or duration_s when calls is null")),
         }
+    }
+
+    /// Each call's time limit: the target's exact `external.timeout_us` when given (below a
+    /// millisecond), else `timeout_ms`.
+    pub fn timeout(&self) -> Duration {
+        let exact = self.external.as_ref().and_then(|e| e.get("timeout_us")).and_then(Value::as_u64);
+        exact.map_or(Duration::from_millis(self.timeout_ms), Duration::from_micros)
     }
 
     /// Requests/responses for typed protocols; an empty list is an error.

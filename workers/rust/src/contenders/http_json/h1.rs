@@ -152,15 +152,15 @@ fn check<M: Rpc>(shared: &Shared<M>, verified: &mut Vec<u8>, index: usize, body:
 
 /// Where a reply's body lies: in the read buffer (Content-Length or until close), or assembled
 /// from chunks.
-enum Body {
+pub(crate) enum Body {
     InBuffer(usize, usize),
     Dechunked,
 }
 
-struct Reply {
-    status: u16,
-    body: Body,
-    keep_alive: bool,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) body: Body,
+    pub(crate) keep_alive: bool,
 }
 
 /// How the body of a reply is delimited (RFC 9112 §6.3).
@@ -180,25 +180,25 @@ struct Head {
 
 /// The connection's read side: one buffer, emptied at every reply (nothing is pipelined, so
 /// bytes past the end of a reply are a protocol error).
-struct Inbox {
+pub(crate) struct Inbox {
     buf: Vec<u8>,
     filled: usize,
     dechunked: Vec<u8>,
 }
 
 impl Inbox {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Inbox { buf: vec![0; FIRST_BUFFER], filled: 0, dechunked: Vec::new() }
     }
 
-    fn body(&self, at: &Body) -> &[u8] {
+    pub(crate) fn body(&self, at: &Body) -> &[u8] {
         match *at {
             Body::InBuffer(start, end) => &self.buf[start..end],
             Body::Dechunked => &self.dechunked,
         }
     }
 
-    async fn receive(&mut self, stream: &mut TcpStream) -> Result<Reply, CallError> {
+    pub(crate) async fn receive(&mut self, stream: &mut TcpStream) -> Result<Reply, CallError> {
         self.filled = 0;
         let head = loop {
             match parse_head(&self.buf[..self.filled])? {
