@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from rpcarena.analysis import groups as groups_of
 from rpcarena.analysis import stability, stats
 from rpcarena.analysis.groups import Group
-from rpcarena.report import html
+from rpcarena.report import answer, html
 from rpcarena.report.findings import badge
 
 SHOWN_WARNINGS = 6
@@ -29,15 +30,23 @@ MISSING = "#e6e6e6"
 
 @dataclass(frozen=True)
 class Standing:
-    """A group's place in its comparison: its ratio to the fastest median (None for the fastest)."""
+    """A group's place in its comparison: its ratio to the fastest median over trials, as the
+    terminal's answer and `compare` take it (None for the fastest)."""
 
     group: Group
-    ratio: stats.Interval | None
+    ratio: stats.Ratio | None
 
     @property
     def tied(self) -> bool:
-        """Not significantly slower than the fastest: the ratio's interval reaches 1."""
-        return self.ratio is None or self.ratio.low <= 1.0
+        """Judged (3 trials a side or more) and not significantly slower than the fastest."""
+        return self.ratio is not None and self.ratio.judged and not self.ratio.above
+
+    @property
+    def said(self) -> str:
+        """'slower', 'not significant' or 'cannot tell' (too few trials to judge)."""
+        if self.ratio is None or not self.ratio.judged:
+            return "cannot tell"
+        return "slower" if self.ratio.above else "not significant"
 
 
 @dataclass(frozen=True)
@@ -56,7 +65,7 @@ def contender(g: Group) -> str:
 
 
 def _median(g: Group) -> float:
-    return float(g.bootstrap().estimates["median"])
+    return answer.p50_us(g)
 
 
 def _ranked(groups: list[Group]) -> list[Standing]:
@@ -64,7 +73,7 @@ def _ranked(groups: list[Group]) -> list[Standing]:
     if not drawn:
         return []
     best = drawn[0]
-    return [Standing(best, None)] + [Standing(g, stats.ratio(g.bootstrap(), best.bootstrap())) for g in drawn[1:]]
+    return [Standing(best, None)] + [Standing(g, groups_of.ratio(g, best, "median")) for g in drawn[1:]]
 
 
 def comparisons(grouped: dict[str, list[Group]]) -> list[Comparison]:
@@ -83,17 +92,19 @@ def comparisons(grouped: dict[str, list[Group]]) -> list[Comparison]:
     return out
 
 
-def _ratio(ci: stats.Interval) -> str:
-    return f"{ci.estimate:.2f}× [{ci.low:.2f}–{ci.high:.2f}]"
+def _ratio(r: stats.Ratio) -> str:
+    if r.interval is None:
+        return f"{r.estimate:.2f}×"
+    return f"{r.estimate:.2f}× [{r.interval.low:.2f}–{r.interval.high:.2f}]"
 
 
 def _runner_up(c: Comparison) -> tuple[str, str]:
     if len(c.ranked) < 2:
         return "-", "only one contender measured"
     second = c.ranked[1]
-    assert second.ratio is not None
-    said = "not significant" if second.tied else "slower"
-    return f"{contender(second.group)} {_median(second.group):,.1f} µs", f"{_ratio(second.ratio)} {said}"
+    if second.ratio is None:
+        return f"{contender(second.group)} {_median(second.group):,.1f} µs", "-"
+    return f"{contender(second.group)} {_median(second.group):,.1f} µs", f"{_ratio(second.ratio)} {second.said}"
 
 
 def winners(found: list[Comparison]) -> str:
@@ -125,8 +136,7 @@ def _tooltip(s: Standing, c: Comparison) -> str:
     g, median = s.group, s.group.interval("median")
     said = "the fastest"
     if s.ratio is not None:
-        said = f"{s.ratio.estimate:.2f}× the fastest median [{s.ratio.low:.2f}–{s.ratio.high:.2f}]"
-        said += ", not significantly slower" if s.tied else ""
+        said = f"{_ratio(s.ratio)} the fastest median, {s.said}"
     rate = f"; {g.throughput_per_s:,.0f} calls/s" if g.throughput_per_s else ""
     return (f"{contender(g)} on {c.title}: median {median.estimate:,.1f} µs [{median.low:,.1f}–{median.high:,.1f}]"
             f", {said}; p99 {g.interval('p99').estimate:,.1f} µs{rate}")
@@ -234,8 +244,9 @@ def _measured_on(sources: Sequence[Any]) -> str:
 
 
 LEGEND = ('<p class="note">Each cell: the contender\'s median latency ÷ the fastest median of that comparison '
-          "(green 1×, red 10× or more). ≈: not significantly slower than the fastest (its 95% interval "
-          "reaches 1). Hover for the numbers; click for the workload's details.</p>")
+          "over trials (green 1×, red 10× or more). ≈: not significantly slower than the fastest (its 95% "
+          "interval over trials reaches 1); with fewer than 3 trials a side nothing is called significant "
+          "(run with --repeat 3 or more). Hover for the numbers; click for the workload's details.</p>")
 
 
 def _answer(found: list[Comparison], anchors: dict[str, str]) -> str:
