@@ -45,9 +45,10 @@ def add(sub: argparse._SubParsersAction) -> None:
 def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """(format, path) of everything asked for; at most one of them on stdout."""
     asked = [(fmt, path) for fmt in export.FORMATS if (path := getattr(args, fmt, None))]
-    if args.format or args.out or not (asked or _interop_asked(args)):
+    others = _interop_asked(args)
+    if args.format or args.out or not (asked or others):
         asked.append((args.format or "csv", args.out or export.STDOUT))
-    if sum(path == export.STDOUT for _, path in asked + _interop_asked(args)) > 1:
+    if sum(path == export.STDOUT for _, path in asked + others) > 1:
         raise UsageError("two outputs to stdout (-): give all but one of them a file")
     return asked
 

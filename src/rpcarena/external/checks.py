@@ -47,6 +47,11 @@ def render(checks: list[tuple[str, str, str | None]], binding: dict) -> list[lis
     return out
 
 
+def any_order(checks: list[list]) -> bool:
+    """Whether one of a request's rendered checks compares a list in any order."""
+    return any(check[2:] == [ANY_ORDER] for check in checks)
+
+
 def _value(text: str) -> Any:
     try:
         return json.loads(text)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from rpcarena.config import RunConfig
 from rpcarena.contract import ContractError, DriveResult, DriveSpec
 from rpcarena.errors import UnavailableError, UsageError
+from rpcarena.external import checks
 from rpcarena.external.target import Target
 from rpcarena.orchestration.builds import Worker, workers
 from rpcarena.orchestration.phase import DriverSpec
@@ -73,7 +74,7 @@ def _beyond_rust(target: Target) -> str | None:
         return "https:// (TLS)"
     if len({urlsplit(str(request.get("url", ""))).netloc for request in target.requests}) > 1:
         return "requests to more than one host"
-    if any(len(check) > 2 for response in target.checks for check in (response or []) if isinstance(check, list)):
+    if any(checks.any_order(response or []) for response in target.checks):
         return "--expect-json PATH~=[...] (a list in any order)"
     return None
 

@@ -64,12 +64,8 @@ def contender(g: Group) -> str:
     return g.label.replace(f" ({setting})", "") if setting else g.label
 
 
-def _median(g: Group) -> float:
-    return answer.p50_us(g)
-
-
 def _ranked(groups: list[Group]) -> list[Standing]:
-    drawn = sorted((g for g in groups if g.has_samples), key=_median)
+    drawn = sorted((g for g in groups if g.has_samples), key=answer.p50_us)
     if not drawn:
         return []
     best = drawn[0]
@@ -103,8 +99,8 @@ def _runner_up(c: Comparison) -> tuple[str, str]:
         return "-", "only one contender measured"
     second = c.ranked[1]
     if second.ratio is None:
-        return f"{contender(second.group)} {_median(second.group):,.1f} µs", "-"
-    return f"{contender(second.group)} {_median(second.group):,.1f} µs", f"{_ratio(second.ratio)} {second.said}"
+        return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", "-"
+    return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", f"{_ratio(second.ratio)} {second.said}"
 
 
 def winners(found: list[Comparison]) -> str:
@@ -115,7 +111,7 @@ def winners(found: list[Comparison]) -> str:
             rows.append((c.title, "nothing with raw samples", "-", "-"))
             continue
         best = c.ranked[0].group
-        rows.append((c.title, html.Markup(f"<b>{escape(contender(best))}</b> {_median(best):,.1f} µs"),
+        rows.append((c.title, html.Markup(f"<b>{escape(contender(best))}</b> {answer.p50_us(best):,.1f} µs"),
                      *_runner_up(c)))
     headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio [95% CI]")
     return html.table(headers, rows, left=2, css="winners")
