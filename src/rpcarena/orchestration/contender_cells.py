@@ -50,15 +50,29 @@ def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
 
 
 def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
-    """Every cell of a configuration: contenders x clients x workloads x concurrency x trials, each
-    measured by `runner` (default: a fresh server here; `rpcarena.cluster.cells` puts them on nodes)."""
+    """Every cell of a configuration: trials x contenders x clients x workloads x concurrency, each
+    measured by `runner` (default: a fresh server here; `rpcarena.cluster.cells` puts them on nodes).
+
+    Trials are outermost, so each trial of every contender is measured in turn before the next
+    (multiple interleaved trials, Abedi & Brecht, ICPE 2017), and their order rotates by one each
+    trial so that no contender always runs first, just after a build. A machine that
+    drifts over the run then weighs on every contender's trials alike instead of on whichever
+    ran last, and a contender's trials sample the whole run, so their spread shows what the next
+    run may differ by.
+    """
     chosen = [registry.get(c) for c in config.contenders]
     loads = seeds.select(config.workloads)
     runner = runner or CONTENDER_CELLS
     return [Plan(contender, client, workload, clients, trial, runner)
-            for contender in chosen
-            for client, workload, clients, trial in itertools.product(
-                client_ids(contender, config.client_drivers), loads, config.clients, range(config.repeat))]
+            for trial in range(config.repeat)
+            for contender in _rotated(chosen, trial)
+            for client, workload, clients in itertools.product(
+                client_ids(contender, config.client_drivers), loads, config.clients)]
+
+
+def _rotated(items: list[Contender], by: int) -> list[Contender]:
+    by %= len(items) or 1
+    return items[by:] + items[:by]
 
 
 class ContenderCells:
