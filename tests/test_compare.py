@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,16 @@ def test_cli_no_common_cell_exits_2(tmp_path):
     result = run_cli("compare", str(FIXTURE), str(other))
     assert result.returncode == 2
     assert "no measured cell in common" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_cli_says_when_not_significant_means_the_trials_were_too_noisy_to_see_ten_percent(tmp_path):
+    wild = (0.6, 1.5, 1.0, 0.8, 1.3)
+    base = five_trials().save(tmp_path / "a.json")
+    noisy = five_trials(1.1, noise=wild).save(tmp_path / "b.json")
+    result = run_cli("compare", str(base), str(noisy), env={**os.environ, "COLUMNS": "300"})
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if "would be caught 4 times in 5" in line]
+    assert len(lines) == 2 and all("catching 10% takes about --repeat" in line for line in lines)
+    same = five_trials(noise=(0.99, 1.0, 1.01, 1.02, 0.98)).save(tmp_path / "c.json")
+    calm = run_cli("compare", str(base), str(same))
+    assert "would be caught" not in calm.stdout  # trials that agree could have seen 10%: nothing to add

@@ -130,3 +130,20 @@ def test_a_slowed_cell_keeps_its_calls_and_scales_every_latency(measured):
     assert slow.latency["count"] == cell.latency["count"] and slow.calls == cell.calls
     assert slow.latency["p50_us"] == pytest.approx(1.1 * cell.latency["p50_us"], rel=0.01)
     assert [ns for _, ns in slow.samples_ns] == [round(1.1 * ns) for _, ns in cell.samples_ns]
+
+
+def test_the_detectable_change_follows_the_spread_of_trials_and_more_trials_narrow_it():
+    noisy = [float(v) for v in 100 * np.exp([-0.15, 0.1, 0.0, -0.08, 0.13])]  # trials differ by 12%
+    calm = [float(v) for v in 100 * np.exp([-0.01, 0.01, 0.0, 0.005, -0.005])]  # by 1%
+    wide, narrow = stats.trial_ratio(noisy, noisy[1:] + noisy[:1]), stats.trial_ratio(calm, calm[1:] + calm[:1])
+    assert wide.detectable() > 1.2 and 1.0 < narrow.detectable() < 1.05
+    sd = stats.trial_spread(wide)
+    assert sd == pytest.approx(np.std(np.log(noisy), ddof=1), rel=0.01)  # one trial's SD, both sides alike
+    needed = stats.trials_needed(sd, 0.10)
+    assert needed > 5 and stats.trials_needed(0.01, 0.10) == stats.MIN_TRIALS
+
+    def reach(n: int) -> float:  # the change n trials a side catch 4 times in 5
+        return float((stats.t975(2 * n - 2) + 0.88) * sd * np.sqrt(2 / n))
+
+    assert reach(needed) <= np.log(1.1) < reach(needed - 1)
+    assert stats.trial_ratio([100.0, 101.0], [100.0, 101.0, 99.0]).detectable() is None

@@ -12,6 +12,7 @@ from rpcarena.analysis import comparison, stats
 from rpcarena.commands.options import EXIT_FAILED, EXIT_OK, command
 
 NAME = "compare"
+DEFAULT_CHANGE = 0.10  # the change a "not significant" is checked against without --fail-if-slower
 
 
 def add(sub: argparse._SubParsersAction) -> None:
@@ -50,7 +51,23 @@ def _table(found: comparison.Comparison) -> Table:
     return table
 
 
-def _notes(found: comparison.Comparison, trimmed: bool, console: Console) -> None:
+def _blind(found: comparison.Comparison, change: float, console: Console) -> None:
+    """For each median that is not significant, the smallest change its trials could have caught: a
+    "not significant" from noisy trials is no evidence that nothing changed."""
+    for row in found.rows:
+        ratio = row.change("median").ratio
+        detectable, sd = ratio.detectable(), stats.trial_spread(ratio)
+        if row.change("median").significant or detectable is None or sd is None:
+            continue
+        needed = stats.trials_needed(sd, change)
+        if needed <= min(row.trials):
+            continue
+        console.print(f"[yellow]{row.label}[/]: not significant, and its trials differ by {sd:.0%} (SD), so only a "
+                      f"change of {detectable - 1:.0%} or more would be caught 4 times in 5; catching {change:.0%} "
+                      f"takes about --repeat {needed} a side, or trials that differ less (a quieter machine)")
+
+
+def _notes(found: comparison.Comparison, trimmed: bool, change: float | None, console: Console) -> None:
     console.print("[dim]each trial's statistic is one value; A µs and B µs: geometric means over trials[/]")
     if trimmed:
         console.print("[dim]trimmed: calls below p2 and above p98 dropped before comparing[/]")
@@ -58,6 +75,7 @@ def _notes(found: comparison.Comparison, trimmed: bool, console: Console) -> Non
     if unjudged:
         console.print(f"[yellow]{len(unjudged)} of {len(found.rows)} cells have fewer than {stats.MIN_TRIALS} "
                       f"trials on a side[/]: one run cannot show how much the next differs; {stats.CANNOT_TELL}")
+    _blind(found, change or DEFAULT_CHANGE, console)
     for side, keys in (("A", found.only_in_a), ("B", found.only_in_b)):
         for key in keys:
             console.print(f"[yellow]only in {side}[/]: {key[0]}<-{key[1]} {key[2]} x{key[3]}")
@@ -67,7 +85,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     threshold = comparison.parse_threshold(args.fail_if_slower) if args.fail_if_slower else None
     found = comparison.compare(results.load(args.before), results.load(args.after), args.trim)
     console.print(_table(found))
-    _notes(found, args.trim, console)
+    _notes(found, args.trim, threshold, console)
     if threshold is None:
         return EXIT_OK
     slow = found.slowdowns(threshold)
