@@ -11,6 +11,7 @@ import rpcarena
 from rpcarena.analysis.floor import below_floor, client_language, floor_of, floor_ratio
 from rpcarena.commands.run import DEFAULT_CONTENDERS
 from rpcarena.contenders import all_contenders
+from rpcarena.report import answer
 
 
 def _cell(contender: str, client: str, scale: float, protocol: str, **changes):
@@ -63,3 +64,12 @@ def test_a_cell_below_its_floor_is_said_to_contradict_it():
     said = below_floor(grpc, doc)
     assert said is not None and "0.30x its floor (tcp-raw-go" in said and "--repeat 3" in said
     assert below_floor(rest, doc) is None and below_floor(floor, doc) is None
+
+
+def test_the_terminal_answer_says_a_cell_read_below_its_floor():
+    floor = _cell("tcp-raw-go", "go", 2.0, "tcp-raw")
+    grpc, rest = _cell("grpc-go", "go", 0.6, "grpc"), _cell("rest-go", "go", 2.4, "http-json")
+    entries = {e.group.contender: e for r in answer.rankings(rpcarena.Results(cells=[floor, grpc, rest]))
+               for e in r.entries}
+    assert any("its floor (tcp-raw-go" in w for w in entries["grpc-go"].warnings)
+    assert not any("its floor" in w for name in ("rest-go", "tcp-raw-go") for w in entries[name].warnings)

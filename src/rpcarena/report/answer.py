@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rpcarena.analysis import groups, stability, stats
+from rpcarena.analysis import floor, groups, stability, stats
 from rpcarena.analysis.groups import Group
 from rpcarena.results import Results
 
@@ -96,16 +96,19 @@ def p99_supported(g: Group) -> bool:
     return stability.supported(g.calls, 99.0)
 
 
-def _entry(g: Group, best: Group | None, cpus: int, alone: bool) -> Entry:
+def _entry(g: Group, best: Group | None, cpus: int, alone: bool, results: Results) -> Entry:
     ratio = groups.ratio(g, best, "median") if best is not None and best is not g else None
     return Entry(g, name(g, alone), p50_us(g), g.histogram_stat("p99_us") if p99_supported(g) else None,
-                 g.throughput_per_s, sum(c.error_count for c in g.cells), ratio, shown_warnings(g, cpus))
+                 g.throughput_per_s, sum(c.error_count for c in g.cells), ratio, shown_warnings(g, cpus, results))
 
 
-def shown_warnings(g: Group, cpus: int) -> list[str]:
+def shown_warnings(g: Group, cpus: int, results: Results | None = None) -> list[str]:
     """stability's warnings but the one on unsupported percentiles: the summary shows p50 and p99,
-    and a p99 the calls do not support as "n/s" (said once, as P99_REASON)."""
-    return [d.text for d in stability.diagnoses(g, cpus) if d.check != "unsupported_percentiles"]
+    and a p99 the calls do not support as "n/s" (said once, as P99_REASON). With the document, also
+    a trial that read faster than its own floor (`floor.below_floor`)."""
+    found = [d.text for d in stability.diagnoses(g, cpus) if d.check != "unsupported_percentiles"]
+    below = [text for c in g.cells if results is not None and (text := floor.below_floor(c, results))]
+    return found + below[:1]
 
 
 def cpus_of(results: Results) -> int:
@@ -124,7 +127,7 @@ def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
         ranked = sorted(members, key=p50_us)
         best = ranked[0] if ranked[0].has_samples else None
         driven = Counter(g.contender for g in ranked)
-        out.append(Ranking(workload, clients, setting, [_entry(g, best, cpus, driven[g.contender] == 1)
+        out.append(Ranking(workload, clients, setting, [_entry(g, best, cpus, driven[g.contender] == 1, results)
                                                         for g in ranked]))
     return out
 
