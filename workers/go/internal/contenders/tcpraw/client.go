@@ -1,6 +1,7 @@
 package tcpraw
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -43,11 +44,12 @@ func (c *client) Dial(ctx context.Context) (core.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{tcp: tcp, frames: c.frames}, nil
+	return &conn{tcp: tcp, in: bufio.NewReaderSize(tcp, readBuffer), frames: c.frames}, nil
 }
 
 type conn struct {
 	tcp    net.Conn
+	in     *bufio.Reader // one read takes a reply's header and payload
 	frames [][]byte
 	buf    []byte // reply buffer, reused: the reply is checked before the next call
 }
@@ -59,7 +61,7 @@ func (c *conn) Call(ctx context.Context, idx int) (any, error) {
 		return nil, err
 	}
 	var err error
-	c.buf, err = readFrame(c.tcp, c.buf)
+	c.buf, err = readFrame(c.in, c.buf)
 	return c.buf, err
 }
 

@@ -12,6 +12,9 @@ const (
 	maxFrame = 64 << 20
 	// chunk is the most a frame's buffer grows by ahead of the bytes that arrive.
 	chunk = 64 << 10
+	// readBuffer is each connection's read buffer: a frame up to this size,
+	// header and payload, comes in one read.
+	readBuffer = 64 << 10
 )
 
 // frame is a 4-byte big-endian length followed by the payload.

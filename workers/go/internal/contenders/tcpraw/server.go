@@ -1,6 +1,7 @@
 package tcpraw
 
 import (
+	"bufio"
 	"net"
 
 	"rpcarena/workers/go/internal/connserver"
@@ -11,11 +12,14 @@ import (
 func NewServer() core.Server { return connserver.New(echo) }
 
 // echo writes each frame back with one write (Go sets TCP_NODELAY by default).
+// It reads through a buffer, so one read takes a frame's header and payload
+// (and any frame pipelined behind it) rather than a read for each.
 func echo(c net.Conn) {
+	r := bufio.NewReaderSize(c, readBuffer)
 	buf := make([]byte, 0, 4096)
 	for {
 		var err error
-		if buf, err = readFrame(c, buf); err != nil {
+		if buf, err = readFrame(r, buf); err != nil {
 			return
 		}
 		if _, err = c.Write(buf); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,5 +86,51 @@ func TestAnIdleConnectionIsClosed(t *testing.T) {
 	c.Write(binary.BigEndian.AppendUint32(nil, 10)) // a frame begun, then nothing
 	if _, err := c.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Fatalf("an idle connection gave %v, want it closed", err)
+	}
+}
+
+// countingConn counts the reads of its connection that returned bytes.
+type countingConn struct {
+	net.Conn
+	reads *atomic.Int64
+}
+
+func (c countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.reads.Add(1)
+	}
+	return n, err
+}
+
+// The echo reads through a buffer: a frame's header and payload come in one
+// read, not one each.
+func TestAFrameTakesOneRead(t *testing.T) {
+	var reads atomic.Int64
+	c := connservertest.Dial(t, connserver.NewIdle(func(c net.Conn) { echo(countingConn{c, &reads}) }, 10*time.Second))
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	sent := frame(bytes.Repeat([]byte("x"), 100))
+	for i := 0; i < 3; i++ {
+		c.Write(sent)
+		if got, err := readFrame(c, nil); err != nil || !bytes.Equal(got, sent) {
+			t.Fatalf("echo %d: %q, %v", i, got, err)
+		}
+	}
+	if n := reads.Load(); n != 3 {
+		t.Errorf("3 frames took %d reads, want 3", n)
+	}
+}
+
+// Frames written together (pipelined) are each echoed whole, in order: the
+// bytes past a frame wait in the buffer for the next one.
+func TestPipelinedFramesAreEachEchoed(t *testing.T) {
+	c := dialServer(t)
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	first, second := frame([]byte("abc")), frame(bytes.Repeat([]byte{1}, 5000))
+	c.Write(append(append([]byte{}, first...), second...))
+	for _, want := range [][]byte{first, second} {
+		if got, err := readFrame(c, nil); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("echo of a %d-byte frame: %d bytes, %v", len(want), len(got), err)
+		}
 	}
 }
