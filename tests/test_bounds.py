@@ -239,3 +239,31 @@ def test_headers_announcing_64_mib_frames_cost_no_memory(contender_id, start_ser
             sock.close()
     assert peak - before < RSS_LIMIT, f"{contender_id}: RSS {before >> 20} -> {peak >> 20} MiB"
     _round_trip(target, contender_id)  # and it still serves
+
+
+class _CountingSocket:
+    """A socket whose recv calls are counted."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.reads = sock, 0
+
+    def recv(self, size: int) -> bytes:
+        self.reads += 1
+        return self.sock.recv(size)
+
+
+def test_the_tcp_raw_echo_reads_a_frame_in_one_recv_and_keeps_what_follows() -> None:
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        counted = _CountingSocket(ours)
+        inbox = tcp_raw.Inbox(counted)  # type: ignore[arg-type]
+        frame = tcp_raw.HEADER.pack(3) + b"abc"
+        theirs.sendall(frame)
+        assert inbox.frame() == b"abc" and counted.reads == 1  # header and payload in one read
+        theirs.sendall(frame + tcp_raw.HEADER.pack(2) + b"de" + tcp_raw.HEADER.pack(4))  # pipelined, the last cut
+        assert inbox.frame() == b"abc" and inbox.frame() == b"de" and counted.reads == 2
+        theirs.sendall(b"wxyz")
+        assert inbox.frame() == b"wxyz" and counted.reads == 3
+        theirs.sendall(tcp_raw.HEADER.pack(tcp_raw.MAX_FRAME + 1))
+        with pytest.raises(ConnectionError, match="exceeds"):
+            inbox.frame()

@@ -2,9 +2,10 @@
 
 No serialization, no framing beyond a 4-byte length: what any RPC in Python
 costs at the least on this machine. The payload is the protobuf encoding of the
-request, so its size matches the other contenders'. A frame is read as its bytes
-arrive (a length is a claim, not memory), and the server closes a connection
-idle for `frames.IDLE_TIMEOUT_S`.
+request, so its size matches the other contenders'. Each side reads through one
+buffer per connection (`Inbox`), so one recv normally takes a whole frame; a frame
+is read as its bytes arrive (a length is a claim, not memory), and the server
+closes a connection idle for `frames.IDLE_TIMEOUT_S`.
 """
 
 from __future__ import annotations
@@ -25,24 +26,41 @@ HEADER = struct.Struct(">I")
 MAX_FRAME = 64 << 20
 
 
-def recv_exact(sock: socket.socket, size: int) -> bytes:
-    """Exactly `size` bytes, asked for at most a chunk at a time: memory follows the bytes that
-    arrive, so a length a peer only announced costs nothing."""
-    parts = []
-    while size > 0:
-        part = sock.recv(min(size, frames.CHUNK))
-        if not part:
-            raise ConnectionError("connection closed by peer")
-        parts.append(part)
-        size -= len(part)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+FIRST_READ = 16 << 10  # the room a read gets at least: a small frame and what follows it come in one
+
+
+class Inbox:
+    """What a connection has received and not yet consumed: one recv normally takes a whole frame
+    (the floor must cost the least a call can), and bytes past it (a pipelined next frame) wait
+    here. A read asks for what the frame still lacks, a chunk at most, so a length a peer only
+    announced costs nothing."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.held = bytearray()
+
+    def frame(self, expect: int = 0) -> bytes:
+        """The next frame's payload; `expect` is the size of the reply awaited, when known."""
+        while True:
+            size = HEADER.unpack_from(self.held)[0] if len(self.held) >= HEADER.size else None
+            if size is not None and size > MAX_FRAME:
+                raise ConnectionError(f"frame of {size} bytes exceeds the {MAX_FRAME}-byte limit")
+            end = HEADER.size + (size or 0)
+            if size is not None and len(self.held) >= end:
+                payload = bytes(self.held[HEADER.size:end])
+                del self.held[:end]
+                return payload
+            part = self.sock.recv(max(min(end - len(self.held), frames.CHUNK), FIRST_READ, expect))
+            if not part:
+                raise ConnectionError("connection closed by peer")
+            if not self.held and len(part) >= HEADER.size and len(part) == HEADER.size + HEADER.unpack_from(part)[0]:
+                return part[HEADER.size:]  # the usual case: exactly one frame, no copy into the buffer
+            self.held += part
 
 
 def recv_frame(sock: socket.socket) -> bytes:
-    (size,) = HEADER.unpack(recv_exact(sock, HEADER.size))
-    if size > MAX_FRAME:
-        raise ConnectionError(f"frame of {size} bytes exceeds the {MAX_FRAME}-byte limit")
-    return recv_exact(sock, size)
+    """One frame's payload from a socket nothing else reads (no bytes past it are kept)."""
+    return Inbox(sock).frame()
 
 
 class _EchoHandler(socketserver.BaseRequestHandler):
@@ -51,9 +69,10 @@ class _EchoHandler(socketserver.BaseRequestHandler):
     def handle(self) -> None:
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         frames.set_idle_timeout(self.request, self.server.idle_timeout_s)
+        inbox = Inbox(self.request)
         try:
             while True:
-                payload = recv_frame(self.request)
+                payload = inbox.frame()
                 self.request.sendall(HEADER.pack(len(payload)) + payload)
         except OSError:  # closed, reset, idle, or a frame over the limit
             return
@@ -93,6 +112,7 @@ class TcpRawClient(Client):
         self._request_type = schema.message_class(schema.methods()[method].request)
         self._address = (host, int(port))
         self._sock = self._connect()
+        self._inbox = Inbox(self._sock)
 
     def _connect(self) -> socket.socket:
         sock = socket.create_connection(self._address, timeout=self.timeout_s)
@@ -102,6 +122,7 @@ class TcpRawClient(Client):
     def reconnect(self) -> None:
         self._sock.close()  # a frame may be half read: the stream cannot be trusted any more
         self._sock = self._connect()
+        self._inbox = Inbox(self._sock)
 
     def prepare(self, request: dict) -> Any:
         from google.protobuf import json_format
@@ -114,7 +135,7 @@ class TcpRawClient(Client):
 
     def call(self, frame: bytes) -> Any:
         self._sock.sendall(frame)
-        return recv_frame(self._sock), frame
+        return self._inbox.frame(len(frame)), frame  # an echo: the reply is as long as the request
 
     def same(self, got: Any, want: Any) -> bool:
         reply, sent = got
