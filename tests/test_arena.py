@@ -93,3 +93,14 @@ def test_unknown_client_for_a_protocol_is_refused(tmp_path):
                        out=tmp_path / "r.json")
     with pytest.raises(UsageError, match="speaks grpc"):
         Arena(config, plans(config)).run()
+
+
+def test_trials_are_interleaved_and_a_rankings_cells_run_one_after_another():
+    config = RunConfig(contenders=["tcp-raw", "grpc-py", "rest-fastapi"], workloads=["usp.int32", "usp.distance"],
+                       repeat=2, calls=10)
+    order = [(p.trial, p.workload.id, p.subject.id) for p in plans(config)]
+    assert order == [
+        (0, "usp.int32", "tcp-raw"), (0, "usp.int32", "grpc-py"), (0, "usp.int32", "rest-fastapi"),
+        (0, "usp.distance", "tcp-raw"), (0, "usp.distance", "grpc-py"), (0, "usp.distance", "rest-fastapi"),
+        (1, "usp.int32", "grpc-py"), (1, "usp.int32", "rest-fastapi"), (1, "usp.int32", "tcp-raw"),
+        (1, "usp.distance", "grpc-py"), (1, "usp.distance", "rest-fastapi"), (1, "usp.distance", "tcp-raw")]

@@ -50,24 +50,25 @@ def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
 
 
 def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
-    """Every cell of a configuration: trials x contenders x clients x workloads x concurrency, each
+    """Every cell of a configuration: trials x workloads x concurrency x contenders x clients, each
     measured by `runner` (default: a fresh server here; `rpcarena.cluster.cells` puts them on nodes).
 
-    Trials are outermost, so each trial of every contender is measured in turn before the next
-    (multiple interleaved trials, Abedi & Brecht, ICPE 2017), and their order rotates by one each
-    trial so that no contender always runs first, just after a build. A machine that
-    drifts over the run then weighs on every contender's trials alike instead of on whichever
-    ran last, and a contender's trials sample the whole run, so their spread shows what the next
-    run may differ by.
+    The cells a ranking compares (one workload and concurrency, every contender) run one after
+    another, and trials are outermost: each trial of every contender is measured in turn before
+    the next (multiple interleaved trials, Abedi & Brecht, ICPE 2017), their order rotating by one
+    each trial so that no contender always runs first. A machine that drifts over the run then
+    weighs on every contender alike instead of on whichever ran last, a floor is measured next to
+    the cells it divides, and a contender's trials sample the whole run, so their spread shows what
+    the next run may differ by.
     """
     chosen = [registry.get(c) for c in config.contenders]
     loads = seeds.select(config.workloads)
     runner = runner or CONTENDER_CELLS
     return [Plan(contender, client, workload, clients, trial, runner)
             for trial in range(config.repeat)
+            for workload, clients in itertools.product(loads, config.clients)
             for contender in _rotated(chosen, trial)
-            for client, workload, clients in itertools.product(
-                client_ids(contender, config.client_drivers), loads, config.clients)]
+            for client in client_ids(contender, config.client_drivers)]
 
 
 def _rotated(items: list[Contender], by: int) -> list[Contender]:
