@@ -173,9 +173,11 @@ def noise(docs: list[Results]) -> list[str]:
         per_run = [np.log(next(g for g in group(d.cells) if g.key == key).per_trial("median")) for d in docs]
         within = float(np.mean([r.std(ddof=1) for r in per_run if r.size > 1])) if per_run[0].size > 1 else math.nan
         between = float(np.std([r.mean() for r in per_run], ddof=1))
+        predicted = within / math.sqrt(per_run[0].size)
+        beyond = math.sqrt(max(between ** 2 - predicted ** 2, 0.0))
         lines.append(f"  {key[0]:<8} trials of one run differ by {within:.1%}; runs' means differ by {between:.1%} "
-                     f"(SD of log medians; {within / math.sqrt(per_run[0].size):.1%} if runs were trials); "
-                     f"{best_power(between):.0%} at best")
+                     f"(SD of log medians; {predicted:.1%} if runs were trials, so {beyond:.1%} beyond them: "
+                     f"compare adds {stats.RUN_TO_RUN:.1%}); {best_power(between):.0%} at best")
     return lines + ["  (at best: how often any test at 5% false positives could catch the slowdown, the runs' noise "
                     "known exactly; two runs differ by sqrt(2) times it)"]
 

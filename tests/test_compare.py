@@ -132,3 +132,8 @@ def test_cli_says_when_not_significant_means_the_trials_were_too_noisy_to_see_te
     same = five_trials(noise=(0.99, 1.0, 1.01, 1.02, 0.98)).save(tmp_path / "c.json")
     calm = run_cli("compare", str(base), str(same))
     assert "would be caught" not in calm.stdout  # trials that agree could have seen 10%: nothing to add
+
+
+def test_two_runs_are_compared_with_what_runs_differ_by_beyond_their_trials():
+    found = comparison.compare(five_trials(), five_trials(1.03))  # trials agree to 2%: within a run, 3% would show
+    assert all(not c.significant and c.ratio.between == stats.RUN_TO_RUN for r in found.rows for c in r.changes)

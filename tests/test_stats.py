@@ -147,3 +147,14 @@ def test_the_detectable_change_follows_the_spread_of_trials_and_more_trials_narr
 
     assert reach(needed) <= np.log(1.1) < reach(needed - 1)
     assert stats.trial_ratio([100.0, 101.0], [100.0, 101.0, 99.0]).detectable() is None
+
+
+def test_separate_runs_widen_the_interval_by_what_their_trials_cannot_show():
+    a = [100.0, 100.5, 99.5, 100.2, 99.8]
+    b = [v * 1.03 for v in a]  # 3% slower, trials that agree to half a percent
+    within, apart = stats.trial_ratio(b, a), stats.trial_ratio(b, a, stats.RUN_TO_RUN)
+    assert within.above and not apart.significant and apart.between == stats.RUN_TO_RUN
+    assert apart.interval.low < within.interval.low < within.interval.high < apart.interval.high
+    assert stats.trial_spread(apart) == pytest.approx(stats.trial_spread(within), rel=1e-6)  # still one trial's SD
+    assert stats.trials_needed(0.005, 0.03, stats.RUN_TO_RUN) is None  # runs alone differ too much for 3%
+    assert stats.trials_needed(0.005, 0.10, stats.RUN_TO_RUN) == stats.MIN_TRIALS

@@ -3,7 +3,8 @@
 For each (contender, client, workload, clients) present in both, the ratio B/A of
 the median and of the p99, with its 95% interval over trials: each trial's
 statistic is one value, and the trials of A are compared with the trials of B
-(`stats.trial_ratio`). Calls are not the unit: two runs a minute apart differ by
+(`stats.trial_ratio`), plus what separate runs differ by beyond their trials
+(`stats.RUN_TO_RUN`). Calls are not the unit: two runs a minute apart differ by
 more than their calls vary within one run. A ratio whose interval spans 1 is "not
 significant"; with fewer than `stats.MIN_TRIALS` trials on a side it is "cannot
 tell", and neither is ever a slowdown.
@@ -89,7 +90,8 @@ class Comparison:
 
 
 def _change(a: Group, b: Group, statistic: str) -> Change:
-    found, before, after = ratio(b, a, statistic), a.across_trials(statistic), b.across_trials(statistic)
+    found = ratio(b, a, statistic, stats.RUN_TO_RUN)
+    before, after = a.across_trials(statistic), b.across_trials(statistic)
     if found is None or before is None or after is None:  # a real clock never gives every call zero µs
         raise UsageError(f"{a.label} {a.workload}: every {statistic} is zero; the document is damaged")
     return Change(statistic, before, after, found)

@@ -121,12 +121,13 @@ class Group:
         return self._mean(c.latency.get(name) for c in self.cells)
 
 
-def ratio(numerator: Group, denominator: Group, statistic: str) -> stats.Ratio | None:
-    """numerator / denominator of a per-trial statistic over their trials (see `stats.trial_ratio`);
-    None when a side has no trial with a positive value."""
+def ratio(numerator: Group, denominator: Group, statistic: str, between: float = 0.0) -> stats.Ratio | None:
+    """numerator / denominator of a per-trial statistic over their trials (see `stats.trial_ratio`;
+    `between` stats.RUN_TO_RUN when they come from separate runs); None when a side has no trial
+    with a positive value."""
     a = [v for v in numerator.per_trial(statistic) if v > 0]
     b = [v for v in denominator.per_trial(statistic) if v > 0]
-    return stats.trial_ratio(a, b) if a and b else None
+    return stats.trial_ratio(a, b, between) if a and b else None
 
 
 def group(cells: Iterable[Cell], trimmed: bool = False, source: str = "") -> list[Group]:

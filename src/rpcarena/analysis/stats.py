@@ -34,6 +34,10 @@ TRIM_LABEL = "trimmed: calls below p2 and above p98 dropped (as the usp2018 seed
 STATISTICS = ("median", "p99", "mean")
 _CHUNK_VALUES = 4_000_000  # bound the memory of one vectorised resampling step
 MIN_TRIALS = 3  # fewer trials on a side cannot show how much the next run differs
+# What two separate runs of one configuration differ by beyond what their trials show (SD of the
+# log median, per run): the machine's state over a run, shared by its trials. Measured by
+# benchmarks/significance.py on a quiet 2-vCPU VM at --pin same: 0.9% (tcp-raw) and 1.5% (grpc-py).
+RUN_TO_RUN = 0.012
 CANNOT_TELL = f"cannot tell: run with --repeat {MIN_TRIALS} or more"
 _T80 = 0.88  # Student's t at 80% near 10 degrees of freedom (0.94 at 4, 0.84 at infinity): power 80%
 # Student's t, two-sided 95%, by degrees of freedom; a fractional df is rounded down (a wider interval).
@@ -147,6 +151,7 @@ class Ratio:
     trials: tuple[int, int]  # numerator's, denominator's
     spread: float | None = None  # the standard error of the log ratio (None without an interval)
     df: float | None = None  # its degrees of freedom (Welch-Satterthwaite)
+    between: float = 0.0  # the SD of log added per side for separate runs (`RUN_TO_RUN`), in `spread`
 
     @property
     def judged(self) -> bool:
@@ -181,11 +186,14 @@ class Ratio:
         return f"{self.estimate:.2f}x [{self.interval.low:.2f}, {self.interval.high:.2f}]"
 
 
-def trial_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> Ratio:
+def trial_ratio(numerator: Sequence[float], denominator: Sequence[float], between: float = 0.0) -> Ratio:
     """numerator / denominator from one positive value per trial on each side.
 
     The estimate is the ratio of the geometric means; the interval is Welch's t on the
-    logarithms (unequal spreads allowed), exponentiated."""
+    logarithms (unequal spreads allowed), exponentiated. `between` is a spread of each side's
+    whole run that its trials cannot show (`RUN_TO_RUN` for two separate runs; 0 within a run,
+    whose interleaved trials share the machine's states alike); it adds to the variance, as
+    known, without degrees of freedom of its own."""
     top, bottom = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
     if not (top.size and bottom.size and (top > 0).all() and (bottom > 0).all()):
         raise ValueError("a ratio over trials needs one positive value per trial on each side")
@@ -194,11 +202,13 @@ def trial_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> Rat
     if min(trials) < MIN_TRIALS:
         return Ratio(math.exp(diff), None, trials)
     va, vb = float(a.var(ddof=1)) / a.size, float(b.var(ddof=1)) / b.size
-    se = math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1)) if se > 0 else a.size + b.size - 2.0
+    runs = 2 * between ** 2
+    se = math.sqrt(va + vb + runs)
+    sampled = va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1)
+    df = (va + vb + runs) ** 2 / sampled if sampled > 0 else a.size + b.size - 2.0
     half = t975(df) * se
     return Ratio(math.exp(diff), Interval(math.exp(diff), math.exp(diff - half), math.exp(diff + half)), trials,
-                 se, df)
+                 se, df, between)
 
 
 def trial_spread(ratio: Ratio) -> float | None:
@@ -207,14 +217,17 @@ def trial_spread(ratio: Ratio) -> float | None:
     if ratio.spread is None:
         return None
     a, b = ratio.trials
-    return ratio.spread / math.sqrt(1 / a + 1 / b)
+    return math.sqrt(max(ratio.spread ** 2 - 2 * ratio.between ** 2, 0.0) / (1 / a + 1 / b))
 
 
-def trials_needed(sd: float, change: float, most: int = 1000) -> int:
+def trials_needed(sd: float, change: float, between: float = 0.0, most: int = 1000) -> int | None:
     """Trials a side to call `change` (0.10 = 10%) significant 4 times in 5 when one trial's log
-    statistic has SD `sd` (`trial_spread`); `most` when more would be needed."""
+    statistic has SD `sd` (`trial_spread`) and each run `between` more; None when no number of
+    trials would (the runs alone differ too much), `most` when more would be needed."""
+    if (1.96 + _T80) * math.sqrt(2) * between >= math.log1p(change):
+        return None
     for n in range(MIN_TRIALS, most):
-        if (t975(2 * n - 2) + _T80) * sd * math.sqrt(2 / n) <= math.log1p(change):
+        if (t975(2 * n - 2) + _T80) * math.sqrt(2 * sd ** 2 / n + 2 * between ** 2) <= math.log1p(change):
             return n
     return most
 

@@ -18,7 +18,8 @@ DEFAULT_CHANGE = 0.10  # the change a "not significant" is checked against witho
 def add(sub: argparse._SubParsersAction) -> None:
     p = command(sub, NAME, "B/A per cell over trials, with 95%% intervals and significance",
                 "Compare two results documents cell by cell, like pyperf compare_to or benchstat: B/A of the "
-                f"median and p99 over trials, with Welch's 95% interval; {stats.MIN_TRIALS} or more trials a side "
+                f"median and p99 over trials, with Welch's 95% interval (widened by what separate runs differ by "
+                f"beyond their trials, {stats.RUN_TO_RUN:.1%}); {stats.MIN_TRIALS} or more trials a side "
                 "to call a change significant. With --fail-if-slower, exit 3 when a median is significantly "
                 "slower by more than the threshold.",
                 ["rpcarena compare before.json after.json",
@@ -59,12 +60,15 @@ def _blind(found: comparison.Comparison, change: float, console: Console) -> Non
         detectable, sd = ratio.detectable(), stats.trial_spread(ratio)
         if row.change("median").significant or detectable is None or sd is None:
             continue
-        needed = stats.trials_needed(sd, change)
-        if needed <= min(row.trials):
+        needed = stats.trials_needed(sd, change, ratio.between)
+        if needed is not None and needed <= min(row.trials):
             continue
+        remedy = (f"catching {change:.0%} takes about --repeat {needed} a side, or trials that differ less (a "
+                  "quieter machine)" if needed else
+                  f"no number of trials catches {change:.0%}: separate runs differ by {ratio.between:.1%} beyond "
+                  "their trials; measure both in one run (two targets of `rpcarena target`) to compare closer")
         console.print(f"[yellow]{row.label}[/]: not significant, and its trials differ by {sd:.0%} (SD), so only a "
-                      f"change of {detectable - 1:.0%} or more would be caught 4 times in 5; catching {change:.0%} "
-                      f"takes about --repeat {needed} a side, or trials that differ less (a quieter machine)")
+                      f"change of {detectable - 1:.0%} or more would be caught 4 times in 5; {remedy}")
 
 
 def _notes(found: comparison.Comparison, trimmed: bool, change: float | None, console: Console) -> None:
