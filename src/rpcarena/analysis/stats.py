@@ -220,16 +220,18 @@ def trial_spread(ratio: Ratio) -> float | None:
     return math.sqrt(max(ratio.spread ** 2 - 2 * ratio.between ** 2, 0.0) / (1 / a + 1 / b))
 
 
+def reach(sd: float, trials: int, between: float = 0.0) -> float:
+    """The change (0.10 = 10%) that `trials` trials a side catch 4 times in 5 when one trial's log
+    statistic has SD `sd` (`trial_spread`) and each run `between` more."""
+    return math.expm1((t975(2 * trials - 2) + _T80) * math.sqrt(2 * sd ** 2 / trials + 2 * between ** 2))
+
+
 def trials_needed(sd: float, change: float, between: float = 0.0, most: int = 1000) -> int | None:
-    """Trials a side to call `change` (0.10 = 10%) significant 4 times in 5 when one trial's log
-    statistic has SD `sd` (`trial_spread`) and each run `between` more; None when no number of
-    trials would (the runs alone differ too much), `most` when more would be needed."""
+    """Trials a side for `reach` to come within `change`; None when no number of trials would (the
+    runs alone differ too much), `most` when more would be needed."""
     if (1.96 + _T80) * math.sqrt(2) * between >= math.log1p(change):
         return None
-    for n in range(MIN_TRIALS, most):
-        if (t975(2 * n - 2) + _T80) * math.sqrt(2 * sd ** 2 / n + 2 * between ** 2) <= math.log1p(change):
-            return n
-    return most
+    return next((n for n in range(MIN_TRIALS, most) if reach(sd, n, between) <= change), most)
 
 
 def per_trial(trials: Sequence[np.ndarray], statistic: str) -> list[float]:
