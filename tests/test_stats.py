@@ -157,4 +157,4 @@ def test_separate_runs_widen_the_interval_by_what_their_trials_cannot_show():
     assert apart.interval.low < within.interval.low < within.interval.high < apart.interval.high
     assert stats.trial_spread(apart) == pytest.approx(stats.trial_spread(within), rel=1e-6)  # still one trial's SD
     assert stats.trials_needed(0.005, 0.03, stats.RUN_TO_RUN) is None  # runs alone differ too much for 3%
-    assert stats.trials_needed(0.005, 0.10, stats.RUN_TO_RUN) == stats.MIN_TRIALS
+    assert stats.MIN_TRIALS <= stats.trials_needed(0.005, 0.10, stats.RUN_TO_RUN) <= 5

@@ -35,9 +35,11 @@ STATISTICS = ("median", "p99", "mean")
 _CHUNK_VALUES = 4_000_000  # bound the memory of one vectorised resampling step
 MIN_TRIALS = 3  # fewer trials on a side cannot show how much the next run differs
 # What two separate runs of one configuration differ by beyond what their trials show (SD of the
-# log median, per run): the machine's state over a run, shared by its trials. Measured by
-# benchmarks/significance.py on a quiet 2-vCPU VM at --pin same: 0.9% (tcp-raw) and 1.5% (grpc-py).
-RUN_TO_RUN = 0.012
+# log median, per run): the machine's state over a run, shared by its trials. benchmarks/
+# significance.py measured 0-3.9% (tcp-raw, grpc-py, rest-warp over four sessions of a 2-vCPU VM
+# at --pin same), 1.6% in root mean square; with it, no session called identical runs different
+# more than 5% of the time.
+RUN_TO_RUN = 0.016
 CANNOT_TELL = f"cannot tell: run with --repeat {MIN_TRIALS} or more"
 _T80 = 0.88  # Student's t at 80% near 10 degrees of freedom (0.94 at 4, 0.84 at infinity): power 80%
 # Student's t, two-sided 95%, by degrees of freedom; a fractional df is rounded down (a wider interval).
