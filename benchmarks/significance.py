@@ -32,7 +32,9 @@ what that costs is the hypervisor's business: fresh processes' trials differ by 
 "at best" column says so. Even at --pin same some systems' fresh processes land in modes of
 their own for their whole life (grpc-py: 1 in 5 about 17% faster, client and server CPU per
 call alike, with 2 s trials as with 1000 calls), and the goals give, per contender, the change
-its trials put within reach of 5 a side. `rpcarena compare` says the same to its users:
+its trials put within reach of 5 a side. The last line judges each pair of runs as a CI gate
+does (`compare --fail-if-slower 5%` over all cells): a false alarm is any cell called different,
+a catch is the gate failing the slowed run. `rpcarena compare` says the same to its users:
 beside each "not significant" it prints the smallest change the trials could have caught.
 
     .venv/bin/python benchmarks/significance.py [--runs 7] [--calls 1000] [--repeat 5]
@@ -166,6 +168,7 @@ def _count_now(counts: Counts, same: comparison.Comparison, slower: comparison.C
         counts.add("aa_p99", row.key[0], row.change("p99").significant)
     for row in slower.rows:
         counts.add("ab_median", row.key[0], row.change("median").ratio.above)
+    counts.add("aa_any", "pairs", any(row.change("median").significant for row in same.rows))
     counts.add("aa_alarm", "pairs", bool(same.slowdowns(THRESHOLD)))
     counts.add("ab_alarm", "pairs", bool(slower.slowdowns(THRESHOLD)))
 
@@ -217,6 +220,11 @@ def report(docs: list[Results], pairs: list[tuple[int, int]], repeat: int, descr
         aa, ab = c.get("aa_median", who), c.get("ab_median", who)
         goals.append(f"  {who:<10} A/A {aa.yes / aa.of:6.1%} {_met(aa.yes <= 0.05 * aa.of):<8} "
                      f"A/B {ab.yes / ab.of:6.1%} {_met(ab.yes >= 0.8 * ab.of):<8}{_reach(docs, who, repeat)}")
+    any_cell, fired, caught = c.get("aa_any", "pairs"), c.get("aa_alarm", "pairs"), c.get("ab_alarm", "pairs")
+    calm = max(any_cell.yes, fired.yes) <= 0.05 * fired.of
+    goals.append(f"  per pair, as a CI gate sees two runs: A/A any cell different {any_cell.yes / any_cell.of:.1%}"
+                 f", --fail-if-slower 5% fired {fired.yes / fired.of:.1%} {_met(calm)}; A/B --fail-if-slower 5% "
+                 f"fired {caught.yes / caught.of:.1%} {_met(caught.yes >= 0.8 * caught.of)}")
     return "\n".join(lines + old + ["", *goals])
 
 
