@@ -70,8 +70,8 @@ def test_a_small_real_run_prints_every_number_of_its_answer_at_100_columns(tmp_p
     for unit in ("µs", "/s"):
         assert unit in done.stdout
     # stderr is not a terminal: a plain line per cell, then the final line that stays
-    assert re.search(r"cell 1/2 tcp-raw.*: ok, 300 calls, [\d,]+ calls/s, 0 errors \(.*ETA", done.stderr)
-    assert re.search(r"2 of 2 cells in \d+:\d\d \(2 ok\)", done.stderr), done.stderr
+    assert re.search(r"cell 1/3 tcp-raw.*: ok, 300 calls, [\d,]+ calls/s, 0 errors \(.*ETA", done.stderr)
+    assert re.search(r"3 of 3 cells in \d+:\d\d \(3 ok\)", done.stderr), done.stderr  # the floor measured twice
     again = run_cli("show", str(out), env=narrow())
     assert again.returncode == 0 and again.stdout.split("results:")[0] == done.stdout.split("results:")[0]
 
@@ -201,16 +201,16 @@ def test_version_and_exit_codes_are_documented(capsys):
 
 
 def test_progress_off_a_terminal_is_a_line_per_cell_and_a_final_line_with_the_part(tmp_path):
-    config = RunConfig(contenders=["grpc-py", "tcp-raw"], workloads=["usp.int32"], calls=10, warmup_s=0,
+    config = RunConfig(contenders=["grpc-py", "rest-fastapi"], workloads=["usp.int32"], calls=10, warmup_s=0,
                        out=tmp_path / "r.json")
     stream = io.StringIO()
     with CellProgress(Console(file=stream, width=WIDTH), "part 2 of 3") as progress:
-        Arena(config, fake_plans(config, FakeCells(skip=("tcp-raw",))), progress, context=fake_context).run()
+        Arena(config, fake_plans(config, FakeCells(skip=("rest-fastapi",))), progress, context=fake_context).run()
     lines = stream.getvalue().splitlines()
     assert len(lines) == 3, lines
     assert re.fullmatch(r"part 2 of 3: cell 1/2 grpc-py<-py usp.int32 x1: ok, 300 calls, [\d,]+ calls/s, 0 errors "
                         r"\(\d:\d\d elapsed, ETA \d:\d\d\)", lines[0]), lines[0]
-    assert lines[1].startswith("part 2 of 3: cell 2/2 tcp-raw<-py usp.int32 x1: unsupported: skipped")
+    assert lines[1].startswith("part 2 of 3: cell 2/2 rest-fastapi<-py usp.int32 x1: unsupported: skipped")
     assert re.fullmatch(r"part 2 of 3: 2 of 2 cells in \d:\d\d \(1 ok, 1 unsupported\)", lines[2]), lines[2]
     quiet = io.StringIO()
     with CellProgress(Console(file=quiet), quiet=True) as progress:

@@ -73,3 +73,12 @@ def test_the_terminal_answer_says_a_cell_read_below_its_floor():
                for e in r.entries}
     assert any("its floor (tcp-raw-go" in w for w in entries["grpc-go"].warnings)
     assert not any("its floor" in w for name in ("rest-go", "tcp-raw-go") for w in entries[name].warnings)
+
+
+def test_the_floor_is_the_least_of_the_echos_measurements():
+    first = _cell("tcp-raw-rust", "rust", 0.22, "tcp-raw")
+    second = _cell("tcp-raw-rust", "rust", 0.2, "tcp-raw", trial=1)
+    warp = _cell("rest-warp", "rust", 0.21, "http-json")  # between the two: below one, above the other
+    doc = rpcarena.Results(cells=[first, warp, second])
+    assert floor_of(warp, doc) is second and floor_ratio(warp, doc) == pytest.approx(1.05, rel=0.02)
+    assert below_floor(warp, doc) is None

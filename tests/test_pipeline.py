@@ -31,10 +31,11 @@ def test_every_plan_is_measured_by_its_runner_in_order_and_saved_as_it_goes(tmp_
     results = Arena(config, fake_plans(config, runner), lambda i, n, p, c: seen.append((i, n, c is None)),
                     context=fake_context).run()
     assert [f"{c.contender}<-{c.client} {c.workload} x1" for c in results.cells] == runner.measured
-    assert len(runner.measured) == 6 and all(c.status == "ok" and c.calls for c in results.cells)
-    assert seen == [(i, 6, starting) for i in range(6) for starting in (True, False)]
+    # 3 contenders x 2 workloads, and tcp-raw, the Python clients' floor, once more in each workload
+    assert len(runner.measured) == 8 and all(c.status == "ok" and c.calls for c in results.cells)
+    assert seen == [(i, 8, starting) for i in range(8) for starting in (True, False)]
     again = rpcarena.load(config.out)
-    assert again.finished and len(again.cells) == 6 and again.failures == []
+    assert again.finished and len(again.cells) == 8 and again.failures == []
 
 
 def test_repeat_makes_trials_of_every_cell(tmp_path):

@@ -4,6 +4,7 @@
 driven by a client in the same language as the cell's (the Python tcp-raw client
 for py, tcp-raw-go's for go, and so on), on the same payload, concurrency and
 network; a Rust client against the Python echo would read below 1, a contradiction.
+The floor is the least of the echo's measurements in the run (`floor_of`).
 With no such floor in the document there is no ratio, never a cross-language one.
 """
 
@@ -23,14 +24,15 @@ def client_language(client: str) -> str:
 
 
 def floor_of(cell: Cell, results: Results) -> Cell | None:
-    """The tcp-raw cell measured like `cell` by a client of its language (its own trial when
-    there is one), or None."""
+    """The tcp-raw cell measured like `cell` by a client of its language with the least p50 of the
+    run (over its trials, and the second measurement a one-trial run makes), or None. Other load
+    only ever adds latency, so the least of an echo's measurements is the best estimate of what a
+    call costs at the least, as TCP takes the least round trip it saw for the path's own."""
     language = client_language(cell.client)
     floors = [c for c in results.ok_cells() if c.protocol == FLOOR_PROTOCOL and c.calls
-              and c.workload == cell.workload and c.clients == cell.clients and c.setting == cell.setting
-              and client_language(c.client) == language]
-    same_trial = [c for c in floors if c.trial == cell.trial]
-    return next(iter(same_trial or floors), None)
+              and c.latency.get("p50_us") and c.workload == cell.workload and c.clients == cell.clients
+              and c.setting == cell.setting and client_language(c.client) == language]
+    return min(floors, key=lambda c: float(c.latency["p50_us"]), default=None)
 
 
 def floor_ratio(cell: Cell, results: Results) -> float | None:

@@ -17,6 +17,7 @@ from google.protobuf import json_format
 
 from rpcarena import contenders as registry
 from rpcarena import seeds
+from rpcarena.analysis import floor
 from rpcarena.config import RunConfig
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Contender
@@ -31,6 +32,8 @@ from rpcarena.orchestration.server_process import ServerProcess
 from rpcarena.protocol import schema
 from rpcarena.results import Cell
 from rpcarena.workloads import Workload
+
+FLOOR_MEASUREMENTS = 2  # at least, per workload and concurrency, for a floor that divides other cells
 
 
 def client_ids(contender: Contender, wanted: list[str] | None) -> list[str]:
@@ -60,15 +63,31 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
     weighs on every contender alike instead of on whichever ran last, a floor is measured next to
     the cells it divides, and a contender's trials sample the whole run, so their spread shows what
     the next run may differ by.
+
+    With one trial, a floor that divides other cells is measured once more after them
+    (`FLOOR_MEASUREMENTS`): noise only adds latency, so the floor is the least of its measurements
+    (`analysis.floor`), and one unlucky echo process would put its contenders below it.
     """
     chosen = [registry.get(c) for c in config.contenders]
     loads = seeds.select(config.workloads)
     runner = runner or CONTENDER_CELLS
-    return [Plan(contender, client, workload, clients, trial, runner)
-            for trial in range(config.repeat)
-            for workload, clients in itertools.product(loads, config.clients)
-            for contender in _rotated(chosen, trial)
-            for client in client_ids(contender, config.client_drivers)]
+    again = _floors_dividing(chosen, config) if config.repeat < FLOOR_MEASUREMENTS else []
+    found = []
+    for trial in range(config.repeat):
+        for workload, clients in itertools.product(loads, config.clients):
+            turn = [(c, trial) for c in _rotated(chosen, trial)] + [(c, config.repeat + trial) for c in again]
+            found += [Plan(contender, client, workload, clients, index, runner) for contender, index in turn
+                      for client in client_ids(contender, config.client_drivers)]
+    return found
+
+
+def _floors_dividing(chosen: list[Contender], config: RunConfig) -> list[Contender]:
+    """The floors (tcp-raw echoes) whose client language drives another of the chosen contenders."""
+    def languages(contender: Contender) -> set[str]:
+        return {floor.client_language(c) for c in client_ids(contender, config.client_drivers)}
+
+    others = set().union(*(languages(c) for c in chosen if c.protocol != floor.FLOOR_PROTOCOL))
+    return [c for c in chosen if c.protocol == floor.FLOOR_PROTOCOL and languages(c) & others]
 
 
 def _rotated(items: list[Contender], by: int) -> list[Contender]:
