@@ -37,7 +37,10 @@ def floor_of(cell: Cell, results: Results) -> Cell | None:
 
 def floor_ratio(cell: Cell, results: Results) -> float | None:
     """The cell's p50 over its floor's p50, or None without a same-language floor."""
-    floor = floor_of(cell, results)
+    return _over(cell, floor_of(cell, results))
+
+
+def _over(cell: Cell, floor: Cell | None) -> float | None:
     if floor is None or not cell.latency.get("count") or not floor.latency.get("p50_us"):
         return None
     return float(cell.latency["p50_us"]) / float(floor.latency["p50_us"])
@@ -46,8 +49,8 @@ def floor_ratio(cell: Cell, results: Results) -> float | None:
 def below_floor(cell: Cell, results: Results) -> str | None:
     """A cell faster than its own floor is a contradiction: the echo does strictly less work, so the
     floor cell (or this one) was measured under other conditions. Said with the evidence."""
-    ratio = floor_ratio(cell, results)
     floor = floor_of(cell, results)
+    ratio = _over(cell, floor)
     if ratio is None or floor is None or ratio >= 1.0 or cell is floor:
         return None
     return (f"p50 {ratio:.2f}x its floor ({floor.contender}, p50 {floor.latency['p50_us']:.0f} µs): the bare echo "

@@ -178,7 +178,7 @@ class Ratio:
         little about a 10% change; None without an interval."""
         if self.spread is None or self.df is None:
             return None
-        return math.exp((t975(self.df) + _T80) * self.spread)
+        return 1 + _caught(self.spread, self.df)
 
     def text(self) -> str:
         """'1.82x [1.70, 1.95]', or the ratio and why there is no interval."""
@@ -225,7 +225,13 @@ def trial_spread(ratio: Ratio) -> float | None:
 def reach(sd: float, trials: int, between: float = 0.0) -> float:
     """The change (0.10 = 10%) that `trials` trials a side catch 4 times in 5 when one trial's log
     statistic has SD `sd` (`trial_spread`) and each run `between` more."""
-    return math.expm1((t975(2 * trials - 2) + _T80) * math.sqrt(2 * sd ** 2 / trials + 2 * between ** 2))
+    return _caught(math.sqrt(2 * sd ** 2 / trials + 2 * between ** 2), 2 * trials - 2)
+
+
+def _caught(se: float, df: float) -> float:
+    """The change a log ratio with standard error `se` and `df` degrees of freedom shows as
+    significant at 95% four times in five."""
+    return math.expm1((t975(df) + _T80) * se)
 
 
 def trials_needed(sd: float, change: float, between: float = 0.0, most: int = 1000) -> int | None:

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rpcarena.analysis import stats
-from rpcarena.analysis.floor import floor_of
+from rpcarena.analysis.floor import floor_ratio
 from rpcarena.report import answer
 from rpcarena.report.answer import Entry, Ranking
 from rpcarena.results import Cell, Results
@@ -209,8 +209,7 @@ def cell_row(cell: Cell, results: Results) -> list[str]:
     if cell.status != "ok":  # measured, then failed (errors above --max-error-rate): the figures stay
         head[0] = f"{head[0]} (failed)"
     lat = cell.latency
-    floor = floor_of(cell, results)
-    ratio = lat["p50_us"] / floor.latency["p50_us"] if floor and lat.get("count") else None
+    ratio = floor_ratio(cell, results)
     payload = cell.payload_bytes_per_call
     return head + [
         _calls(cell), _num(lat.get("p50_us")), _num(lat.get("p90_us")), _num(lat.get("p99_us")),
