@@ -177,8 +177,8 @@ def noise(docs: list[Results]) -> list[str]:
     """Per contender: how much the trials of one run differ, and how much runs differ (SD of log medians)."""
     lines = []
     for key in [g.key for g in group(docs[0].cells)]:
-        per_run = [np.log(next(g for g in group(d.cells) if g.key == key).per_trial("median")) for d in docs]
-        within = float(np.mean([r.std(ddof=1) for r in per_run if r.size > 1])) if per_run[0].size > 1 else math.nan
+        per_run = log_medians(docs, key[0])
+        within = trial_sd(per_run)
         between = float(np.std([r.mean() for r in per_run], ddof=1))
         predicted = within / math.sqrt(per_run[0].size)
         beyond = math.sqrt(max(between ** 2 - predicted ** 2, 0.0))
@@ -187,6 +187,16 @@ def noise(docs: list[Results]) -> list[str]:
                      f"compare adds {stats.RUN_TO_RUN:.1%}); {best_power(between):.0%} at best")
     return lines + ["  (at best: how often any test at 5% false positives could catch the slowdown, the runs' noise "
                     "known exactly; two runs differ by sqrt(2) times it)"]
+
+
+def log_medians(docs: list[Results], contender: str) -> list[np.ndarray]:
+    """Per run, the log of each trial's median of the contender's cell."""
+    return [np.log(g.per_trial("median")) for d in docs for g in group(d.cells) if g.key[0] == contender]
+
+
+def trial_sd(per_run: list[np.ndarray]) -> float:
+    """How much one run's trials differ: the mean over runs of their SD of log medians."""
+    return float(np.mean([r.std(ddof=1) for r in per_run])) if per_run[0].size > 1 else math.nan
 
 
 def best_power(between: float) -> float:
@@ -230,10 +240,10 @@ def report(docs: list[Results], pairs: list[tuple[int, int]], repeat: int, descr
 
 def _reach(docs: list[Results], who: str, repeat: int) -> str:
     """What a contender's own trials allow: the change `repeat` trials a side catch 4 times in 5."""
-    per_run = [np.log(g.per_trial("median")) for d in docs for g in group(d.cells) if g.key[0] == who]
+    per_run = log_medians(docs, who)
     if not per_run or per_run[0].size < 2:
         return ""
-    sd = float(np.mean([r.std(ddof=1) for r in per_run]))
+    sd = trial_sd(per_run)
     reach = stats.reach(sd, repeat, stats.RUN_TO_RUN)
     return (f"  (trials differ by {sd:.1%}: {repeat} a side catch {reach:.0%} 4 times in 5"
             + (", so 10% is out of their reach)" if reach > SLOWDOWN - 1 else ")"))
