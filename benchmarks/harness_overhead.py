@@ -31,7 +31,7 @@ from pathlib import Path
 from rpcarena import contenders, seeds
 from rpcarena.contenders.tcp_raw import HEADER
 from rpcarena.contract import DriveSpec
-from rpcarena.orchestration.server_process import ServerProcess
+from rpcarena.process.server_process import ServerProcess
 from rpcarena.worker.drive import Driver
 
 WORKLOAD = "usp.int32"

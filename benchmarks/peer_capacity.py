@@ -68,14 +68,14 @@ from rpcarena.analysis import hist  # noqa: E402
 from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
 from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
-from rpcarena.external import build as target_build  # noqa: E402
-from rpcarena.external import native as target_native  # noqa: E402
-from rpcarena.external.cells import Gate, TargetCells  # noqa: E402
 from rpcarena.orchestration import phase  # noqa: E402
 from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs  # noqa: E402
 from rpcarena.orchestration.placement import Placement, plan  # noqa: E402
 from rpcarena.orchestration.plan import Plan  # noqa: E402
-from rpcarena.orchestration.server_process import ServerProcess  # noqa: E402
+from rpcarena.process.server_process import ServerProcess  # noqa: E402
+from rpcarena.targets import build as target_build  # noqa: E402
+from rpcarena.targets import native as target_native  # noqa: E402
+from rpcarena.targets.cells import Gate, TargetCells  # noqa: E402
 
 PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the

@@ -23,7 +23,7 @@ from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.backing import Backing
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.plan import Plan
-from rpcarena.orchestration.server_process import ServerProcess
+from rpcarena.process.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"

@@ -112,7 +112,7 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
 
 
 def test_a_last_line_without_a_newline_is_read(tmp_path):
-    from rpcarena.orchestration.children import Child
+    from rpcarena.process.children import Child
 
     child = Child(["printf", '{"event": "warm"}\n{"calls": 1}'], None, tmp_path / "child.log")
     try:

@@ -289,7 +289,7 @@ class SleepServer:
     port = None
 
     def __init__(self, log: Path) -> None:
-        from rpcarena.orchestration.children import Child
+        from rpcarena.process.children import Child
 
         self.child = Child(["sleep", "60"], None, log)
 
@@ -304,7 +304,7 @@ class SleepServer:
         return f"sleep server died ({self.child.ended()})"
 
     def usage(self):
-        from rpcarena.orchestration.server_process import process_usage
+        from rpcarena.process.server_process import process_usage
 
         return process_usage(psutil.Process(self.pid))
 

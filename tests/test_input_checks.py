@@ -42,8 +42,8 @@ def _stub_measuring(monkeypatch: pytest.MonkeyPatch, allow: bool = False) -> Non
         monkeypatch.setattr(f"rpcarena.commands.run.{name}", measuring)
         monkeypatch.setattr(f"rpcarena.commands.target.{name}", measuring)
     monkeypatch.setattr("rpcarena.commands.target.probe", offline)
-    monkeypatch.setattr("rpcarena.external.build.reachable", offline)
-    monkeypatch.setattr("rpcarena.external.protos.from_reflection", offline)
+    monkeypatch.setattr("rpcarena.targets.build.reachable", offline)
+    monkeypatch.setattr("rpcarena.targets.protos.from_reflection", offline)
 
 
 def call(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str]:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from rpcarena.config import RunConfig
-from rpcarena.orchestration import cpu_clock
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
+from rpcarena.process import cpu_clock
 
 # Three threads burn CPU and end, then the process sleeps: what it spent stays put.
 THREADS_THEN_SLEEP = """

@@ -18,9 +18,9 @@ import pytest
 from tests.conftest import ROOT, run_cli
 
 from rpcarena.commands.target import TargetOption
-from rpcarena.external import template
-from rpcarena.orchestration.children import free_port
+from rpcarena.process.children import free_port
 from rpcarena.results import load
+from rpcarena.targets import template
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.2s")

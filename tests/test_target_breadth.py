@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from tests.conftest import ROOT, run_cli
 
-from rpcarena.external import checks
 from rpcarena.results import load
+from rpcarena.targets import checks
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.1s")
@@ -312,7 +312,7 @@ async def app(scope, receive, send):
 @pytest.fixture(scope="module")
 def h2(certs, tmp_path_factory):
     """hypercorn (HTTP/2 by prior knowledge on one port, by ALPN over TLS on another), answering its version."""
-    from rpcarena.orchestration.children import free_port
+    from rpcarena.process.children import free_port
 
     folder = tmp_path_factory.mktemp("h2")
     (folder / "version_app.py").write_text(VERSION_APP)

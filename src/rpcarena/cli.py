@@ -25,7 +25,7 @@ from rpcarena import __version__
 from rpcarena.commands import COMMANDS
 from rpcarena.commands.options import EXIT_CODES, EXIT_USAGE
 from rpcarena.errors import ArenaError, Interrupted, Stop
-from rpcarena.orchestration import children, leftovers
+from rpcarena.process import children, leftovers
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 MEASURING = ("run", "target", "suite")  # the commands that start processes and make tables, namespaces

@@ -36,7 +36,7 @@ from rpcarena.orchestration import contender_cells, measure
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.phase import CONNECT_GRACE_S, Outcome, merge, split
 from rpcarena.orchestration.plan import Plan, Skip
-from rpcarena.orchestration.server_process import Usage
+from rpcarena.process.server_process import Usage
 from rpcarena.results import Cell
 
 STOP_GRACE_S = 30.0  # how long the server's node may take to read its counters and stop

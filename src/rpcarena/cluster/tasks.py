@@ -36,7 +36,7 @@ from rpcarena.errors import ServerError, UnavailableError, UsageError
 from rpcarena.network import wire
 from rpcarena.orchestration import builds, placement
 from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
-from rpcarena.orchestration.server_process import ServerProcess
+from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol.schema import cache_dir
 
 RTT_PROBES = 5

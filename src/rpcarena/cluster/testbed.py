@@ -29,8 +29,8 @@ from typing import Any
 from rpcarena.cluster.quiet import quiet_env
 from rpcarena.errors import UnavailableError
 from rpcarena.network import link
-from rpcarena.orchestration import children
-from rpcarena.orchestration.children import Child
+from rpcarena.process import children
+from rpcarena.process.children import Child
 
 SCHEDULER_PORT = 8786  # in a namespace of its own: nothing else there takes it
 CONTROL_NET = ipaddress.ip_network("198.19.0.0/16")

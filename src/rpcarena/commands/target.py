@@ -34,9 +34,9 @@ from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
-from rpcarena.external import cells, native
-from rpcarena.external.build import build
-from rpcarena.external.target import Target, probe
+from rpcarena.targets import cells, native
+from rpcarena.targets.build import build
+from rpcarena.targets.target import Target, probe
 
 NAME = "target"
 MAX_VARS = 1_000_000  # distinct rendered requests, all held in memory and sent to every driver

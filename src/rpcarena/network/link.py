@@ -26,7 +26,7 @@ import psutil
 
 from rpcarena.errors import UnavailableError, UsageError
 from rpcarena.orchestration import builds
-from rpcarena.orchestration.children import Child
+from rpcarena.process.children import Child
 
 READY_TIMEOUT_S = 30.0
 MAX_RUNTIME = "24h"  # delaynet's own bound; a run that outlives it has its link torn down

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from rpcarena.errors import ServerError
-from rpcarena.orchestration.children import Child, free_port
+from rpcarena.process.children import Child, free_port
 
 VIAS = ("haproxy",)
 PROXIED = ("http-json", "http-javaser")

@@ -21,7 +21,7 @@ import subprocess
 from dataclasses import dataclass
 
 from rpcarena.network import link
-from rpcarena.orchestration import leftovers
+from rpcarena.process import leftovers
 
 HEADER_BYTES = 52  # IPv4 (20) + TCP (20) + timestamp option (12), every segment on loopback
 

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from rpcarena import environment
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError, Interrupted, Stop, UnavailableError
-from rpcarena.orchestration import children
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
 from rpcarena.orchestration.plan import Plan
+from rpcarena.process import children
 from rpcarena.results import Cell, Results, now
 
 OnCell = Callable[[int, int, Plan, "Cell | None"], None]  # (index, total, plan, cell or None when starting)

@@ -28,7 +28,7 @@ from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
-from rpcarena.orchestration.server_process import ServerProcess
+from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol import schema
 from rpcarena.results import Cell
 from rpcarena.workloads import Workload

@@ -17,7 +17,7 @@ from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
 from rpcarena.orchestration.placement import where
-from rpcarena.orchestration.server_process import Usage
+from rpcarena.process.server_process import Usage
 from rpcarena.results import Cell
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from rpcarena.analysis import hist
 from rpcarena.contract import WARM, DriveResult, DriveSpec
 from rpcarena.errors import ServerError, WorkerError
-from rpcarena.orchestration.children import Child
+from rpcarena.process.children import Child
 
 MAX_PYTHON_PROCS = 16
 CONNECT_GRACE_S = 60.0

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rpcarena import external
+from rpcarena import targets
 from rpcarena.analysis import hist
 from rpcarena.contenders import get, python_client
 from rpcarena.contract import WARM, DriveResult, DriveSpec
@@ -257,7 +257,7 @@ def call_timeout_s(spec: DriveSpec) -> float:
 def client_factory(spec: DriveSpec) -> Any:
     """(target, method, timeout_s) -> a client: the contender protocol's, or an external target's."""
     if spec.external is not None:
-        return external.client_factory(spec.external)
+        return targets.client_factory(spec.external)
     contender = get(spec.contender)
     return python_client(contender.protocol, spec.client or contender.default_client(),
                          streaming=spec.mode == "stream")

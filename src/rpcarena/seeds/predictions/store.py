@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.orchestration import leftovers
-from rpcarena.orchestration.children import Child, free_port
+from rpcarena.process import leftovers
+from rpcarena.process.children import Child, free_port
 from rpcarena.seeds.predictions.dataset import dataset
 
 READY_TIMEOUT_S = 20.0

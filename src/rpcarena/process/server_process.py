@@ -18,8 +18,8 @@ import psutil
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import Ready
 from rpcarena.errors import ServerError, WorkerError
-from rpcarena.orchestration import cpu_clock
-from rpcarena.orchestration.children import Child
+from rpcarena.process import cpu_clock
+from rpcarena.process.children import Child
 
 READY_TIMEOUT_S = 60.0
 STOPPED = (psutil.STATUS_STOPPED, psutil.STATUS_TRACING_STOP)

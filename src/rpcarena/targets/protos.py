@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.errors import ServerError, UsageError
-from rpcarena.external import tls
+from rpcarena.targets import tls
 
 METHOD_HELP = "write --method package.Service/Method"
 
@@ -136,7 +136,7 @@ def find_method(pool: Any, ref: MethodRef) -> Any:
     if method is None:
         names = ", ".join(service.methods_by_name) or "none"
         raise UsageError(f"service {ref.service} has no method {ref.name!r} (it has: {names}): fix --method")
-    return method  # a streaming one too: native drivers call streams (rpcarena.external.streams)
+    return method  # a streaming one too: native drivers call streams (rpcarena.targets.streams)
 
 
 def message_classes(method: Any) -> tuple[type, type]:

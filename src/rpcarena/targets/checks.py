@@ -15,8 +15,8 @@ import json
 from typing import Any
 
 from rpcarena.errors import UsageError
-from rpcarena.external import template
 from rpcarena.protocol.replies import equivalent
+from rpcarena.targets import template
 
 _MISSING = object()
 ANY_ORDER = "any_order"  # a rendered check's third item: the list compared in any order

@@ -18,9 +18,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from rpcarena.errors import UsageError
-from rpcarena.external import checks, protos, template, tls
-from rpcarena.external import streams as native_stream
-from rpcarena.external.target import Target, reachable, server_pid
+from rpcarena.targets import checks, protos, template, tls
+from rpcarena.targets import streams as native_stream
+from rpcarena.targets.target import Target, reachable, server_pid
 
 KINDS = ("grpc", "http", "rpyc")
 # options that only some kinds of target take

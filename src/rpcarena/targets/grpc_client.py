@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rpcarena.contenders.base import Client
-from rpcarena.external import checks, protos, tls
 from rpcarena.protocol import replies
+from rpcarena.targets import checks, protos, tls
 
 
 class GrpcTargetClient(Client):
@@ -14,7 +14,7 @@ class GrpcTargetClient(Client):
 
     `description` carries `descriptor_set_b64` and, optionally, `expect_status`: a
     gRPC status name (default OK) that counts as an answer rather than an error;
-    `tls` (the `external.tls` settings) and `metadata` ([key, value] sent with every call).
+    `tls` (the `targets.tls` settings) and `metadata` ([key, value] sent with every call).
     """
 
     def __init__(self, target: str, method: str, timeout_s: float, description: dict) -> None:

@@ -17,11 +17,11 @@ from urllib.parse import urlsplit
 from rpcarena.config import RunConfig
 from rpcarena.contract import ContractError, DriveResult, DriveSpec
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.external import checks
-from rpcarena.external.target import Target
 from rpcarena.orchestration.builds import Worker, workers
 from rpcarena.orchestration.phase import DriverSpec
 from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.targets import checks
+from rpcarena.targets.target import Target
 
 PROTOCOL = "target"
 PYTHON = "py"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rpcarena.contenders.base import Client
-from rpcarena.external import checks
+from rpcarena.targets import checks
 
 RESTRICTED = {"allow_public_attrs": False, "allow_pickle": False, "allow_setattr": False,
               "allow_delattr": False, "allow_all_attrs": False}

@@ -16,14 +16,14 @@ from pathlib import Path
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import ThresholdFailed
-from rpcarena.external import native
-from rpcarena.external.target import ExternalServer, Target
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
 from rpcarena.orchestration.placement import where
 from rpcarena.orchestration.plan import Plan, Skip
 from rpcarena.results import Cell
+from rpcarena.targets import native
+from rpcarena.targets.target import ExternalServer, Target
 
 
 @dataclass

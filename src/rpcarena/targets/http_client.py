@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from rpcarena.contenders.base import Client
-from rpcarena.external import checks, tls
+from rpcarena.targets import checks, tls
 
 
 class HttpStatusError(Exception):

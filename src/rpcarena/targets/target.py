@@ -15,9 +15,9 @@ from typing import Any
 
 import psutil
 
-from rpcarena import external
+from rpcarena import targets
 from rpcarena.errors import ServerError, UsageError
-from rpcarena.orchestration.server_process import NOT_MEASURED, Usage, peak_rss_bytes, process_usage
+from rpcarena.process.server_process import NOT_MEASURED, Usage, peak_rss_bytes, process_usage
 from rpcarena.workloads import Workload
 
 CONNECT_TIMEOUT_S = 3.0
@@ -55,7 +55,7 @@ class Target:
         return int(self.address.rpartition(":")[2])
 
     def client(self, timeout_s: float) -> Any:
-        return external.client_factory(self.description)(self.address, self.method, timeout_s)
+        return targets.client_factory(self.description)(self.address, self.method, timeout_s)
 
     def server(self) -> ExternalServer:
         return ExternalServer(self)

@@ -1,6 +1,6 @@
 """External targets: servers rpcarena did not start, benchmarked with the arena's method.
 
-A target (`rpcarena.external.target`) plays the contender's part in an arena
+A target (`rpcarena.targets.target`) plays the contender's part in an arena
 plan; its Python client (gRPC from a descriptor set, templated HTTP, RPyC by
 method name) is chosen here from the description the driver spec carries.
 """
@@ -15,9 +15,9 @@ from rpcarena.errors import UsageError
 
 # kind -> "module:Class"; a client takes (target, method, timeout_s, description).
 CLIENTS = {
-    "grpc": "rpcarena.external.grpc_client:GrpcTargetClient",
-    "http": "rpcarena.external.http_client:HttpTargetClient",
-    "rpyc": "rpcarena.external.rpyc_client:RpycTargetClient",
+    "grpc": "rpcarena.targets.grpc_client:GrpcTargetClient",
+    "http": "rpcarena.targets.http_client:HttpTargetClient",
+    "rpyc": "rpcarena.targets.rpyc_client:RpycTargetClient",
 }
 
 
