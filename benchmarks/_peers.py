@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rpcarena.orchestration.placement import preexec
+from rpcarena.process.placement import preexec
 
 GHZ_VERSION = "v0.120.0"
 GHZ_MODULE = "github.com/bojand/ghz/cmd/ghz"

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from rpcarena.network import link  # noqa: E402
-from rpcarena.orchestration import builds  # noqa: E402
+from rpcarena.process import builds  # noqa: E402
 
 
 def main() -> int:

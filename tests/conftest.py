@@ -18,18 +18,19 @@ import pytest
 import rpcarena
 from rpcarena import contenders
 from rpcarena.errors import ServerError
-from rpcarena.orchestration import contender_cells, placement
+from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.backing import Backing
 from rpcarena.orchestration.context import RunContext
-from rpcarena.orchestration.plan import Plan
+from rpcarena.orchestration.plan import CellRunner, Plan
+from rpcarena.process import placement
 from rpcarena.process.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 
 
-class FakeCells:
+class FakeCells(CellRunner):
     """A cell runner that starts nothing (hyperfine's mock executor): every cell it measures is the
     fixture's first measured cell, relabelled, so the arena, --repeat, --find-max, suites and
     reports run without a server. `fail` names contenders whose cells fail; `skip` those skipped."""

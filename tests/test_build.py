@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rpcarena import cli
-from rpcarena.orchestration import builds
+from rpcarena.process import builds
 
 
 def _worker(tmp_path, name: str, build: list[str], requires: tuple[str, ...] = ()) -> builds.Worker:

@@ -20,11 +20,10 @@ import psutil
 import pytest
 from tests.conftest import command_of, descendants, popen_cli, wait_for
 
-from rpcarena import load
+from rpcarena import cluster_spec, load
 from rpcarena.analysis import hist
-from rpcarena.cluster import spec as cluster_spec
 from rpcarena.cluster.cells import plans, record
-from rpcarena.cluster.spec import Node, Roles, assign
+from rpcarena.cluster_spec import Node, Roles, assign
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveResult
 from rpcarena.errors import UsageError

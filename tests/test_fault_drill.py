@@ -320,11 +320,11 @@ def test_a_server_that_dies_as_the_drive_ends_fails_the_cell(tmp_path):
     from rpcarena.config import RunConfig
     from rpcarena.contract import DriveResult, DriveSpec
     from rpcarena.errors import ServerError
-    from rpcarena.orchestration import placement
     from rpcarena.orchestration.backing import Backing
     from rpcarena.orchestration.context import RunContext
     from rpcarena.orchestration.measure import measure
     from rpcarena.orchestration.phase import DriverSpec
+    from rpcarena.process import placement
     from rpcarena.results import Cell
 
     server = SleepServer(tmp_path / "server.log")

@@ -8,9 +8,10 @@ import pytest
 from tests.conftest import trials
 
 import rpcarena
-from rpcarena.analysis.floor import below_floor, client_language, floor_of, floor_ratio
+from rpcarena import clients
+from rpcarena.analysis.floor import below_floor, floor_of, floor_ratio
 from rpcarena.commands.run import DEFAULT_CONTENDERS
-from rpcarena.contenders import all_contenders
+from rpcarena.contenders import all_contenders, client_language
 from rpcarena.report import answer
 
 
@@ -20,9 +21,17 @@ def _cell(contender: str, client: str, scale: float, protocol: str, **changes):
 
 
 @pytest.mark.parametrize("client, language", [("py", "py"), ("py-tuple-nodelay", "py"), ("py-requests", "py"),
-                                              ("go", "go"), ("rust", "rust"), ("rust-h1", "rust"), ("java", "java")])
+                                              ("go", "go"), ("rust", "rust"), ("rust-h1", "rust"), ("java", "java"),
+                                              ("target-go", "go")])
 def test_client_language(client, language):
     assert client_language(client) == language
+    assert clients.language_named(client) == language  # what a document without client_language reads
+
+
+def test_a_recorded_client_language_is_read_before_the_id():
+    rust_floor = _cell("tcp-raw-rust", "rust", 0.2, "tcp-raw")
+    h2load = _cell("rest-warp", "h2load", 0.5, "http-json", client_language="rust")
+    assert floor_of(h2load, rpcarena.Results(cells=[rust_floor, h2load])) is rust_floor
 
 
 def test_each_client_language_has_its_own_floor():

@@ -53,7 +53,7 @@ def test_a_suite_run_merges_parts_and_reports_findings(tmp_path):
     assert seen[0].calls == 200 and seen[0].repeat == 3  # --quick: fewer calls, never fewer than 3 trials
     assert [p["title"] for p in doc.config["parts"]] == [p.title for p in suite.parts]
     again = rpcarena.load(out)
-    found, missing = findings_of(again)
+    found, missing = findings_of(again, SUITES)
     assert len(found) == len(suite.claims) and missing == doc.suite["missing"]
     assert not list(tmp_path.glob(".suite.part*.json"))
 

@@ -13,7 +13,8 @@ from rpcarena.analysis import hist
 from rpcarena.config import RunConfig, parse_duration, parse_ints
 from rpcarena.contract import DriveResult, DriveSpec
 from rpcarena.errors import UsageError, WorkerError
-from rpcarena.orchestration import phase, placement
+from rpcarena.orchestration import phase
+from rpcarena.process import placement
 from rpcarena.worker import pacer
 
 

@@ -10,11 +10,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from rpcarena.cluster import spec as cluster_spec
+from rpcarena import cluster_spec
 from rpcarena.errors import UsageError
 from rpcarena.network import link
 from rpcarena.network.proxy import VIAS
-from rpcarena.orchestration.placement import POLICIES
+from rpcarena.process.placement import POLICIES
 from rpcarena.worker.pacer import ARRIVALS
 
 _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6}

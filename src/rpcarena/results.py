@@ -81,6 +81,7 @@ class Cell:
     placement: dict = field(default_factory=dict)
     protocol: str = ""
     language: str = ""
+    client_language: str = ""  # py, go, rust, java ("" in documents before 2026-11-26: read from the id)
     client_tool: dict = field(default_factory=dict)
     drift: dict = field(default_factory=dict)
     started: str = ""

@@ -10,17 +10,15 @@ With no such floor in the document there is no ratio, never a cross-language one
 
 from __future__ import annotations
 
-from rpcarena.contenders import native
+from rpcarena import clients
 from rpcarena.results import Cell, Results
 
 FLOOR_PROTOCOL = "tcp-raw"
 
 
-def client_language(client: str) -> str:
-    """The language of a --client id: py, py-tuple, py-requests -> py; go -> go; rust-h1 -> rust."""
-    if client.startswith("py"):
-        return "py"
-    return next((c.language for c in native.clients_only() if c.id == client), client)
+def client_language(cell: Cell) -> str:
+    """The language of the cell's client, as recorded; read from its id in older documents."""
+    return cell.client_language or clients.language_named(cell.client)
 
 
 def floor_of(cell: Cell, results: Results) -> Cell | None:
@@ -28,10 +26,10 @@ def floor_of(cell: Cell, results: Results) -> Cell | None:
     run (over its trials, and the second measurement a one-trial run makes), or None. Other load
     only ever adds latency, so the least of an echo's measurements is the best estimate of what a
     call costs at the least, as TCP takes the least round trip it saw for the path's own."""
-    language = client_language(cell.client)
+    language = client_language(cell)
     floors = [c for c in results.ok_cells() if c.protocol == FLOOR_PROTOCOL and c.calls
               and c.latency.get("p50_us") and c.workload == cell.workload and c.clients == cell.clients
-              and c.setting == cell.setting and client_language(c.client) == language]
+              and c.setting == cell.setting and client_language(c) == language]
     return min(floors, key=lambda c: float(c.latency["p50_us"]), default=None)
 
 

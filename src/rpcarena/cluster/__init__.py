@@ -1,6 +1,7 @@
 """Beyond one machine: servers and clients on the nodes of a Dask cluster (`--cluster`).
 
-`spec` reads what the user said (the cluster, which node serves, which drive), `engine` is the
+`rpcarena.cluster_spec` (beside the config, which checks it) reads what the user said (the cluster,
+which node serves, which drive); here `engine` is the
 connection to Dask (kept quiet on measuring nodes), `tasks` are what runs on a node (the same
 `serve` and `drive` processes as on one machine), `channel` the small message protocol between
 the orchestrator and those tasks (ready, warm, the barrier, stop), `cells` the cell runner that

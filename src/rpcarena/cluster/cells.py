@@ -16,17 +16,20 @@ that does not come in time fails the cell with the reason, and every task of the
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rpcarena import cluster_spec
 from rpcarena import contenders as registry
 from rpcarena.cluster import tasks
 from rpcarena.cluster.channel import OrchestratorSide
 from rpcarena.cluster.engine import Engine
-from rpcarena.cluster.spec import Node, Roles, assign
+from rpcarena.cluster_spec import Node, Roles, assign
 from rpcarena.config import RunConfig
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import DriveResult
@@ -35,7 +38,7 @@ from rpcarena.network import wire
 from rpcarena.orchestration import contender_cells, measure
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.phase import CONNECT_GRACE_S, Outcome, merge, split
-from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.server_process import Usage
 from rpcarena.results import Cell
 
@@ -43,8 +46,22 @@ STOP_GRACE_S = 30.0  # how long the server's node may take to read its counters 
 NODE_RETURN_S = 60.0  # how long a cell waits for a lost node to come back before it fails
 
 
-class ClusterCells:
-    """The runner of contender cells on a cluster's nodes."""
+class ClusterCells(CellRunner):
+    """The runner of contender cells on a cluster's nodes; it opens the run's connection to them."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+
+    @contextlib.contextmanager
+    def opened(self, context: RunContext) -> Iterator[dict[str, Any] | None]:
+        """The run's connection to its cluster (and the cluster, when rpcarena starts it)."""
+        if context.config.cluster is None:
+            raise UsageError("cluster cells without a cluster: give --cluster")
+        with Engine(cluster_spec.parse(context.config.cluster), context.logs.resolve() / "cluster") as self.engine:
+            try:
+                yield self.engine.describe()
+            finally:
+                self.engine = None
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         contender = registry.get(plan.subject.id)
@@ -58,18 +75,16 @@ class ClusterCells:
         return contender_cells.client_cannot(plan, contender, here=False)
 
     def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
-        engine = context.cluster
+        engine = self.engine
         if engine is None:
             raise UsageError("cluster cells without a cluster: give --cluster")
         ClusterCell(engine, plan, _roles(engine, context), context, logs).measure(cell)
 
 
-CLUSTER_CELLS = ClusterCells()
-
-
 def plans(config: RunConfig) -> list[Plan]:
-    """A configuration's contender cells, their servers and drivers on the cluster's nodes."""
-    return contender_cells.plans(config, CLUSTER_CELLS)
+    """A configuration's contender cells, their servers and drivers on the cluster's nodes (one
+    runner for the run, which holds its connection to the cluster)."""
+    return contender_cells.plans(config, ClusterCells())
 
 
 def _roles(engine: Engine, context: RunContext) -> Roles:
@@ -108,7 +123,8 @@ class ClusterCell:
         serving = self._submit(tasks.serve, self._serve_job(), server)
         ready = channel.expect("ready", [server.name], self.config.cell_timeout_s, self._watch)[server.name]
         contender = registry.get(self.plan.subject.id)
-        spec = contender_cells.drive_spec(self.plan, contender, self.config, f"{ready['host']}:{ready['port']}")
+        spec = contender_cells.drive_spec(self.plan, contender, self.config, f"{ready['host']}:{ready['port']}",
+                                          contender_cells.native_client(self.plan, contender))
         parts = split(spec, len(self.roles.clients))  # fewer parts than nodes when clients < nodes
         drivers = list(self.roles.clients[:len(parts)])
         clocks = {n.name: self.engine.clock_offset(n) for n in drivers}

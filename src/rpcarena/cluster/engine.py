@@ -18,8 +18,8 @@ from typing import Any
 
 from rpcarena.cluster import channel, tasks
 from rpcarena.cluster.quiet import QUIET_CONFIG
-from rpcarena.cluster.spec import ClusterSpec, Node
 from rpcarena.cluster.testbed import Testbed
+from rpcarena.cluster_spec import ClusterSpec, Node
 from rpcarena.errors import UsageError
 
 CONNECT_TIMEOUT_S = 60.0

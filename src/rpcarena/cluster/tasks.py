@@ -27,15 +27,15 @@ from typing import Any
 
 import psutil
 
+from rpcarena import clients, contract, environment
 from rpcarena import contenders as registry
-from rpcarena import contract, environment
 from rpcarena.cluster.channel import NodeSide
 from rpcarena.contenders import native
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import ServerError, UnavailableError, UsageError
 from rpcarena.network import wire
-from rpcarena.orchestration import builds, placement
 from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
+from rpcarena.process import builds, placement
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol.schema import cache_dir
 
@@ -145,7 +145,7 @@ def drive(job: DriveJob) -> dict[str, Any]:
 
 def _drivers(job: DriveJob, spec: DriveSpec) -> list[DriverSpec]:
     """This node's driver processes: its own Python, or the native client built here."""
-    if job.client.startswith("py"):
+    if clients.is_python(job.client):
         return python_drivers(spec)
     client = native.client(job.client, job.protocol)
     if client is None:

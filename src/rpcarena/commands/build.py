@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from rpcarena.commands.options import command
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.orchestration import builds
+from rpcarena.process import builds
 
 NAME = "build"
 

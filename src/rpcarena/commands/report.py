@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from rpcarena import report, results
+from rpcarena import report, results, seeds
 from rpcarena.commands.options import command
 from rpcarena.errors import UsageError
 from rpcarena.suites.findings import findings_of
@@ -37,7 +37,7 @@ def sources(paths: list[str]) -> list[report.Source]:
     out = []
     for path in paths:
         doc = results.load(path)
-        found, missing = findings_of(doc)
+        found, missing = findings_of(doc, seeds.SUITES)
         out.append(report.Source(Path(path).stem, doc, found, missing))
     return out
 

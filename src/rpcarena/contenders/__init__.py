@@ -11,11 +11,12 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
+from rpcarena import clients
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Client, Contender
 from rpcarena.errors import UsageError
 
-__all__ = ["Client", "Contender", "all_contenders", "get", "python_client"]
+__all__ = ["Client", "Contender", "all_contenders", "client_language", "get", "python_client"]
 
 # id -> "module:Class"; the order is the order of 'rpcarena list'.
 _PYTHON = {
@@ -94,3 +95,12 @@ def python_client(protocol: str, client_id: str = "py", streaming: bool = False)
 def python_client_ids(protocol: str, streaming: bool = False) -> list[str]:
     return list((_PYTHON_STREAM_CLIENTS if streaming else _PYTHON_CLIENTS).get(protocol, {}))
 
+
+def client_language(client_id: str) -> str:
+    """The language of a --client id: py for a Python client, a native client's worker's language
+    (rust-h1 -> rust), else the language its id names (go). Each cell records it, so that analysis
+    needs no registry."""
+    if clients.is_python(client_id):
+        return clients.PYTHON
+    native_language = next((c.language for c in native.clients_only() if c.id == client_id), None)
+    return native_language or clients.language_named(client_id)

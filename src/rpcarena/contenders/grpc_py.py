@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent import futures
 from typing import Any
 
+from rpcarena.contenders import extra_handlers
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import replies, schema, semantics
-from rpcarena.seeds.predictions import service
 
 SERVER_THREADS = 10  # the seeds' ThreadPoolExecutor(max_workers=10)
 
@@ -106,9 +106,7 @@ class GrpcPy(PythonContender):
                              options=[("grpc.so_reuseport", 0)])
         unary = {name: refusing(handler) for name, handler in logic().items()}
         server.add_generic_rpc_handlers((handlers(grpc, unary, stream_logic()),))
-        store = service.redis_client(services)
-        if store is not None:
-            server.add_generic_rpc_handlers((service.grpc_handler(grpc, store),))
+        extra_handlers.add_to("grpcio", server, services)
         bound = bind(server, host, port)
         server.start()
         announce_ready(bound)

@@ -1,7 +1,7 @@
 """Native contenders (Go, Rust, Java): one per entry of a worker's manifest, `workers/*/worker.json`.
 
 A native contender needs no Python edit: its worker's manifest names it, its
-protocol and its clients; `rpcarena.orchestration.builds` builds the worker.
+protocol and its clients; `rpcarena.process.builds` builds the worker.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from rpcarena.contenders.base import Contender, service_options
 from rpcarena.errors import UnavailableError
-from rpcarena.orchestration.builds import Worker, workers
+from rpcarena.process.builds import Worker, workers
 
 
 class NativeContender(Contender):

@@ -16,11 +16,10 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from rpcarena.contenders import http_mapping
+from rpcarena.contenders import extra_handlers, http_mapping
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import schema, semantics
-from rpcarena.seeds.predictions import service
 
 _SCALARS = {"TYPE_INT32": int, "TYPE_INT64": int, "TYPE_UINT32": int, "TYPE_UINT64": int,
             "TYPE_DOUBLE": float, "TYPE_FLOAT": float, "TYPE_STRING": str, "TYPE_BOOL": bool}
@@ -111,17 +110,8 @@ def app(services: Mapping[str, str]) -> Any:
         fn = _operation(method.name) or (lambda body: body)
         application.add_api_route(f"/arena/{method.name}", _endpoint(model(method.request), fn),
                                   methods=["POST"], response_model=model(method.response))
-    store = service.redis_client(services)
-    if store is not None:
-        application.add_api_route("/predictions/{id_client}", _predictions_endpoint(store), methods=["GET"])
+    extra_handlers.add_to("fastapi", application, services)
     return application
-
-
-def _predictions_endpoint(store: Any) -> Any:
-    # As the seed wrote it: a synchronous Redis call inside an async endpoint, the hash as is.
-    async def get_predictions(id_client: str) -> Any:
-        return store.hgetall(f"predictions:{id_client}")
-    return get_predictions
 
 
 def listen(host: str, port: int) -> socket.socket:

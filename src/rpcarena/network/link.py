@@ -25,7 +25,7 @@ from typing import Any
 import psutil
 
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.orchestration import builds
+from rpcarena.process import builds
 from rpcarena.process.children import Child
 
 READY_TIMEOUT_S = 30.0

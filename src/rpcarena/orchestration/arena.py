@@ -8,9 +8,11 @@ arena never asks what a plan measures; each plan's runner knows (`plan.CellRunne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from rpcarena import environment
+from rpcarena import contenders, environment
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError, Interrupted, Stop, UnavailableError
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
@@ -37,8 +39,9 @@ class Arena:
     def run(self) -> Results:
         try:
             if self.plans:  # (a resumed run may have nothing left to measure)
-                with self.open_context(self.config, [p.workload for p in self.plans]) as context:
-                    self._note(context)
+                with self.open_context(self.config, [p.workload for p in self.plans]) as context, \
+                        self._runners_opened(context) as opened:
+                    self._note(context, opened)
                     self._run_all(context)
         except KeyboardInterrupt as stop:
             children.kill_all()
@@ -53,11 +56,18 @@ class Arena:
         self.results.save(self.config.out)
         return self.results
 
-    def _note(self, context: RunContext) -> None:
+    @contextlib.contextmanager
+    def _runners_opened(self, context: RunContext) -> Iterator[list[dict[str, Any]]]:
+        """What each runner of the plans opens for the run (once each), closed after the last cell."""
+        runners = list({id(p.runner): p.runner for p in self.plans}.values())
+        with contextlib.ExitStack() as stack:
+            yield [note for r in runners if (note := stack.enter_context(r.opened(context))) is not None]
+
+    def _note(self, context: RunContext, opened: list[dict[str, Any]]) -> None:
         self.results.placement = context.placement.as_dict()
         self.results.link = context.link.describe() if context.link is not None else None
         self.results.wire_unavailable = context.wire_unavailable
-        self.results.cluster = context.cluster.describe() if context.cluster is not None else None
+        self.results.cluster = opened[0] if opened else None
 
     def _run_all(self, context: RunContext) -> None:
         for i, plan in enumerate(self.plans):
@@ -89,5 +99,6 @@ class Arena:
     def _new_cell(self, p: Plan) -> Cell:
         return Cell(contender=p.subject.id, client=p.client, workload=p.workload.id, method=p.workload.method,
                     clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
+                    client_language=contenders.client_language(p.client),
                     rate_per_s=self.config.rate_per_s, link=self.config.link, via=self.config.via,
                     started=now())

@@ -18,6 +18,7 @@ from google.protobuf import json_format
 from rpcarena import contenders as registry
 from rpcarena import seeds
 from rpcarena.analysis import floor
+from rpcarena.clients import is_python
 from rpcarena.config import RunConfig
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Contender
@@ -84,7 +85,7 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
 def _floors_dividing(chosen: list[Contender], config: RunConfig) -> list[Contender]:
     """The floors (tcp-raw echoes) whose client language drives another of the chosen contenders."""
     def languages(contender: Contender) -> set[str]:
-        return {floor.client_language(c) for c in client_ids(contender, config.client_drivers)}
+        return {registry.client_language(c) for c in client_ids(contender, config.client_drivers)}
 
     others = set().union(*(languages(c) for c in chosen if c.protocol != floor.FLOOR_PROTOCOL))
     return [c for c in chosen if c.protocol == floor.FLOOR_PROTOCOL and languages(c) & others]
@@ -95,7 +96,7 @@ def _rotated(items: list[Contender], by: int) -> list[Contender]:
     return items[by:] + items[:by]
 
 
-class ContenderCells:
+class ContenderCells(CellRunner):
     """The runner of contender cells."""
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
@@ -130,7 +131,7 @@ def client_cannot(p: Plan, contender: Contender, here: bool = True) -> Skip | No
     """Why the plan's client cannot make this call (a stream its protocol's client lacks); `here`:
     also a native client that cannot be built on this machine (a cluster's nodes build their own)."""
     streaming = p.workload.mode == "stream"
-    if p.client.startswith("py"):
+    if is_python(p.client):
         if streaming and p.client not in registry.python_client_ids(contender.protocol, streaming=True):
             return "unsupported", f"no Python stream client for {contender.protocol}"
         return None
@@ -175,23 +176,22 @@ def _front(contender: Contender, context: RunContext, cell: Cell, address: str, 
 
 def driver_specs(p: Plan, contender: Contender, config: RunConfig, address: str) -> list[DriverSpec]:
     """The drivers of a contender cell: Python driver processes, or one native driver."""
-    spec = drive_spec(p, contender, config, address)
-    if p.client.startswith("py"):
-        return python_drivers(spec)
-    return [DriverSpec(_native_client(p, contender).worker.argv("drive"), spec)]
+    client = native_client(p, contender)
+    spec = drive_spec(p, contender, config, address, client)
+    return python_drivers(spec) if client is None else [DriverSpec(client.worker.argv("drive"), spec)]
 
 
-def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str) -> DriveSpec:
+def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str,
+               client: native.NativeContender | None) -> DriveSpec:
     """What a contender cell's drivers are asked to do, wherever they run (here, or on a cluster's
-    nodes, which pick their own argv for it)."""
+    nodes, which pick their own argv for it); `client` is the plan's `native_client`."""
     spec = DriveSpec(
         contender=contender.id, target=address, method=p.workload.method, requests=p.workload.requests,
         responses=p.workload.responses, clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
         rate_per_s=config.rate_per_s, arrival=config.arrival, mode=p.workload.mode)
-    if p.client.startswith("py"):
+    if client is None:
         return spec.but(client=p.client)
-    client = _native_client(p, contender)
     worker = client.worker
     # A JIT (the JVM) is not warm after a short warm-up: its manifest sets the least that is honest.
     spec = spec.but(contender=client.id, warmup_s=max(config.warmup_s, float(worker.manifest.get("min_warmup_s", 0))),
@@ -201,7 +201,10 @@ def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str) -
     return spec
 
 
-def _native_client(p: Plan, contender: Contender) -> native.NativeContender:
+def native_client(p: Plan, contender: Contender) -> native.NativeContender | None:
+    """The plan's native client, found once per cell; None for a Python client."""
+    if is_python(p.client):
+        return None
     client = native.client(p.client, contender.protocol)
     if client is None:
         raise UsageError(f"no client {p.client!r} speaks {contender.protocol} (for {contender.id})")

@@ -1,4 +1,5 @@
 """What every cell of a run shares, passed explicitly: placement, logs, backing services, the link.
+(What only one kind of cell shares, a cluster's engine, its runner opens: `CellRunner.opened`.)
 
 The context is opened once per run, before the first cell, and closed after
 the last (also on an error or Ctrl-C), so a Redis, a network namespace or a
@@ -14,11 +15,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from rpcarena.cluster import engine, spec
 from rpcarena.config import RunConfig
 from rpcarena.network import link, wire
 from rpcarena.orchestration.backing import Backing
-from rpcarena.orchestration.placement import Placement, plan
+from rpcarena.process.placement import Placement, plan
 from rpcarena.workloads import Workload
 
 
@@ -32,7 +32,6 @@ class RunContext:
     backing: Backing
     link: link.Link | None  # the emulated link the servers are behind, if any
     wire_unavailable: str | None  # why bytes on the wire cannot be counted here, if they cannot
-    cluster: Any = None  # --cluster: the connection to its nodes (rpcarena.cluster.engine.Engine)
 
     @property
     def server_host(self) -> str:
@@ -69,13 +68,5 @@ def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunCo
     emulated = link.Link(link.parse(config.link), logs / "link.log", placement.clients) if config.link else None
     with (emulated or contextlib.nullcontext(None)), \
             Backing(workloads, {"redis": config.redis_url}, "127.0.0.1" if emulated else config.host,
-                    emulated.server_prefix if emulated else None) as backing, \
-            _cluster(config, logs) as cluster:
-        yield RunContext(config, placement, logs, backing, emulated, wire.unavailable(), cluster)
-
-
-def _cluster(config: RunConfig, logs: Path) -> contextlib.AbstractContextManager[Any]:
-    """The run's connection to its cluster (and the cluster, when rpcarena starts it), or nothing."""
-    if config.cluster is None:
-        return contextlib.nullcontext(None)
-    return engine.Engine(spec.parse(config.cluster), logs.resolve() / "cluster")
+                    emulated.server_prefix if emulated else None) as backing:
+        yield RunContext(config, placement, logs, backing, emulated, wire.unavailable())

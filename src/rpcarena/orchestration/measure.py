@@ -16,7 +16,7 @@ from rpcarena.errors import ServerError, WorkerError
 from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
-from rpcarena.orchestration.placement import where
+from rpcarena.process.placement import where
 from rpcarena.process.server_process import Usage
 from rpcarena.results import Cell
 

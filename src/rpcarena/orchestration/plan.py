@@ -8,9 +8,10 @@ new kind of cell (a remote host, a cluster node) is a new runner, not a branch.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from rpcarena.orchestration.context import RunContext
 from rpcarena.results import Cell
@@ -33,7 +34,14 @@ class Subject(Protocol):
 
 
 class CellRunner(Protocol):
-    """How one kind of cell is measured (a contender's fresh server, an external target, ...)."""
+    """How one kind of cell is measured (a contender's fresh server, an external target, ...).
+
+    A runner subclasses it to keep `opened`, which opens nothing."""
+
+    def opened(self, context: RunContext) -> contextlib.AbstractContextManager[dict[str, Any] | None]:
+        """What this runner's cells share over the run and it opens itself (a cluster's engine), open
+        from the first cell to the last; yields what the results record of it (`Results.cluster`)."""
+        return contextlib.nullcontext(None)
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         """Why this cell cannot run here, or None."""

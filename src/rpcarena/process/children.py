@@ -22,8 +22,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from rpcarena.orchestration.placement import preexec
 from rpcarena.process import leftovers
+from rpcarena.process.placement import preexec
 
 _LIVE: set[subprocess.Popen[bytes]] = set()
 STDERR_TAIL = 20

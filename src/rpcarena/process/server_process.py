@@ -12,10 +12,10 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import psutil
 
-from rpcarena.contenders.base import Contender
 from rpcarena.contract import Ready
 from rpcarena.errors import ServerError, WorkerError
 from rpcarena.process import cpu_clock
@@ -44,10 +44,20 @@ class Usage:
 NOT_MEASURED = Usage(None, None, None)
 
 
+class Launchable(Protocol):
+    """What a server process needs of a contender (a Protocol, so process plumbing stays below
+    the contenders that satisfy it)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]: ...
+
+
 class ServerProcess:
     """One server process for one cell."""
 
-    def __init__(self, contender: Contender, host: str, cpus: tuple[int, ...] | None, log: Path,
+    def __init__(self, contender: Launchable, host: str, cpus: tuple[int, ...] | None, log: Path,
                  prefix: list[str] | None = None, services: Mapping[str, str] | None = None) -> None:
         self.contender = contender
         self.services = services or {}  # backing services' URLs, given to the server on its command line

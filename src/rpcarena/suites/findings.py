@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rpcarena.results import Results
-from rpcarena.seeds import SUITES
 from rpcarena.suites.evidence import Evidence
 from rpcarena.suites.model import Finding, Suite
 
@@ -19,10 +20,12 @@ def findings(suite: Suite, results: Results, missing: dict[str, str]) -> list[Fi
     return out
 
 
-def findings_of(results: Results) -> tuple[list[Finding], dict[str, str]]:
-    """The findings and missing systems of a suite's results document; nothing for a plain run."""
+def findings_of(results: Results, suites: Mapping[str, Suite]) -> tuple[list[Finding], dict[str, str]]:
+    """The findings and missing systems of a suite's results document, its suite found by name in
+    `suites` (`rpcarena.seeds.SUITES`: the seeds define the suites, so they are handed in); nothing
+    for a plain run."""
     meta = results.suite or {}
-    suite = SUITES.get(meta.get("name", ""))
+    suite = suites.get(meta.get("name", ""))
     if suite is None:
         return [], {}
     missing = meta.get("missing", {})

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rpcarena import contenders, seeds
+from rpcarena import contenders, workloads
 from rpcarena.analysis.stats import MIN_TRIALS
 from rpcarena.config import RunConfig
 from rpcarena.errors import UsageError
@@ -27,9 +27,9 @@ def missing_systems(suite: Suite) -> dict[str, str]:
             reason = "not a contender in this rpcarena yet"
         if reason:
             missing[cid] = reason
-    for pattern in suite.workloads:
+    for pattern in suite.workloads:  # a suite comes from the seeds, which registered their workloads
         try:
-            seeds.select([pattern])
+            workloads.select([pattern])
         except UsageError:
             missing[pattern] = "no such workload in this rpcarena yet"
     return missing

@@ -19,8 +19,8 @@ from rpcarena.errors import ThresholdFailed
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
-from rpcarena.orchestration.placement import where
-from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.orchestration.plan import CellRunner, Plan, Skip
+from rpcarena.process.placement import where
 from rpcarena.results import Cell
 from rpcarena.targets import native
 from rpcarena.targets.target import ExternalServer, Target
@@ -53,7 +53,7 @@ def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None) ->
             for client in config.client_drivers or [native.PYTHON]]
 
 
-class TargetCells:
+class TargetCells(CellRunner):
     """The runner of one target's cells."""
 
     def __init__(self, target: Target, gate: Gate) -> None:

@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 from rpcarena.config import RunConfig
 from rpcarena.contract import ContractError, DriveResult, DriveSpec
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.orchestration.builds import Worker, workers
 from rpcarena.orchestration.phase import DriverSpec
 from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.process.builds import Worker, workers
 from rpcarena.targets import checks
 from rpcarena.targets.target import Target
 

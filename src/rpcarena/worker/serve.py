@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 
+from rpcarena import seeds  # noqa: F401  (each seed registers its servers' extra handlers)
 from rpcarena.contenders import get
 from rpcarena.contenders.base import PythonContender
 from rpcarena.errors import ArenaError, UsageError

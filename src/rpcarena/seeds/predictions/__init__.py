@@ -1,6 +1,6 @@
-"""The predictions seed: its workloads (registered on import) and its suite."""
+"""The predictions seed: its workloads and its servers' handlers (registered on import) and its suite."""
 
-from rpcarena.seeds.predictions import workloads
+from rpcarena.seeds.predictions import service, workloads
 from rpcarena.seeds.predictions.suite import SUITE
 
-__all__ = ["SUITE", "workloads"]
+__all__ = ["SUITE", "service", "workloads"]

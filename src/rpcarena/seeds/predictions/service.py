@@ -1,10 +1,14 @@
-"""The predictions seed's service in Python, reading the Redis hash as the seed's servers did."""
+"""The predictions seed's service in Python, reading the Redis hash as the seed's servers did.
+
+Importing it registers its handlers with the grpcio and FastAPI servers (`contenders.extra_handlers`),
+which serve them when the run has a Redis."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from rpcarena.contenders import extra_handlers
 from rpcarena.protocol import schema
 
 SERVICE = "predictions.Predictions"
@@ -34,3 +38,28 @@ def grpc_handler(grpc: Any, store: Any) -> Any:
     return grpc.method_handlers_generic_handler(SERVICE, {"GetPredictions": grpc.unary_unary_rpc_method_handler(
         get_predictions, request_deserializer=request_type.FromString,
         response_serializer=reply_type.SerializeToString)})
+
+
+def _predictions_endpoint(store: Any) -> Any:
+    # As the seed wrote it: a synchronous Redis call inside an async endpoint, the hash as is.
+    async def get_predictions(id_client: str) -> Any:
+        return store.hgetall(f"predictions:{id_client}")
+    return get_predictions
+
+
+def _add_to_grpcio(server: Any, services: Mapping[str, str]) -> None:
+    store = redis_client(services)
+    if store is not None:
+        import grpc
+
+        server.add_generic_rpc_handlers((grpc_handler(grpc, store),))
+
+
+def _add_to_fastapi(application: Any, services: Mapping[str, str]) -> None:
+    store = redis_client(services)
+    if store is not None:
+        application.add_api_route("/predictions/{id_client}", _predictions_endpoint(store), methods=["GET"])
+
+
+extra_handlers.register("grpcio", _add_to_grpcio)
+extra_handlers.register("fastapi", _add_to_fastapi)

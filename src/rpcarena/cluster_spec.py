@@ -1,4 +1,5 @@
 """What `--cluster`, `--server-node` and `--client-nodes` say, parsed once; which node does what.
+(Outside `cluster/`, which needs Dask, so that the config checks it looking down.)
 
 A cluster is given as a scheduler's address (`tcp://HOST:8786`), hosts to reach over SSH
 (`ssh:hostA,hostB`: Dask's SSHCluster, the scheduler on the first host, one worker on each),
