@@ -134,8 +134,8 @@ def _us(value: float | None) -> str:
     return "-" if value is None else f"{value:,.0f}"
 
 
-HEADER = (f"{'driver':<6}{'share':>6}{'rate/s':>8}{'got/s':>8}{'corr p50':>9}{'corr p99':>9}{'uncorr p50':>11}"
-          f"{'lag p50':>8}{'pacing err':>11}{'ghz p50':>8}{'ghz p99':>8}{'closed p50':>11}  goal")
+HEADER = (f"{'driver':<6}{'share':>6}{'rate/s':>8}{'got/s':>8}{'corr p50':>11}{'corr p99':>11}{'uncorr p50':>11}"
+          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}  goal (us)")
 
 
 def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict) -> str:
@@ -143,9 +143,9 @@ def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict) -> s
     error, uncorrected = _median(ours, "pacing_error"), _median(ours, "uncorrected_p50")
     goal = "-" if error is None or uncorrected is None else (
         "met" if error <= max(GOAL_SHARE * uncorrected, GOAL_FLOOR_US) else "NOT met")
-    return (f"{driver:<6}{share:>5}%{rate:>8,.0f}{_us(_median(ours, 'calls_per_s')):>8}{_us(_median(ours, 'p50')):>9}"
-            f"{_us(_median(ours, 'p99')):>9}{_us(uncorrected):>11}{_us(_median(ours, 'lag_p50')):>8}"
-            f"{_us(error):>11}{_us(_median(peer, 'p50')):>8}{_us(_median(peer, 'p99')):>8}"
+    return (f"{driver:<6}{share:>5}%{rate:>8,.0f}{_us(_median(ours, 'calls_per_s')):>8}{_us(_median(ours, 'p50')):>11}"
+            f"{_us(_median(ours, 'p99')):>11}{_us(uncorrected):>11}{_us(_median(ours, 'lag_p50')):>10}"
+            f"{_us(error):>11}{_us(_median(peer, 'p50')):>10}{_us(_median(peer, 'p99')):>10}"
             f"{_us(closed_p50.get(driver)):>11}  {goal}")
 
 

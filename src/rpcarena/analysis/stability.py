@@ -180,8 +180,8 @@ def schedule_lag(cell: Cell, cpus: int) -> str | None:
         return None
     return (f"the driver, not the server, fell behind its schedule, by {_us(lag_us)} at the median "
             f"({lag_us / corrected_us:.0%} of the corrected p50 of {_us(corrected_us)}; p99 {_us(lag_p99_us)}): "
-            "that lateness is counted as latency; use a native client (--client go or rust), "
-            "keep its CPUs free, or lower --rate")
+            "that lateness is counted as latency; keep the client's CPUs free, use a native client "
+            "(--client go or rust), add clients (-c: every call in flight holds one), or lower --rate")
 
 
 def bimodal(cell: Cell, cpus: int) -> str | None:
