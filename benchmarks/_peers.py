@@ -132,6 +132,14 @@ def ghz(target: str, method: str, request: dict, connections: int, duration_s: f
     return with_cpu(parse_ghz(json.loads(stdout), connections), max(0.0, cpu_s - fixed_cpu_s))
 
 
+def ghz_rate(target: str, method: str, request: dict, connections: int, rate_per_s: float, duration_s: float,
+             cpus: tuple[int, ...] | None) -> Measurement:
+    """Open-loop unary calls: `--rps` calls per second over N connections, for a duration."""
+    argv = _ghz_argv(target, method, request, connections, "--rps", str(round(rate_per_s)), "-z", f"{duration_s}s")
+    stdout, cpu_s = _run(argv, cpus, duration_s + 60)
+    return with_cpu(parse_ghz(json.loads(stdout), connections), cpu_s)
+
+
 def ghz_fixed_cpu_s(target: str, method: str, request: dict, cpus: tuple[int, ...] | None) -> float:
     """ghz's CPU for one call: its start-up (parsing arena.proto costs ~0.25 s here), the median of 3."""
     argv = _ghz_argv(target, method, request, 1, "-n", "1")

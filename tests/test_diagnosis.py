@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rpcarena.analysis import stability
+from rpcarena.analysis import hist, stability
 from rpcarena.analysis.groups import group
 from rpcarena.results import Cell
 
@@ -98,3 +98,27 @@ def test_warnings_are_the_diagnoses_sentences():
     g = group([_cell(ONE_MODE, calls=300, server_cpu_s=0.97)])[0]
     assert stability.warnings(g, 2) == [d.text for d in stability.diagnoses(g, 2)]
     assert [d.check for d in stability.diagnoses(g, 2)] == ["unsupported_percentiles", "server_saturated"]
+
+
+def _open_loop_cell(corrected_us: float, lag_us: float, **changes) -> Cell:
+    """An open-loop cell whose every call took `corrected_us` from its due time, `lag_us` of it before its send."""
+    corrected, lag = hist.new(), hist.new()
+    corrected.record_value(int(corrected_us * 1e3), CALLS)
+    lag.record_value(int(lag_us * 1e3), CALLS)
+    return _cell(ONE_MODE, latency_histogram=hist.encode(corrected), schedule_lag_histogram=hist.encode(lag),
+                 rate_per_s=1000.0, **changes)
+
+
+def test_a_driver_that_fell_behind_is_said_with_how_far():
+    (said,) = [d for d in stability.diagnoses(group([_open_loop_cell(900, 600)])[0], cpus=2)
+               if d.kind == "schedule-lag"]
+    assert "the driver, not the server, fell behind" in said.text and "600 µs" in said.text
+
+
+@pytest.mark.parametrize("lag_us,changes", [
+    (5, {}),  # on time: within noise
+    (50, {}),  # 50 µs of 900: not a material share
+    (600, {"server_cpu_s": 0.97}),  # a saturated server made the calls queue: server_saturated says so
+])
+def test_schedule_lag_is_not_said_when_the_driver_kept_up(lag_us, changes):
+    assert "schedule_lag" not in _said(_open_loop_cell(900, lag_us, **changes))

@@ -2,40 +2,107 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import psutil
 import pytest
-from tests.conftest import popen_cli, server_of, wait_for
+from tests.conftest import command_of, descendants, popen_cli, run_cli, wait_for
 
-from rpcarena.analysis import hist, slo
+from rpcarena.analysis import hist, slo, stability
+from rpcarena.analysis.groups import group
 from rpcarena.errors import UsageError
+from rpcarena.orchestration import placement
 from rpcarena.results import Cell, load
 
 STALL_S = 0.3
+RATE = 100
+# what a driver warms up for at --warmup 0 (the JVM's manifest asks for at least 5 s)
+WARMUP_S = {"py": 0.0, "go": 0.0, "rust": 0.0, "java": 5.0}
 
 
-def test_a_stall_shows_in_the_corrected_histogram_only(tmp_path):
+def _above(h, threshold_ns: float) -> int:
+    """How many recorded values of a histogram are at or above `threshold_ns`."""
+    return sum(v.count_at_value_iterated_to for v in h.get_recorded_iterator() if v.value_iterated_to >= threshold_ns)
+
+
+def _server_and_driver(cli: psutil.Process, contender: str) -> psutil.Process | None:
+    """The contender's server once a driver has connected to it (its measured phase is near)."""
+    procs = descendants(cli)
+    servers = [p for p in procs if "serve" in command_of(p).split() or "rpcarena.worker.serve" in command_of(p)]
+    server = next((p for p in servers if contender in command_of(p).split()), None)
+    drivers = [p for p in procs if "drive" in command_of(p).split() or "rpcarena.worker.drive" in command_of(p)]
+    if server is None or not drivers:
+        return None
+    with contextlib.suppress(psutil.Error):
+        if any(c.status == psutil.CONN_ESTABLISHED for c in server.net_connections("tcp")):
+            return server
+    return None
+
+
+def _interrupt(cli: subprocess.Popen) -> None:
+    """A run still going when the test failed: Ctrl-C to its group, which stops what it started."""
+    if cli.poll() is None:
+        os.killpg(cli.pid, signal.SIGINT)
+        cli.communicate(timeout=60)
+
+
+@pytest.mark.parametrize("client", list(WARMUP_S))
+def test_a_stall_shows_in_the_corrected_histogram_only(tmp_path, client):
     out = tmp_path / "r.json"
-    cli = popen_cli("run", "--contender", "tcp-raw", "--workload", "usp.int32", "--rate", "100",
-                    "--duration", "4s", "--warmup", "0", "--out", str(out))
-    server = wait_for(lambda: server_of(psutil.Process(cli.pid), "tcp-raw"))
-    time.sleep(1.5)
-    server.suspend()  # the server stalls once, for STALL_S
-    time.sleep(STALL_S)
-    server.resume()
-    _, stderr = cli.communicate(timeout=120)
+    cli = popen_cli("run", "--contender", "grpc-go", "--client", client, "--workload", "usp.int32",
+                    "--rate", str(RATE), "--duration", "4s", "--warmup", "0", "--out", str(out))
+    try:
+        server = wait_for(lambda: _server_and_driver(psutil.Process(cli.pid), "grpc-go"), timeout_s=120)
+        time.sleep(WARMUP_S[client] + 1.0)  # into the measured phase
+        server.suspend()  # the server stalls once, for STALL_S
+        time.sleep(STALL_S)
+        server.resume()
+        _, stderr = cli.communicate(timeout=180)
+    finally:
+        _interrupt(cli)
     assert cli.returncode == 0, stderr
     (cell,) = load(out).cells
     corrected = cell.histogram
     uncorrected = hist.decode(cell.latency_uncorrected_histogram)
-    assert corrected.get_total_count() == uncorrected.get_total_count() == cell.calls
-    stalled_calls = int(STALL_S * 100)
-    # every call scheduled during the stall waited for it: the corrected tail holds them all
-    assert corrected.get_value_at_percentile(100 - 100 * (stalled_calls // 3) / cell.calls) >= STALL_S / 3 * 1e9
+    lag = hist.decode(cell.schedule_lag_histogram)
+    assert corrected.get_total_count() == uncorrected.get_total_count() == lag.get_total_count() == cell.calls
+    stalled_calls = int(STALL_S * RATE)
+    # every call due during the stall waited for it, from its due time: the corrected tail holds them
+    assert _above(corrected, STALL_S / 3 * 1e9) >= stalled_calls // 3
     # measured from the actual send, only the call in flight saw the stall
-    assert uncorrected.get_value_at_percentile(99) < corrected.get_value_at_percentile(99)
+    assert _above(uncorrected, STALL_S / 3 * 1e9) <= cell.clients
+    # the calls due during the stall were sent late, because the one client was waiting for a reply
+    assert _above(lag, STALL_S / 3 * 1e9) >= stalled_calls // 3
     assert cell.late_calls >= stalled_calls // 3
+
+
+def _busy_loops(cpus: set[int], n: int) -> list[subprocess.Popen]:
+    """`n` processes that spin on `cpus`: a driver pinned there gets a fraction of its CPU."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True,
+                             preexec_fn=lambda: os.sched_setaffinity(0, cpus)) for _ in range(n)]
+
+
+def test_a_driver_starved_of_its_cpu_is_said_to_fall_behind(tmp_path):
+    out = tmp_path / "r.json"
+    client_cpus = set(placement.plan("split").clients or ())
+    loops = _busy_loops(client_cpus, 4)
+    try:
+        done = run_cli("run", "--contender", "grpc-go", "--client", "py", "--workload", "usp.int32",
+                       "--rate", "2000", "--duration", "2s", "--warmup", "0", "--out", str(out))
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(out).cells
+    assert hist.decode(cell.schedule_lag_histogram).get_total_count() == cell.calls > 0
+    kinds = [d.kind for d in stability.diagnoses(group([cell])[0], cpus=2)]
+    assert "schedule-lag" in kinds
 
 
 def test_the_rate_is_kept(tmp_path):

@@ -57,9 +57,11 @@ def test_poisson_pacer_is_deterministic_and_has_the_rate():
     assert 19.0e9 < first[-1] < 21.0e9  # 20,000 calls at 1,000/s: about 20 s of schedule
 
 
-def test_client_share_of_the_schedule():
-    shares = [list(itertools.islice(pacer.client_offsets_ns(100, "constant", c, 3), 3)) for c in range(3)]
-    assert sorted(itertools.chain(*shares)) == [k * 10_000_000 for k in range(9)]
+def test_schedule_hands_out_its_calls_once_by_count_and_by_end():
+    by_count = pacer.Schedule(100, "constant", start_ns=5, calls=3, end_ns=0)
+    assert [by_count.next() for _ in range(4)] == [5, 10_000_005, 20_000_005, None]
+    by_end = pacer.Schedule(100, "constant", start_ns=0, calls=None, end_ns=30_000_000)
+    assert [by_end.next() for _ in range(4)] == [0, 10_000_000, 20_000_000, None]
 
 
 def test_pacer_rejects_bad_rate():

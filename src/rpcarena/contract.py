@@ -163,7 +163,8 @@ class DriveResult(Document):
     """What a driver measured: counts, its HdrHistograms, a bounded sample, its own CPU."""
 
     WHAT: ClassVar[str] = "drive result"
-    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns", "messages", "histogram_messages")
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns", "messages", "histogram_messages",
+                                                 "histogram_schedule_lag")
 
     calls: int = field(metadata=kind("integer"))
     errors: dict[str, Any] = field(metadata=kind("object"))
@@ -176,6 +177,9 @@ class DriveResult(Document):
     contract: int = field(default=VERSION, metadata=kind("integer"))
     error_examples: dict[str, Any] = field(default_factory=dict, metadata=kind("object"))
     histogram_uncorrected: str | None = field(default=None, metadata=kind("string", nullable=True))
+    # open loop: each call's schedule lag, from when it was due to when it was sent (HdrHistogram,
+    # ns): the driver's own lateness, which `histogram` (due -> done) charges to the server
+    histogram_schedule_lag: str | None = field(default=None, metadata=kind("string", nullable=True))
     late_calls: int = field(default=0, metadata=kind("integer"))
     retries: int = field(default=0, metadata=kind("integer"))  # calls a failing-over client re-sent
     start_mono_ns: int | None = field(default=None, metadata=kind("integer", nullable=True))

@@ -52,6 +52,8 @@ class Cell:
     wall_s: float = 0.0
     latency_histogram: str | None = None
     latency_uncorrected_histogram: str | None = None
+    # open loop: each call's lateness in the driver, due -> sent (ns); absent in older documents
+    schedule_lag_histogram: str | None = None
     # a call that is a stream (an external target's): its reply messages and each one's latency (ns)
     messages: int | None = None
     message_latency_histogram: str | None = None
@@ -335,6 +337,7 @@ def _cell(index: int, data: object) -> Cell:
     cell = Cell.from_json(data)
     cell.__dict__["histogram"] = _histogram(where, cell.latency_histogram)  # the cached property, read once
     _histogram(where, cell.latency_uncorrected_histogram)
+    _histogram(where, cell.schedule_lag_histogram)
     return cell
 
 

@@ -38,6 +38,8 @@ BIMODAL_SHARE = 0.10  # of the calls on each side of the dip
 TREND_MIN_SAMPLES = 60
 TREND_CHANGE = 0.20  # between the medians of the first and the last third of the phase
 TREND_SIGMAS = 3.0  # the last third's calls above the first third's median: this far from half
+SCHEDULE_LAG_SHARE = 0.10  # the driver's median lateness, of the corrected median latency
+SCHEDULE_LAG_MIN_US = 20.0  # below this a driver's lateness is within the clock's and the kernel's noise
 
 
 def high_cv(cell: Cell, cpus: int) -> str | None:
@@ -145,17 +147,41 @@ def delayed_ack(cell: Cell, cpus: int) -> str | None:
             "set TCP_NODELAY (for RPyC: rpyc-nodelay)")
 
 
-def server_saturated(cell: Cell, cpus: int) -> str | None:
-    """The server busy on (nearly) all its CPUs: throughput is its ceiling and latency queues in it."""
+def _server_busy(cell: Cell, cpus: int) -> tuple[float, int] | None:
+    """The share of its CPUs the server used in the measured phase, and how many it had (None: unknown)."""
     server_cpus = len(cell.placement.get("server_cpus") or []) or cpus
     spent = cell.server_cpu_us_per_call
     if spent is None or cell.wall_s <= 0 or cell.server_counters_include_warmup:
         return None
-    busy = spent * cell.calls / 1e6 / (cell.wall_s * server_cpus)
-    if busy <= SERVER_SATURATED:
+    return spent * cell.calls / 1e6 / (cell.wall_s * server_cpus), server_cpus
+
+
+def server_saturated(cell: Cell, cpus: int) -> str | None:
+    """The server busy on (nearly) all its CPUs: throughput is its ceiling and latency queues in it."""
+    measured = _server_busy(cell, cpus)
+    if measured is None or measured[0] <= SERVER_SATURATED:
         return None
+    busy, server_cpus = measured
     return (f"server used {busy:.0%} of its {server_cpus} CPU(s): it is saturated, so throughput is its ceiling "
             "and latency includes queueing in it; give it more CPUs (--pin none) or use fewer clients")
+
+
+def schedule_lag(cell: Cell, cpus: int) -> str | None:
+    """Open loop: the driver sent its calls late while the server had CPU to spare. Latency runs
+    from each call's intended start, so the driver's lateness is charged to the server."""
+    if not cell.schedule_lag_histogram or not cell.calls:
+        return None
+    busy = _server_busy(cell, cpus)
+    if busy is not None and busy[0] > SERVER_SATURATED:
+        return None  # calls queued behind a saturated server: server_saturated says so
+    lag = hist.percentiles(hist.decode(cell.schedule_lag_histogram), (50.0, 99.0))
+    lag_us, lag_p99_us, corrected_us = lag[50.0] / 1e3, lag[99.0] / 1e3, cell.latency.get("p50_us") or 0.0
+    if lag_us < SCHEDULE_LAG_MIN_US or lag_us < SCHEDULE_LAG_SHARE * corrected_us:
+        return None
+    return (f"the driver, not the server, fell behind its schedule, by {_us(lag_us)} at the median "
+            f"({lag_us / corrected_us:.0%} of the corrected p50 of {_us(corrected_us)}; p99 {_us(lag_p99_us)}): "
+            "that lateness is counted as latency; keep the client's CPUs free, use a native client "
+            "(--client go or rust), add clients (-c: every call in flight holds one), or lower --rate")
 
 
 def bimodal(cell: Cell, cpus: int) -> str | None:
@@ -222,7 +248,7 @@ def _us(value: float) -> str:
 
 CELL_CHECKS: tuple[Callable[[Cell, int], str | None], ...] = (
     few_calls, unsupported_percentiles, failed_calls, high_cv, bimodal, trend, client_bottleneck, server_saturated,
-    load_drift, clock_drift, late_calls, delayed_ack)
+    load_drift, clock_drift, late_calls, schedule_lag, delayed_ack)
 
 
 def trial_spread(g: Group) -> str | None:
@@ -239,6 +265,11 @@ class Diagnosis:
 
     check: str
     text: str
+
+    @property
+    def kind(self) -> str:
+        """The machine-readable name: the check's, hyphenated (`schedule-lag`)."""
+        return self.check.replace("_", "-")
 
 
 def diagnoses(g: Group, cpus: int) -> list[Diagnosis]:

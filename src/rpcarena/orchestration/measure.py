@@ -119,6 +119,7 @@ def record(cell: Cell, outcome: Outcome, used: Usage) -> None:
     cell.wall_s = result.wall_s
     cell.latency_histogram = result.histogram
     cell.latency_uncorrected_histogram = result.histogram_uncorrected
+    cell.schedule_lag_histogram = result.histogram_schedule_lag
     cell.messages, cell.message_latency_histogram = result.messages, result.histogram_messages
     cell.samples_ns = result.samples
     cell.late_calls = result.late_calls

@@ -128,17 +128,25 @@ class Phase:
                 for child in self.children]
 
 
+def _sum(encoded: list[str | None]) -> str | None:
+    """The sum of the histograms the drivers gave (None when none gave one)."""
+    given = [e for e in encoded if e]
+    if not given:
+        return None
+    total = hist.new()
+    for e in given:
+        total.add(hist.decode(e))
+    return hist.encode(total)
+
+
 def merge(results: list[DriveResult]) -> DriveResult:
     """One result from several drivers' results (histograms added, counts summed)."""
-    histogram, uncorrected = hist.new(), None
+    histogram = hist.new()
     errors: Counter[str] = Counter()
     examples: dict[str, str] = {}
     samples: list[list[int]] = []
     for p, result in enumerate(results):
         histogram.add(hist.decode(result.histogram))
-        if result.histogram_uncorrected:
-            uncorrected = uncorrected or hist.new()
-            uncorrected.add(hist.decode(result.histogram_uncorrected))
         errors.update(result.errors)
         for kind, text in result.error_examples.items():
             examples.setdefault(kind, text)
@@ -150,7 +158,8 @@ def merge(results: list[DriveResult]) -> DriveResult:
         calls=sum(r.calls for r in results), errors=dict(errors), error_examples=examples,
         wall_s=(max(ends) - min(starts)) / 1e9 if timed else max(r.wall_s for r in results),
         histogram=hist.encode(histogram),
-        histogram_uncorrected=hist.encode(uncorrected) if uncorrected is not None else None,
+        histogram_uncorrected=_sum([r.histogram_uncorrected for r in results]),
+        histogram_schedule_lag=_sum([r.histogram_schedule_lag for r in results]),
         samples=sorted(samples), late_calls=sum(r.late_calls for r in results),
         retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
         cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,

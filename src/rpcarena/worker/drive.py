@@ -38,6 +38,7 @@ class Tally:
 
     histogram: Any = field(default_factory=hist.new)
     uncorrected: Any = None
+    lag: Any = None  # open loop: due -> sent
     errors: Counter = field(default_factory=Counter)
     examples: dict = field(default_factory=dict)
     samples: list = field(default_factory=list)
@@ -97,6 +98,7 @@ class Driver:
         self.go = threading.Barrier(self.n + 1)
         self.tallies = [Tally() for _ in range(self.n)]
         self.start_ns = 0
+        self.schedule: pacer.Schedule | None = None  # open loop: set when the measured phase starts
 
     def quota(self, i: int) -> int | None:
         calls = self.spec.calls
@@ -171,26 +173,27 @@ class Driver:
         return _until(self.start_ns + int((self.spec.duration_s or 0) * 1e9))
 
     def open_loop(self, i: int, tally: Tally, rng: random.Random) -> None:
-        client, quota = self.clients[i], self.quota(i)
-        end_ns = self.start_ns + int((self.spec.duration_s or 0) * 1e9)
-        reservoir, kept, keep_at = Reservoir(self.sample_share(), rng), 0, 1
-        tally.uncorrected = hist.new()
-        assert self.spec.rate_per_s is not None
-        schedule = pacer.client_offsets_ns(self.spec.rate_per_s, self.spec.arrival, i, self.n)
-        for k, offset in enumerate(schedule):
-            intended = self.start_ns + offset
-            if (quota is not None and k >= quota) or (quota is None and intended >= end_ns):
-                break
-            _sleep_until(intended)
+        """Calls taken from the shared schedule, each timed three ways: due -> done (the corrected
+        latency, wrk2's), sent -> done (uncorrected) and due -> sent (the driver's own lateness)."""
+        client, schedule = self.clients[i], self.schedule
+        assert schedule is not None, "set before the go barrier opens"
+        reservoir, kept, keep_at, k = Reservoir(self.sample_share(), rng), 0, 1, 0
+        tally.uncorrected, tally.lag = hist.new(), hist.new()
+        pacer.fine_timers()
+        while (due := schedule.next()) is not None:
+            pacer.wait_until(due)
             timed = self.call_once(client, i + k, tally)
+            k += 1
             if timed is None:
                 continue
-            tally.late += timed[0] - intended > LATE_NS
-            tally.histogram.record_value(timed[1] - intended)
-            tally.uncorrected.record_value(timed[1] - timed[0])
+            sent, done = timed
+            tally.late += sent - due > LATE_NS
+            tally.histogram.record_value(done - due)
+            tally.uncorrected.record_value(done - sent)
+            tally.lag.record_value(sent - due)
             kept += 1
             if kept == keep_at:
-                keep_at = reservoir.keep(kept, k * self.n + i, timed[1] - intended)
+                keep_at = reservoir.keep(kept, k * self.n + i, done - due)
         tally.samples = reservoir.items
 
     def sample_share(self) -> int:
@@ -214,6 +217,9 @@ class Driver:
             sys.stdin.readline()
         usage0 = resource.getrusage(resource.RUSAGE_SELF)
         self.start_ns = time.perf_counter_ns()
+        if self.spec.rate_per_s:
+            self.schedule = pacer.Schedule(self.spec.rate_per_s, self.spec.arrival, self.start_ns, self.spec.calls,
+                                           self.start_ns + int((self.spec.duration_s or 0) * 1e9))
         mono_start = time.monotonic_ns()
         self.go.wait()
         for thread in threads:
@@ -226,11 +232,12 @@ class Driver:
 
     def result(self, wall_ns: int, usage0: Any, usage1: Any, mono_start: int) -> DriveResult:
         histogram, errors, examples, samples = hist.new(), Counter(), {}, []
-        uncorrected = hist.new() if self.spec.rate_per_s else None
+        uncorrected, lag = (hist.new(), hist.new()) if self.spec.rate_per_s else (None, None)
         for tally in self.tallies:
             histogram.add(tally.histogram)
-            if uncorrected is not None:
+            if uncorrected is not None and lag is not None:
                 uncorrected.add(tally.uncorrected)
+                lag.add(tally.lag)
             errors.update(tally.errors)
             samples.extend(tally.samples)
             for kind, text in tally.examples.items():
@@ -241,6 +248,7 @@ class Driver:
             cpu_user_s=usage1.ru_utime - usage0.ru_utime, cpu_sys_s=usage1.ru_stime - usage0.ru_stime,
             histogram=hist.encode(histogram), samples=sorted(samples),
             histogram_uncorrected=hist.encode(uncorrected) if uncorrected is not None else None,
+            histogram_schedule_lag=hist.encode(lag) if lag is not None else None,
             late_calls=sum(t.late for t in self.tallies),
             # calls a failing-over client (typed-json) resent to another server; 0 for the others
             retries=sum(getattr(client, "retries", 0) for client in self.clients),
@@ -293,14 +301,6 @@ def _reconnect(client: Any) -> None:
         client.reconnect()
     except OSError:
         pass  # still down: the next call fails and is counted as a connection error
-
-
-def _sleep_until(deadline_ns: int) -> None:
-    # No spinning: client processes share CPUs, and a spinning one would steal the
-    # CPU the others need. Waking up late is measured (latency from the intended start).
-    remaining = deadline_ns - time.perf_counter_ns()
-    if remaining > 0:
-        time.sleep(remaining / 1e9)
 
 
 def _say(message: dict) -> None:

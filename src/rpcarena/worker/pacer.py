@@ -7,10 +7,17 @@ that stalls cannot hide the calls that piled up behind the stall.
 
 from __future__ import annotations
 
+import ctypes
 import random
+import threading
+import time
 from collections.abc import Iterator
 
 ARRIVALS = ("constant", "poisson")
+# The last stretch before a call is due is spun (yielding the GIL), not slept: a sleep wakes up
+# late by the thread's timer slack (50 us by default) and by the scheduler's wake-up.
+SPIN_NS = 150_000
+PR_SET_TIMERSLACK, SLACK_NS = 29, 1_000
 
 
 def offsets_ns(rate_per_s: float, arrival: str = "constant", seed: int = 1) -> Iterator[int]:
@@ -32,9 +39,47 @@ def offsets_ns(rate_per_s: float, arrival: str = "constant", seed: int = 1) -> I
         t += rng.expovariate(1.0) * interval
 
 
-def client_offsets_ns(rate_per_s: float, arrival: str, client: int, clients: int,
-                      seed: int = 1) -> Iterator[int]:
-    """The share of one client among `clients`: every clients-th call of the global schedule."""
-    for k, offset in enumerate(offsets_ns(rate_per_s, arrival, seed)):
-        if k % clients == client:
-            yield offset
+class Schedule:
+    """The open loop's calls, due over all clients together, each taken by whichever client is free.
+
+    A client that is held up by a slow call does not hold up the calls due after it: the next
+    free client takes them (wrk2 gives each connection its own rate, which lets one stalled
+    connection delay its share; ghz and k6 hand calls to free workers, as here)."""
+
+    def __init__(self, rate_per_s: float, arrival: str, start_ns: int, calls: int | None, end_ns: int) -> None:
+        self._offsets = offsets_ns(rate_per_s, arrival)
+        self._lock = threading.Lock()
+        self.start_ns, self.left, self.end_ns = start_ns, calls, end_ns
+
+    def next(self) -> int | None:
+        """When the next call is due (perf_counter ns), or None when the phase has no more calls."""
+        with self._lock:
+            if self.left == 0:
+                return None
+            due = self.start_ns + next(self._offsets)
+            if self.left is None:
+                return due if due < self.end_ns else None
+            self.left -= 1
+            return due
+
+
+def fine_timers() -> None:
+    """Ask the kernel to wake this thread within ~1 us of its deadline (the default slack is 50 us).
+
+    Linux only, and only for the calling thread; elsewhere the spin in `wait_until` covers it."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_TIMERSLACK, SLACK_NS, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def wait_until(due_ns: int) -> None:
+    """Sleep coarse, finish fine: sleep to SPIN_NS before `due_ns`, then yield until it is due.
+
+    `time.sleep(0)` lets other client threads have the GIL, so the spin costs them nothing but
+    this thread's CPU for at most SPIN_NS a call."""
+    remaining = due_ns - time.perf_counter_ns()
+    if remaining > SPIN_NS:
+        time.sleep((remaining - SPIN_NS) / 1e9)
+    while time.perf_counter_ns() < due_ns:
+        time.sleep(0)

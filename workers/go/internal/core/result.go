@@ -16,7 +16,9 @@ type Result struct {
 	Histogram            string            `json:"histogram"`
 	Samples              [][2]int64        `json:"samples"`
 	HistogramUncorrected *string           `json:"histogram_uncorrected"`
-	LateCalls            int64             `json:"late_calls"`
+	// HistogramScheduleLag: open loop only, each call's lateness (due -> sent).
+	HistogramScheduleLag *string `json:"histogram_schedule_lag,omitempty"`
+	LateCalls            int64   `json:"late_calls"`
 	// Messages and HistogramMessages: streams only, each reply message's latency
 	// (from the stream's start or the message before it), beside the streams'.
 	Messages          *int64  `json:"messages,omitempty"`

@@ -76,13 +76,15 @@ func (r *run) client(i int, s *session, warmEnd time.Time) {
 	}
 	r.ready.Done()
 	<-r.release
+	wake := newAlarm()
+	defer wake.close()
 	for {
 		due, ok := r.pacing.next(i)
 		if !ok {
 			break
 		}
 		if !due.IsZero() {
-			time.Sleep(time.Until(due)) // open loop: wait for the call's intended start
+			wake.waitUntil(due) // open loop: wait for the call's intended start
 		}
 		r.tallies[i].add(s.call(), due, r.samples)
 	}

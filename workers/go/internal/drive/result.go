@@ -33,6 +33,11 @@ func (r *run) result() (core.Result, error) {
 	}
 	uncorrected, err := encode(total.uncorrected)
 	res.HistogramUncorrected = &uncorrected
+	if err != nil {
+		return res, err
+	}
+	lag, err := encode(total.lag)
+	res.HistogramScheduleLag = &lag
 	return res, err
 }
 

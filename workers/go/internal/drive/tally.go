@@ -20,7 +20,8 @@ func newHistogram() *hdrhistogram.Histogram { return hdrhistogram.New(lowestNs, 
 // hot path takes no lock except the shared reservoir's.
 type tally struct {
 	hist        *hdrhistogram.Histogram
-	uncorrected *hdrhistogram.Histogram // open loop only
+	uncorrected *hdrhistogram.Histogram // open loop only: sent -> done
+	lag         *hdrhistogram.Histogram // open loop only: due -> sent, the driver's own lateness
 	messages    *hdrhistogram.Histogram // streams: each reply message, created at the first
 	errors      map[string]int64
 	examples    map[string]string // the first error of each kind, shortened
@@ -32,7 +33,7 @@ const exampleLen = 200
 func newTally(openLoop bool) *tally {
 	t := &tally{hist: newHistogram(), errors: map[string]int64{}, examples: map[string]string{}}
 	if openLoop {
-		t.uncorrected = newHistogram()
+		t.uncorrected, t.lag = newHistogram(), newHistogram()
 	}
 	return t
 }
@@ -54,6 +55,7 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 	t.calls++
 	if !due.IsZero() {
 		t.uncorrected.RecordValue(clamp(latency))
+		t.lag.RecordValue(max(int64(o.start.Sub(due)), 0))
 		latency = o.end.Sub(due) // from the intended start (wrk2): a stall shows
 	}
 	t.hist.RecordValue(clamp(latency))
@@ -79,6 +81,7 @@ func (t *tally) merge(o *tally) {
 	t.hist.Merge(o.hist)
 	if t.uncorrected != nil {
 		t.uncorrected.Merge(o.uncorrected)
+		t.lag.Merge(o.lag)
 	}
 	if o.messages != nil {
 		if t.messages == nil {

@@ -40,4 +40,7 @@ func TestTallyOpenLoopMeasuresFromIntendedStart(t *testing.T) {
 	if got := tl.uncorrected.Max(); got < 999_000 || got > 1_001_000 {
 		t.Errorf("uncorrected latency %d ns, want 1 ms", got)
 	}
+	if got := tl.lag.Max(); tl.lag.TotalCount() != 1 || got < 4_990_000 || got > 5_010_000 {
+		t.Errorf("schedule lag %d ns over %d calls, want 5 ms over 1", got, tl.lag.TotalCount())
+	}
 }

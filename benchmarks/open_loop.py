@@ -1,0 +1,193 @@
+"""Do rpcarena's open-loop drivers keep their schedule, or do they charge their own lateness to the server?
+
+Open-loop latency is measured from each call's intended start (wrk2), so a driver that wakes up
+late adds its lateness to every call. The yardstick is the pacing error: the corrected p50
+(due -> done) minus the uncorrected p50 (sent -> done) of the same calls. It is near zero when
+the driver sends each call when it is due.
+
+One fresh grpc-go server per measurement (usp.int32, pinned as the arena pins it: `split`), its
+closed-loop capacity measured first by the Go driver at --capacity-clients clients (or given with
+--capacity), then at 10 %, 30 % and 60 % of it, for each driver (--client py, go, rust, java) and
+ghz `--rps` at the same rate and connections, in alternating rounds (the order reversed each
+round, so drift hits every driver alike). It prints per driver and rate the medians over rounds
+of corrected p50/p99, uncorrected p50, the schedule lag p50 (due -> sent) where the driver
+reports it, the pacing error, ghz's p50 at the same rate and the closed-loop p50 at one client,
+with the load average before and after (the machine may be shared: the numbers are noisy), and
+whether the goal holds: a pacing error of at most 10 % of the uncorrected p50, or 20 us.
+
+    .venv/bin/python benchmarks/open_loop.py [--duration 3] [--warmup 1] [--rounds 2]
+        [--drivers py,go,rust,java] [--shares 10,30,60] [--clients 4] [--capacity N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _peers import PeerError, ghz_path, ghz_rate  # noqa: E402
+from rpcarena import contenders, seeds  # noqa: E402
+from rpcarena.analysis import hist  # noqa: E402
+from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
+from rpcarena.contenders import native  # noqa: E402
+from rpcarena.errors import ArenaError  # noqa: E402
+from rpcarena.orchestration import phase  # noqa: E402
+from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs  # noqa: E402
+from rpcarena.orchestration.placement import Placement, plan  # noqa: E402
+from rpcarena.orchestration.plan import Plan  # noqa: E402
+from rpcarena.process.server_process import ServerProcess  # noqa: E402
+
+SERVER = "grpc-go"
+WORKLOAD = "usp.int32"
+DRIVERS = ("py", "go", "rust", "java")
+GOAL_SHARE, GOAL_FLOOR_US = 0.10, 20.0
+
+
+@dataclass(frozen=True)
+class Setup:
+    duration_s: float
+    warmup_s: float
+    clients: int
+    placement: Placement
+    logs: Path
+
+
+@dataclass(frozen=True)
+class Point:
+    """One measured run at one rate (us); lag is None where the driver does not report it."""
+
+    calls_per_s: float
+    p50: float
+    p99: float
+    uncorrected_p50: float | None = None
+    lag_p50: float | None = None
+
+    @property
+    def pacing_error(self) -> float | None:
+        return None if self.uncorrected_p50 is None else self.p50 - self.uncorrected_p50
+
+
+def rpcarena_once(client: str, rate: float | None, clients: int, setup: Setup) -> Point:
+    """A fresh server driven by rpcarena's `client` driver, open loop at `rate` (closed when None)."""
+    contender = contenders.get(SERVER)
+    config = RunConfig(contenders=[SERVER], workloads=[WORKLOAD], clients=[clients], duration_s=setup.duration_s,
+                       warmup_s=setup.warmup_s, rate_per_s=rate)
+    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], clients, 0, CONTENDER_CELLS)
+    with ServerProcess(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
+        server.start()
+        drive = phase.Phase(driver_specs(p, contender, config, server.target), setup.placement.clients,
+                            setup.logs, server.alive, server.died_message)
+        result = drive.run(lambda: None, setup.warmup_s + setup.duration_s + 60).result
+    return Point(result.calls / result.wall_s, *_p50_p99(result.histogram),
+                 _p50(result.histogram_uncorrected), _p50(getattr(result, "histogram_schedule_lag", None)))
+
+
+def ghz_once(rate: float, clients: int, setup: Setup) -> Point:
+    """A fresh server, warmed and then measured by ghz --rps at `rate` over `clients` connections."""
+    workload = seeds.WORKLOADS[WORKLOAD]
+    with ServerProcess(contenders.get(SERVER), "127.0.0.1", setup.placement.server,
+                       setup.logs / "server.log") as server:
+        server.start()
+
+        def run(seconds: float) -> Point:
+            m = ghz_rate(server.target, workload.method, workload.requests[0], clients, rate, seconds,
+                         setup.placement.clients)
+            return Point(m.calls_per_s, m.p50_us, m.p99_us)
+
+        run(setup.warmup_s)
+        return run(setup.duration_s)
+
+
+def _p50_p99(encoded: str) -> tuple[float, float]:
+    pct = hist.percentiles(hist.decode(encoded), (50.0, 99.0))
+    return pct[50.0] / 1e3, pct[99.0] / 1e3
+
+
+def _p50(encoded: str | None) -> float | None:
+    return None if not encoded else _p50_p99(encoded)[0]
+
+
+def measure(rates: list[float], drivers: list[str], rounds: int, setup: Setup) -> dict:
+    """Every (driver or ghz, rate) `rounds` times, the order reversed each round."""
+    order = [(who, rate) for rate in rates for who in [*drivers, "ghz"]]
+    runs: dict = {key: [] for key in order}
+    for r in range(rounds):
+        for who, rate in (order if r % 2 == 0 else order[::-1]):
+            point = (ghz_once(rate, setup.clients, setup) if who == "ghz"
+                     else rpcarena_once(who, rate, setup.clients, setup))
+            runs[(who, rate)].append(point)
+    return runs
+
+
+def _median(points: list[Point], name: str) -> float | None:
+    values = [getattr(p, name) for p in points if getattr(p, name) is not None]
+    return statistics.median(values) if values else None
+
+
+def _us(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
+
+
+HEADER = (f"{'driver':<6}{'share':>6}{'rate/s':>8}{'got/s':>8}{'corr p50':>11}{'corr p99':>11}{'uncorr p50':>11}"
+          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}  goal (us)")
+
+
+def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict) -> str:
+    ours, peer = runs[(driver, rate)], runs[("ghz", rate)]
+    error, uncorrected = _median(ours, "pacing_error"), _median(ours, "uncorrected_p50")
+    goal = "-" if error is None or uncorrected is None else (
+        "met" if error <= max(GOAL_SHARE * uncorrected, GOAL_FLOOR_US) else "NOT met")
+    return (f"{driver:<6}{share:>5}%{rate:>8,.0f}{_us(_median(ours, 'calls_per_s')):>8}{_us(_median(ours, 'p50')):>11}"
+            f"{_us(_median(ours, 'p99')):>11}{_us(uncorrected):>11}{_us(_median(ours, 'lag_p50')):>10}"
+            f"{_us(error):>11}{_us(_median(peer, 'p50')):>10}{_us(_median(peer, 'p99')):>10}"
+            f"{_us(closed_p50.get(driver)):>11}  {goal}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=3.0, help="measured seconds per run")
+    parser.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds before each run")
+    parser.add_argument("--rounds", type=int, default=2, help="alternating rounds (medians over them)")
+    parser.add_argument("--drivers", default=",".join(DRIVERS))
+    parser.add_argument("--shares", default="10,30,60", help="rates as percentages of the closed-loop capacity")
+    parser.add_argument("--clients", type=int, default=4, help="connections of every open-loop run (and ghz's)")
+    parser.add_argument("--capacity-clients", type=int, default=8, help="closed-loop clients measuring capacity")
+    parser.add_argument("--capacity", type=float, default=None, help="the capacity in calls/s (not measured)")
+    args = parser.parse_args()
+    try:
+        drivers, shares = parse_names(args.drivers), parse_ints(args.shares, "--shares")
+        ghz_path()
+        for language in ("go", *[d for d in drivers if d != "py"]):
+            native.workers()[language].ensure_built()
+        setup = Setup(args.duration, args.warmup, args.clients, plan("split"),
+                      Path(tempfile.mkdtemp(prefix="open-loop-")))
+        print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {SERVER} {WORKLOAD}; "
+              f"server CPUs {setup.placement.server}, drivers on {setup.placement.clients}; "
+              f"{args.duration:g} s after {args.warmup:g} s warm-up, {args.rounds} round(s), {args.clients} clients",
+              flush=True)
+        capacity = args.capacity or rpcarena_once("go", None, args.capacity_clients, setup).calls_per_s
+        closed_p50 = {d: rpcarena_once(d, None, 1, setup).p50 for d in drivers}
+        rates = [round(capacity * s / 100) for s in shares]
+        print(f"closed-loop capacity {capacity:,.0f} calls/s ({args.capacity_clients} Go clients); "
+              f"rates {', '.join(f'{r:,}' for r in rates)}", flush=True)
+        runs = measure(rates, drivers, args.rounds, setup)
+    except (ArenaError, PeerError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return getattr(error, "exit_code", 1)
+    print(HEADER)
+    for share, rate in zip(shares, rates, strict=True):
+        for driver in drivers:
+            print(row(driver, share, rate, runs, closed_p50))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"goal: pacing error <= {GOAL_SHARE:.0%} of the uncorrected p50 or {GOAL_FLOOR_US:g} us; logs {setup.logs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
