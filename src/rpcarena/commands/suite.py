@@ -65,7 +65,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     found = findings(suite, results, missing)
     present(results, args, console)
     if args.format == "table":
-        console.print(findings_table(found))
+        console.print(findings_table(found, args.wide))
         for system, why in missing.items():
             console.print(f"[yellow]missing[/]: {system}: {why}")
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),
