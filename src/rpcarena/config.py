@@ -73,6 +73,7 @@ class RunConfig:
     duration_s: float | None = None
     warmup_s: float = 1.0
     repeat: int = 1
+    order_seed: int | None = None  # contenders shuffled per trial from this seed (recorded); None: rotated
     pin: str = "split"
     host: str = "127.0.0.1"
     port: int = 0

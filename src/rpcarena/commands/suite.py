@@ -28,10 +28,12 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "Run one published study's design with every system of it that exists here, on one host and "
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
                 "and why, then the answer per part; write the results and an HTML report with the findings.",
-                ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick       # a few minutes, 3 trials kept",
+                ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick   # 5-15 min on 2 idle CPUs",
                  "rpcarena suite predictions --repeat 5 -o results/predictions.json"])
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
-    p.add_argument("--quick", action="store_true", help="fewer calls and concurrency levels: a few minutes")
+    p.add_argument("--quick", action="store_true",
+                   help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept: 5 to 15 minutes "
+                        "per suite on 2 idle CPUs (infobip2016 took 13.6 min), far longer on a loaded machine")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
     p.add_argument("-o", "--out", help="results file (default results/suite-NAME.json; the report beside it)")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
@@ -65,7 +67,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     found = findings(suite, results, missing)
     present(results, args, console)
     if args.format == "table":
-        console.print(findings_table(found))
+        console.print(findings_table(found, args.wide))
         for system, why in missing.items():
             console.print(f"[yellow]missing[/]: {system}: {why}")
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),

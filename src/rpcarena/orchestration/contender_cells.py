@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import itertools
+import random
 from pathlib import Path
 
 from google.protobuf import json_format
@@ -60,7 +61,8 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
     The cells a ranking compares (one workload and concurrency, every contender) run one after
     another, and trials are outermost: each trial of every contender is measured in turn before
     the next (multiple interleaved trials, Abedi & Brecht, ICPE 2017), their order rotating by one
-    each trial so that no contender always runs first. A machine that drifts over the run then
+    each trial (or shuffled per trial from `config.order_seed`, as suites do) so that no contender
+    always runs first. A machine that drifts over the run then
     weighs on every contender alike instead of on whichever ran last, a floor is measured next to
     the cells it divides, and a contender's trials sample the whole run, so their spread shows what
     the next run may differ by.
@@ -76,7 +78,8 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
     found = []
     for trial in range(config.repeat):
         for workload, clients in itertools.product(loads, config.clients):
-            turn = [(c, trial) for c in _rotated(chosen, trial)] + [(c, config.repeat + trial) for c in again]
+            turn = [(c, trial) for c in _ordered(chosen, trial, config.order_seed)]
+            turn += [(c, config.repeat + trial) for c in again]
             found += [Plan(contender, client, workload, clients, index, runner) for contender, index in turn
                       for client in client_ids(contender, config.client_drivers)]
     return found
@@ -89,6 +92,16 @@ def _floors_dividing(chosen: list[Contender], config: RunConfig) -> list[Contend
 
     others = set().union(*(languages(c) for c in chosen if c.protocol != floor.FLOOR_PROTOCOL))
     return [c for c in chosen if c.protocol == floor.FLOOR_PROTOCOL and languages(c) & others]
+
+
+def _ordered(items: list[Contender], trial: int, seed: int | None) -> list[Contender]:
+    """The contenders' order in one trial: shuffled from the recorded `seed` and the trial (so a run
+    can be replayed in the same order), or rotated by one each trial without a seed."""
+    if seed is None:
+        return _rotated(items, trial)
+    shuffled = list(items)
+    random.Random(seed * 1_000_003 + trial).shuffle(shuffled)
+    return shuffled
 
 
 def _rotated(items: list[Contender], by: int) -> list[Contender]:

@@ -7,14 +7,18 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from rich.console import Group
 from rich.markup import escape as rich_escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from rpcarena.report import html
-from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE, PARTLY, UNDECIDED, Finding, Measured
+from rpcarena.suites.model import FAILS, HOLDS, MAGNITUDE, MIXED, NOT_COMPARABLE, PARTLY, UNDECIDED, Finding, Measured
 
-VERDICT_CSS = {HOLDS: "ok", PARTLY: "part", FAILS: "bad", UNDECIDED: "na", NOT_COMPARABLE: "na"}
-VERDICT_STYLE = {HOLDS: "green", PARTLY: "yellow", FAILS: "red"}
+VERDICT_CSS = {HOLDS: "ok", MAGNITUDE: "part", PARTLY: "part", MIXED: "part", FAILS: "bad", UNDECIDED: "na",
+               NOT_COMPARABLE: "na"}
+VERDICT_STYLE = {HOLDS: "green", MAGNITUDE: "yellow", PARTLY: "yellow", MIXED: "yellow", FAILS: "red"}
 MEASURED_HEADERS = ("pair or cell", "statistic", "ratio [95% interval] or value", "significance")
 
 
@@ -65,16 +69,49 @@ def _measured_table(rows: Sequence[Measured]) -> Table | str:
         return "-"
     table = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
     for name in MEASURED_HEADERS[:2]:
-        table.add_column(name, overflow="fold", ratio=1)
+        table.add_column(name, ratio=1)  # wrapped between words, never inside one
     table.add_column("ratio [95% interval]", no_wrap=True)
-    table.add_column(MEASURED_HEADERS[3], overflow="fold", ratio=1)
+    table.add_column(MEASURED_HEADERS[3], ratio=1)
     for m in rows:
         table.add_row(*(rich_escape(text) for text in _columns(m)))
     return table
 
 
-def findings_table(found: Sequence[Finding]) -> Table:
-    """The findings for the terminal: the claim, its measured rows, and the verdict with why and the rule."""
+def findings_table(found: Sequence[Finding], wide: bool = False) -> Table | Group:
+    """The findings for the terminal: one line per claim (verdict, deciding ratio, claim) with its
+    evidence beneath; with `wide`, the full table (the claim, its measured rows, the verdict with
+    why and the rule)."""
+    return _wide_table(found) if wide else Group(Text("findings", style="bold"), *(
+        line for number, f in enumerate(found, 1) for line in _claim_lines(number, f)))
+
+
+def deciding(f: Finding) -> str:
+    """The ratio that decides the verdict: the first judged row that is not simply significant (it
+    stops or qualifies the claim), else the first; '(1 of 4)' when there are more."""
+    rows = [m for m in f.measured if m.ratio is not None and not m.significance.startswith(BESIDE)]
+    if not rows:
+        return "-"
+    row = next((m for m in rows if m.significance != "significant"), rows[0])
+    return row.shown + (f" ({rows.index(row) + 1} of {len(rows)})" if len(rows) > 1 else "")
+
+
+BESIDE = "beside"  # a row shown beside the judged ones (suites.judges: the median beside a mean)
+INDENT = 4
+
+
+def _claim_lines(number: int, f: Finding) -> list[Text | Padding]:
+    """'3. holds  2.00x [1.90, 2.10]  the claim...' on one line (cut to the console's width), then the
+    measured rows and why, wrapped at word boundaries."""
+    head = Text(no_wrap=True, overflow="ellipsis")
+    head.append(f"{number:>2}. ")
+    head.append(f.said, style=f"bold {VERDICT_STYLE.get(f.verdict, '')}".strip())
+    head.append(f"  {deciding(f)}  ", style="cyan")
+    head.append(f.claim)
+    body = [m.text() for m in f.measured] + [f"why: {line}" for line in f.why.splitlines()]
+    return [head] + [Padding(Text(line, overflow="fold"), (0, 0, 0, INDENT)) for line in body]
+
+
+def _wide_table(found: Sequence[Finding]) -> Table:
     table = Table(title="findings", header_style="bold", show_lines=True, expand=True)
     table.add_column("claim", overflow="fold", ratio=2)
     table.add_column("measured here", overflow="fold", ratio=5)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 
-from rpcarena.analysis import groups, stats
+from rpcarena.analysis import groups, stability, stats
 from rpcarena.analysis.groups import Group, group
 from rpcarena.results import Cell, Results
 
 TRIMMED_MEAN = "trimmed_mean"
+# The diagnoses that take a cell out of a verdict, with what they are called there.
+CLIENT_BOUND, NAGLE, BIMODAL = "client-bound", "Nagle's delayed-ACK stalls", "bimodal"
 
 
 class Evidence:
@@ -68,3 +70,22 @@ class Evidence:
 
     def levels(self, contender: str, workload: str) -> list[int]:
         return sorted(k[2] for k in self.groups if k[0] == contender and k[1] == workload)
+
+    def invalid(self, contender: str, workload: str, clients: int, statistic: str,
+                seed_had_nagle: bool = False) -> str | None:
+        """Why this cell cannot judge a claim on `statistic`, or None: a trial was client-bound with
+        several clients (the client's ceiling, not the server's; one sequential client always waits
+        on its own calls), stalled on Nagle's delayed ACKs unless the seed's system did too, or had
+        two modes when judged on its median (which then describes neither)."""
+        g = self.get(contender, workload, clients)
+        if g is None:
+            return None
+        checks = [(CLIENT_BOUND, stability.client_bottleneck)] if clients > 1 else []
+        checks += [] if seed_had_nagle else [(NAGLE, stability.delayed_ack)]
+        checks += [(BIMODAL, stability.bimodal)] if statistic == "median" else []
+        cpus = len(self.results.environment.get("cpus_allowed") or []) or self.results.environment.get("cpus") or 1
+        for name, check in checks:
+            fired = [str(c.trial) for c in g.cells if check(c, cpus)]
+            if fired:
+                return f"{name} in trial {', '.join(fired)} of {contender}"
+        return None

@@ -8,14 +8,20 @@ from dataclasses import dataclass, field
 from rpcarena.analysis import stats
 from rpcarena.analysis.stats import MIN_TRIALS
 
-HOLDS = "holds"
-PARTLY = "holds in part"  # for some of the pairs or cells it names, not all: `Judgement.share` says which
-FAILS = "does not hold"
-UNDECIDED = "cannot tell"  # not significant, or too few trials to say
-NOT_COMPARABLE = "not comparable here"
-VERDICTS = (HOLDS, PARTLY, FAILS, UNDECIDED, NOT_COMPARABLE)
+# The verdicts, each following from the evidence (suites.judges says how):
+HOLDS = "holds"  # significant in the seed's direction in every cell, and of the seed's size where it gave one
+MAGNITUDE = "holds in direction, magnitude differs"  # significant as the seed says, wholly outside its size
+# for a majority of the cells after a Holm correction over them, the opposite only in the minority:
+# `Judgement.share` says which
+PARTLY = "holds in part"
+MIXED = "mixed"  # significant both ways (after Holm), neither way for a majority
+FAILS = "does not hold"  # significant the other way, and in the seed's direction nowhere
+UNDECIDED = "cannot tell"  # not significant, too few trials, an interval straddling the seed's size, or a
+# diagnosis that invalidates the cell (client-bound, Nagle where the seed had none, bimodal under a median)
+NOT_COMPARABLE = "not comparable here"  # with the reason
+VERDICTS = (HOLDS, MAGNITUDE, PARTLY, MIXED, FAILS, UNDECIDED, NOT_COMPARABLE)
 # What a verdict says when the claim is one of the seed's open questions.
-ANSWERS = {HOLDS: "yes", PARTLY: "yes, for {share}", FAILS: "no"}
+ANSWERS = {HOLDS: "yes", MAGNITUDE: "yes", PARTLY: "yes, for {share}", MIXED: "mixed", FAILS: "no"}
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -15,6 +16,8 @@ from rpcarena.results import Results
 from rpcarena.suites.model import Part, Suite
 
 RunArena = Callable[[RunConfig], Results]
+# Calls each client makes at least, so that a phase at 32 clients is not 9 calls a client.
+MIN_CALLS_PER_CLIENT, QUICK_MIN_CALLS_PER_CLIENT = 200, 50
 
 
 def missing_systems(suite: Suite) -> dict[str, str]:
@@ -35,7 +38,8 @@ def missing_systems(suite: Suite) -> dict[str, str]:
     return missing
 
 
-def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | None, out: Path) -> RunConfig | None:
+def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | None, out: Path,
+                order_seed: int | None = None) -> RunConfig | None:
     """The run configuration of one part, with only what can run here; None when nothing can.
 
     --quick keeps MIN_TRIALS trials (fewer calls and levels, not fewer trials): with fewer, no claim
@@ -44,23 +48,30 @@ def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | 
     loads = [w for w in part.workloads if w not in missing]
     if not chosen or not loads:
         return None
-    return RunConfig(contenders=chosen, workloads=loads,
-                     clients=list(part.quick_clients or part.clients) if quick else list(part.clients),
-                     calls=part.quick_calls if quick else part.calls,
+    clients = list(part.quick_clients or part.clients) if quick else list(part.clients)
+    return RunConfig(contenders=chosen, workloads=loads, clients=clients, calls=phase_calls(part, clients, quick),
                      warmup_s=part.quick_warmup_s if quick else part.warmup_s,
                      repeat=repeat or (min(part.repeat, MIN_TRIALS) if quick else part.repeat), via=part.via,
-                     link=part.link, out=out,
+                     link=part.link, out=out, order_seed=order_seed,
                      client_drivers=list(part.client_drivers) if part.client_drivers else None)
+
+
+def phase_calls(part: Part, clients: list[int], quick: bool) -> int:
+    """The part's calls per cell, raised so that each client of its largest level makes at least
+    MIN_CALLS_PER_CLIENT (QUICK_MIN_CALLS_PER_CLIENT with --quick): fewer say little about a client."""
+    least = QUICK_MIN_CALLS_PER_CLIENT if quick else MIN_CALLS_PER_CLIENT
+    return max(part.quick_calls if quick else part.calls, least * max(clients))
 
 
 def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: RunArena,
         base: RunConfig | None = None) -> Results:
-    """Run every part that can run here; the merged document is saved after each part."""
-    missing = missing_systems(suite)
-    merged = Results(config={"suite": suite.name, "quick": quick, "parts": []})
+    """Run every part that can run here; the merged document is saved after each part. Contenders
+    run in an order shuffled per trial from one seed, recorded in the document (`order_seed`)."""
+    missing, order_seed = missing_systems(suite), secrets.randbelow(2 ** 31)
+    merged = Results(config={"suite": suite.name, "quick": quick, "order_seed": order_seed, "parts": []})
     merged.suite = {"name": suite.name, "quick": quick, "missing": missing}
     for i, part in enumerate(suite.parts):
-        config = part_config(part, missing, quick, repeat, out.with_name(f".{out.stem}.part{i}.json"))
+        config = part_config(part, missing, quick, repeat, out.with_name(f".{out.stem}.part{i}.json"), order_seed)
         if config is None:
             merged.config["parts"].append({"title": part.title, "skipped": "nothing of this part can run here"})
             continue

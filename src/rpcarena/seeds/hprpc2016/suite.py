@@ -1,14 +1,25 @@
 """hprpc2016: tagless schema-order serialization (HPRPC) vs gRPC/protobuf (seed 002, English).
 
 The seed reports total time of 1,000 calls, so the statistic here is the mean latency
-(total = 1,000 x mean). "X% better" is read as gRPC/HPRPC = 1 + X.
+(total = 1,000 x mean). "X% better" is read as gRPC/HPRPC = 1 + X, about that: a result
+significantly faster but outside the band reads "holds in direction, magnitude differs".
+
+Confounds left, named in the claims: the transport (HTTP/2 against raw pipelined frames) is not
+isolated from the encoding the seed blames (tags); Average and GetRandNums carry mostly negative
+int32, which protobuf writes as 10-byte varints, so their gap is not about tags alone. The Python
+tagless codec holds LargeData in its wire form (a memoryview) and its echo reads no field while
+grpc-py parses all of them: the LargeData claims are judged on the Go pair, whose codecs both
+decode, and the Python pair is shown beside as the lazy codec's advantage, not judged.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rpcarena.seeds.hprpc2016.workloads import LARGE_SIZES
-from rpcarena.suites.judges import bytes_growth, every_pair, faster, on_network
-from rpcarena.suites.model import Claim, Part, Suite
+from rpcarena.suites.evidence import Evidence
+from rpcarena.suites.judges import Judge, bytes_growth, every_pair, faster, on_network
+from rpcarena.suites.model import Claim, Judgement, Part, Suite
 
 TAGLESS = "tagless"
 # The seed's gRPC and HPRPC share a language: tagless against gRPC in the same language.
@@ -24,9 +35,27 @@ NETWORK_WORKLOADS = ("hprpc.hello", "hprpc.average10000", "hprpc.randnums10000",
                      "hprpc.large8192")
 
 
-def _vs_grpc(workloads: tuple[str, ...], seed_ratio: float):
-    return every_pair(PAIRS, lambda tagless, grpc: faster(tagless, grpc, workloads, statistic="mean",
+def _vs_grpc(workloads: tuple[str, ...], seed_ratio: float, pairs: tuple[tuple[str, str], ...] = PAIRS) -> Judge:
+    return every_pair(pairs, lambda tagless, grpc: faster(tagless, grpc, workloads, statistic="mean",
                                                          seed_ratio=seed_ratio))
+
+
+EAGER = (("tagless-go", "grpc-go"),)  # both decode every field of LargeData
+LAZY = ("not judged: the Python tagless codec keeps LargeData in its wire form, so its echo reads no field "
+        "while grpc-py parses all of them (a lazy codec's advantage, not the tags')")
+NEGATIVE = "(confound: mostly negative int32, 10-byte varints in protobuf, not tags alone)"
+
+
+def _large(workload: str, seed_ratio: float, judged: Judge | None = None) -> Judge:
+    """LargeData judged on the Go pair, with the Python pair's lazy echo shown beside, not judged."""
+    eager = judged or _vs_grpc((workload,), seed_ratio, EAGER)
+    lazy = faster("tagless", "grpc-py", (workload,), statistic="mean")
+
+    def judge(ev: Evidence) -> Judgement:
+        found, shown = eager(ev), lazy(ev)
+        beside = tuple(replace(m, significance=f"{m.significance}; {LAZY}") for m in shown.measured)
+        return replace(found, measured=found.measured + beside, why=f"{found.why}\nPython pair {LAZY}")
+    return judge
 
 
 SUITE = Suite(
@@ -39,21 +68,23 @@ SUITE = Suite(
     claims=(
         Claim("SayHello: HPRPC 9.3% faster than gRPC", "gRPC 305 ms vs HPRPC 279 ms per 1,000 calls",
               _vs_grpc(("hprpc.hello",), 1.093)),
-        Claim("Average(N int32): HPRPC 8.5% better at N=10", "8.5% at N=10", _vs_grpc(("hprpc.average10",), 1.085)),
-        Claim("Average(N int32): gRPC 21.6% slower at N=10,000", "21.6% at N=10,000",
+        Claim(f"Average(N int32): HPRPC 8.5% better at N=10 {NEGATIVE}", "8.5% at N=10",
+              _vs_grpc(("hprpc.average10",), 1.085)),
+        Claim(f"Average(N int32): gRPC 21.6% slower at N=10,000 {NEGATIVE}", "21.6% at N=10,000",
               _vs_grpc(("hprpc.average10000",), 1.216)),
-        Claim("GetRandNums(N): HPRPC 12.9% better at N=10", "12.9% at 10", _vs_grpc(("hprpc.randnums10",), 1.129)),
-        Claim("GetRandNums(N): HPRPC 39.2% better at N=10,000", "39.2% at 10,000",
+        Claim(f"GetRandNums(N): HPRPC 12.9% better at N=10 {NEGATIVE}", "12.9% at 10",
+              _vs_grpc(("hprpc.randnums10",), 1.129)),
+        Claim(f"GetRandNums(N): HPRPC 39.2% better at N=10,000 {NEGATIVE}", "39.2% at 10,000",
               _vs_grpc(("hprpc.randnums10000",), 1.392)),
-        Claim("SendRcvLargeData: HPRPC 2.7x better with 128 fields", "2.7x at 128",
-              _vs_grpc(("hprpc.large128",), 2.7)),
-        Claim("SendRcvLargeData: HPRPC 12.5x better with 8192 fields", "12.5x at 8192",
-              _vs_grpc(("hprpc.large8192",), 12.5)),
+        Claim("SendRcvLargeData: HPRPC 2.7x better with 128 fields (Go pair: both codecs decode every field)",
+              "2.7x at 128", _large("hprpc.large128", 2.7)),
+        Claim("SendRcvLargeData: HPRPC 12.5x better with 8192 fields (Go pair: both codecs decode every field)",
+              "12.5x at 8192", _large("hprpc.large8192", 12.5)),
         Claim("Bytes on the wire per message grow faster for gRPC than for HPRPC (per-field tags)",
               "figure 9d", every_pair(PAIRS, lambda tagless, grpc: bytes_growth(
                   grpc, tagless, "hprpc.large128", "hprpc.large8192", "protobuf tags each field"))),
         Claim(f"(rpcarena) Across a {LINK} link, HPRPC's lead with 8192 fields holds: the fewer bytes also cross "
               "the wire sooner", "not in the seed",
-              on_network(_vs_grpc(("hprpc.large8192",), 12.5))),
+              on_network(_large("hprpc.large8192", 12.5))),
     ),
 )
