@@ -1,0 +1,76 @@
+"""`rpcarena target` as users of ghz, k6 and wrk tried it (issue 28): each defect they met, against real
+servers on ephemeral loopback ports. Counts, exit codes and the lines printed; never durations."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from tests.conftest import run_cli
+
+from rpcarena.contenders import native as native_contenders
+from rpcarena.results import load
+
+FAST = ("--warmup", "0.1s")
+KEEP_ALIVE_LIMIT = 5  # requests per connection, as Node's maxRequestsPerSocket or nginx's keepalive_requests
+
+
+def _native(client: str) -> bool:
+    worker = native_contenders.workers().get(client)
+    return worker is not None and not worker.unavailable()
+
+
+CLIENTS = [pytest.param(c, marks=pytest.mark.skipif(c != "py" and not _native(c), reason=f"no {c} worker here"))
+           for c in ("py", "go", "rust")]
+
+
+class Limited(BaseHTTPRequestHandler):
+    """GET /n -> {"ok": true}; the KEEP_ALIVE_LIMIT-th reply on a connection says `Connection: close`
+    and ends it, as a server's keep-alive limit does."""
+
+    protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        super().setup()
+        self.served = 0
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        self.served += 1
+        data = json.dumps({"ok": True}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        if self.served >= KEEP_ALIVE_LIMIT:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _serve(handler: type[BaseHTTPRequestHandler]):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def limited():
+    server = _serve(Limited)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_keep_alive_limit_is_not_a_failed_call(limited, tmp_path, client):
+    """Item 1: `Connection: close` every 5 calls; every client reconnects and counts every reply."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"{limited}/n", "--client", client, "--expect-json", "ok=true", "--calls", "60",
+                   "--clients", "2", *FAST, "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(out).cells
+    assert (cell.status, cell.calls, cell.errors) == ("ok", 60, {})
