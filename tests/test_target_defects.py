@@ -51,6 +51,27 @@ class Limited(BaseHTTPRequestHandler):
         pass
 
 
+class Wrong(BaseHTTPRequestHandler):
+    """GET /always -> {"ok": false}; GET /alternate -> {"ok": true} and {"ok": false} in turn."""
+
+    protocol_version = "HTTP/1.1"
+    turn = 0
+    lock = threading.Lock()
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        with self.lock:
+            Wrong.turn += 1
+            ok = self.path == "/alternate" and Wrong.turn % 2 == 0
+        data = json.dumps({"ok": ok}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
 def _serve(handler: type[BaseHTTPRequestHandler]):
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -74,3 +95,35 @@ def test_a_keep_alive_limit_is_not_a_failed_call(limited, tmp_path, client):
     assert done.returncode == 0, done.stderr
     (cell,) = load(out).cells
     assert (cell.status, cell.calls, cell.errors) == ("ok", 60, {})
+
+
+@pytest.fixture
+def wrong():
+    server = _serve(Wrong)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def _target(url: str, client: str, tmp_path, *more: str):
+    return run_cli("target", url, "--client", client, "--expect-json", "ok=true", "--calls", "40", *FAST,
+                   "--out", str(tmp_path / "t.json"), "--force", *more, timeout=300)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_server_always_wrong_fails_the_gate(wrong, tmp_path, client):
+    """Item 2: a wrong server is a failed gate (3), not bad input (2), whichever call the check hits."""
+    done = _target(f"{wrong}/always", client, tmp_path)
+    assert done.returncode == 3 and "the first reply fails its check" in done.stderr, done.stderr
+    for _ in range(2):  # wrong on every other call: the first call is right or wrong, the gate says 3 alike
+        assert _target(f"{wrong}/alternate", client, tmp_path).returncode == 3
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_the_first_call_respects_max_error_rate(wrong, tmp_path, client):
+    """Item 2: --max-error-rate 60% allows a wrong first reply; the measurement's gate judges the server."""
+    for _ in range(2):
+        done = _target(f"{wrong}/alternate", client, tmp_path, "--max-error-rate", "60%")
+        assert done.returncode == 0, done.stderr
+        (cell,) = load(tmp_path / "t.json").cells
+        assert cell.status == "ok" and cell.calls + cell.errors["wrong_answer"] == 40
