@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -127,3 +128,25 @@ def test_the_first_call_respects_max_error_rate(wrong, tmp_path, client):
         assert done.returncode == 0, done.stderr
         (cell,) = load(tmp_path / "t.json").cells
         assert cell.status == "ok" and cell.calls + cell.errors["wrong_answer"] == 40
+
+
+def test_a_run_with_nothing_measured_is_not_a_success(tmp_path):
+    """Item 3: the Python client cannot call a stream; a run whose only cell is unsupported exits 2, saying why."""
+    import grpc
+    from grpc_health.v1 import health, health_pb2_grpc
+    from tests.test_target_native import HEALTH_PROTO
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(experimental_non_blocking=False), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    proto = tmp_path / "health.proto"
+    proto.write_text(HEALTH_PROTO)
+    try:
+        done = run_cli("target", "--client", "py", "--grpc", f"127.0.0.1:{port}", "--method",
+                       "grpc.health.v1.Health/Watch", "--proto", str(proto), "--stream-messages", "1",
+                       "--calls", "5", *FAST, "--out", str(tmp_path / "t.json"), timeout=300)
+    finally:
+        server.stop(0)
+    assert done.returncode == 2, done.stderr
+    assert "nothing measured: the Python client cannot call a server stream: use --client go" in done.stderr

@@ -302,7 +302,10 @@ def _placement(results: Any) -> str:
 
 
 def _finish(results: Any, console: Console, gate: cells.Gate, quiet: bool) -> int:
-    """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run)."""
+    """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run),
+    and a run that measured nothing (every cell unsupported by its client) is bad input, not a success."""
+    if results.cells and all(c.status in ("unsupported", "unavailable") for c in results.cells):
+        raise UsageError(f"nothing measured: {results.cells[0].reason}")
     try:
         return finish(results, console, quiet)
     except ArenaError as error:
