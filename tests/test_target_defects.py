@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import run_cli
 
 from rpcarena.contenders import native as native_contenders
+from rpcarena.process.children import free_port
 from rpcarena.results import load
 
 FAST = ("--warmup", "0.1s")
@@ -150,3 +151,12 @@ def test_a_run_with_nothing_measured_is_not_a_success(tmp_path):
         server.stop(0)
     assert done.returncode == 2, done.stderr
     assert "nothing measured: the Python client cannot call a server stream: use --client go" in done.stderr
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_closed_port_is_a_runtime_error_for_every_client(tmp_path, client):
+    """Item 4: nothing listens there: exit 1 (runtime) and one line, whichever client would call."""
+    done = run_cli("target", f"http://127.0.0.1:{free_port('127.0.0.1')}/n", "--client", client, "--calls", "5",
+                   "--out", str(tmp_path / "t.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 1 and len(lines) == 1 and "is down (Connection refused)" in lines[0], done.stderr
