@@ -25,7 +25,7 @@ from rpcarena.errors import ArenaError
 TREE = "_tree"
 PROTO = "proto"
 MANIFESTS = ("workers/*/worker.json", "*/build.json")  # a worker's, or a tool's such as delayline/
-BUILD_OUTPUT = frozenset({"target", "bin"})  # what builds write beside their sources
+BUILD_OUTPUT = frozenset({"target", "bin"})  # top-level folders builds write beside their sources
 
 
 def _package() -> Path:
@@ -58,7 +58,8 @@ def files(folder: Path, manifest: dict) -> list[Path]:
     for pattern in manifest.get("sources", ["**/*"]):
         found.update(glob.glob(str(folder / pattern), recursive=True))
     paths = (Path(name) for name in sorted(found))
-    return [path for path in paths if path.is_file() and not BUILD_OUTPUT & set(path.relative_to(folder).parts)]
+    # only the top level: a source folder named `target` (the target drivers) is source, not output
+    return [path for path in paths if path.is_file() and path.relative_to(folder).parts[0] not in BUILD_OUTPUT]
 
 
 def shipped(base: Path) -> list[Path]:

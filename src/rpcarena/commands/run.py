@@ -150,7 +150,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "answer checked. Prints per workload the contenders ranked by p50 with p99, calls/s and the ratio "
                 "to the best (with its interval over trials: --repeat 3 or more to call it significant), then "
                 "the warnings with their fixes. Progress goes to stderr.",
-                ["rpcarena run                                     # the quick default arena (about 2 minutes)",
+                ["rpcarena run                                     # the quick default arena (about 3 minutes)",
                  "rpcarena run --contender grpc-py,tcp-raw --workload usp.int32 -n 2000 --repeat 3",
                  "rpcarena run --contender grpc-go,grpc-tonic --client py,go -c 1,32 -z 10s",
                  "rpcarena run --contender grpc-go --rate 2000 -z 10s     # open loop",

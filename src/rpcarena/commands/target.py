@@ -256,15 +256,15 @@ def describe(target: Target, gate: cells.Gate) -> dict:
             "placement": "not pinned by rpcarena (an external server)"}
 
 
-def _probe(target: Target, config: RunConfig, timeout_s: float) -> None:
+def _probe(target: Target, config: RunConfig, timeout_s: float, gate: cells.Gate) -> None:
     """One checked call before measuring, by the client that will measure (when it can call the target)."""
-    client = config.client_drivers[0]
+    client, allowed = config.client_drivers[0], gate.max_error_rate or 0.0
     if native.cannot(target, client):
         return  # its cells say why they are not measured
     if client == native.PYTHON:
-        probe(target, timeout_s)
+        probe(target, timeout_s, allowed)
     else:
-        native.probe(target, client, math.ceil(timeout_s * 1000))
+        native.probe(target, client, math.ceil(timeout_s * 1000), allowed)
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
@@ -276,7 +276,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets:  # a check of the answer, not of speed
-        _probe(target, config, setup_timeout_s(args))
+        _probe(target, config, setup_timeout_s(args), gate)
     if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, cells.plans(targets, config), args)
     else:
@@ -302,7 +302,10 @@ def _placement(results: Any) -> str:
 
 
 def _finish(results: Any, console: Console, gate: cells.Gate, quiet: bool) -> int:
-    """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run)."""
+    """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run),
+    and a run that measured nothing (every cell unsupported by its client) is bad input, not a success."""
+    if results.cells and all(c.status in ("unsupported", "unavailable") for c in results.cells):
+        raise UsageError(f"nothing measured: {results.cells[0].reason}")
     try:
         return finish(results, console, quiet)
     except ArenaError as error:

@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 
 from rpcarena.config import RunConfig
 from rpcarena.contract import ContractError, DriveResult, DriveSpec
-from rpcarena.errors import UnavailableError, UsageError
+from rpcarena.errors import ServerError, UnavailableError, UsageError
 from rpcarena.orchestration.phase import DriverSpec
 from rpcarena.orchestration.plan import Plan, Skip
 from rpcarena.process.builds import Worker, workers
 from rpcarena.targets import checks
-from rpcarena.targets.target import Target
+from rpcarena.targets.target import Target, first_call_failed, reachable
 
 PROTOCOL = "target"
 PYTHON = "py"
@@ -99,8 +99,10 @@ def _worker(client: str) -> tuple[Worker, dict]:
     return worker, entry
 
 
-def probe(target: Target, client: str, timeout_ms: int) -> None:
-    """Before measuring: one call by the native driver answers and passes its checks."""
+def probe(target: Target, client: str, timeout_ms: int, max_error_rate: float = 0.0) -> None:
+    """Before measuring: one call by the native driver answers and passes its checks, judged as
+    the Python client's first call is (`target.first_call_failed`)."""
+    reachable(target)
     worker, entry = _worker(client)
     spec = DriveSpec(contender=entry["id"], target=target.address, method=target.method,
                      requests=list(target.requests[:1]), responses=list(target.checks[:1]), calls=1,
@@ -109,12 +111,12 @@ def probe(target: Target, client: str, timeout_ms: int) -> None:
         done = subprocess.run(worker.argv("drive"), input=spec.to_line(), capture_output=True, text=True,
                               timeout=timeout_ms / 1000 + PROBE_GRACE_S, check=False)
     except subprocess.TimeoutExpired:
-        raise UsageError(f"target {target.id}: the {client} driver's first call did not end: "
-                         "start its server or fix the target") from None
+        raise ServerError(f"target {target.id}: the {client} driver's first call did not end: "
+                          "start its server or fix the target") from None
     if done.returncode != 0:
         raise UnavailableError(f"target {target.id}: the {client} driver refused the target "
                                f"({_line(done.stderr)}): fix the target or use --client py")
-    _first_answer(target, _result(done.stdout, client))
+    _first_answer(target, _result(done.stdout, client), max_error_rate)
 
 
 def _result(stdout: str, client: str) -> DriveResult:
@@ -125,16 +127,11 @@ def _result(stdout: str, client: str) -> DriveResult:
         raise UnavailableError(f"the {client} target driver answered badly ({error})") from None
 
 
-def _first_answer(target: Target, result: DriveResult) -> None:
+def _first_answer(target: Target, result: DriveResult, max_error_rate: float) -> None:
     if result.calls == 1:
         return
     kind, _ = max(result.error_counts.items(), key=lambda item: item[1], default=("other", 0))
-    example = _line(result.error_examples.get(kind, ""))[:160]
-    if kind == "wrong_answer":
-        raise UsageError(f"target {target.id}: the first reply fails --expect-json ({example}): "
-                         "fix the check or the request")
-    raise UsageError(f"target {target.id}: the first call failed ({kind}: {example}); "
-                     f"start its server or fix the request (--data, --body) or the expected status")
+    first_call_failed(target, kind, _line(result.error_examples.get(kind, ""))[:160], max_error_rate)
 
 
 def _line(text: str) -> str:

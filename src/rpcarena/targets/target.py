@@ -16,7 +16,7 @@ from typing import Any
 import psutil
 
 from rpcarena import targets
-from rpcarena.errors import ServerError, UsageError
+from rpcarena.errors import ServerError, ThresholdFailed, UsageError
 from rpcarena.process.server_process import NOT_MEASURED, Usage, peak_rss_bytes, process_usage
 from rpcarena.workloads import Workload
 
@@ -176,8 +176,9 @@ def _name(pid: int) -> str:
         return "?"
 
 
-def probe(target: Target, timeout_s: float) -> None:
-    """Before measuring: every request prepares, and one real call answers and passes its checks."""
+def probe(target: Target, timeout_s: float, max_error_rate: float = 0.0) -> None:
+    """Before measuring: every request prepares, and one real call answers and passes its checks
+    (or fails in a way `--max-error-rate` allows: the measurement's gate judges the server then)."""
     reachable(target)
     try:
         client = target.client(timeout_s)
@@ -188,29 +189,49 @@ def probe(target: Target, timeout_s: float) -> None:
                           f"start its server or fix --{target.protocol}") from None
     try:
         prepared = [client.prepare(r) for r in target.requests]
-        _first_call(target, client, prepared[0])
+        _first_call(target, client, prepared[0], max_error_rate)
     finally:
         client.close()
 
 
-def _first_call(target: Target, client: Any, request: Any) -> None:
+def _first_call(target: Target, client: Any, request: Any, max_error_rate: float) -> None:
     try:
         reply = client.call(request)
     except Exception as error:  # a foreign client error: translated into one line below
-        kind, said = client.classify(error), _line(client.describe(error))
-        raise UsageError(f"target {target.id}: the first call failed ({kind}: {said}); "
-                         f"{_fix(target, kind, said)}") from None
+        first_call_failed(target, client.classify(error), _line(client.describe(error)), max_error_rate)
+        return
     want = client.expect(target.checks[0])
     if not client.same(reply, want):
-        raise UsageError(f"target {target.id}: the first reply fails its check ({_line(client.explain(reply, want))}): "
-                         "fix the check or the request")
+        first_call_failed(target, WRONG_ANSWER, _line(client.explain(reply, want)), max_error_rate)
 
 
-TLS_FAILURES = ("certificate verify failed", "certificate_verify_failed", "handshake failed", "wrong version number")
+WRONG_ANSWER = "wrong_answer"
+TLS_FAILURES = ("certificate verify failed", "certificate_verify_failed", "handshake failed", "wrong version number",
+                "certificate required", "unknown ca", "bad certificate", "tlsv13 alert", "tls: ", "x509:")
+INPUT_KINDS = ("http_version", "status_unimplemented", "status_404", "status_405")  # a wrong method or URL
+RUNTIME_KINDS = ("connection", "timeout")  # the server is down or slow: nothing to say about its answers
 
 
-def _fix(target: Target, kind: str, said: str) -> str:
-    if any(failure in said.lower() for failure in TLS_FAILURES):
+def first_call_failed(target: Target, kind: str, said: str, max_error_rate: float) -> None:
+    """The one verdict on a failed first call, whichever client made it: a wrong request is bad input
+    (exit 2), a server down or too slow a runtime error (1), and a server that answers wrong (a
+    failed check, an unexpected status) fails the gate (3), unless --max-error-rate allows failed
+    calls: then the measurement counts them and its gate judges the server."""
+    tls_failure = any(failure in said.lower() for failure in TLS_FAILURES)
+    what = (f"target {target.id}: the first reply fails its check ({said})" if kind == WRONG_ANSWER
+            else f"target {target.id}: the first call failed ({kind}: {said})")
+    message = f"{what}; {_fix(target, kind, tls_failure)}"
+    if tls_failure or kind in INPUT_KINDS:
+        raise UsageError(message)
+    if kind in RUNTIME_KINDS:
+        raise ServerError(message)
+    if max_error_rate > 0:
+        return
+    raise ThresholdFailed(f"{message} (--max-error-rate 0: every call must succeed)")
+
+
+def _fix(target: Target, kind: str, tls_failure: bool) -> str:
+    if tls_failure:
         return ("check TLS: --cacert with the server's CA (or --insecure), --cert and --key when it asks for a "
                 "client certificate, http:// or grpc:// for a plaintext server")
     if kind == "http_version":
@@ -221,7 +242,9 @@ def _fix(target: Target, kind: str, said: str) -> str:
         return f"start its server or fix --{target.protocol}"
     if kind in ("status_unimplemented", "status_404", "status_405"):
         return "check the method or URL"
-    return "fix the request (--data, --body, --args) or the expected status"
+    if kind == WRONG_ANSWER:
+        return "fix the server, or the check or the request if the server is right"
+    return "fix the server, or the request (--data, --body, --args) or --expect-status if the server is right"
 
 
 def _line(value: object) -> str:

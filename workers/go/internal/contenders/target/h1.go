@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,8 +17,12 @@ import (
 // bytes encoded once, one write per call on one keep-alive TCP connection, the
 // reply framed by its Content-Length, chunks or the connection's end (nothing
 // else of it is parsed). net/http's client costs several µs per call more, which wrk does not pay; TLS and HTTP/2 keep net/http.
+// A server that ends the connection after a reply (`Connection: close`, as a
+// keep-alive limit does) is ordinary: the reply counts, and the next call dials
+// again inside its own time, as wrk and net/http do.
 type h1Conn struct {
-	conn   net.Conn
+	addr   string
+	conn   net.Conn // nil after the server closed it: the next call dials
 	reader *bufio.Reader
 	client *httpClient
 	body   []byte
@@ -55,15 +58,34 @@ func (c *httpClient) dialH1(ctx context.Context) (core.Conn, error) {
 	if u.Port() == "" {
 		host = net.JoinHostPort(u.Hostname(), "80")
 	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", host)
-	if err != nil {
+	h := &h1Conn{addr: host, client: c}
+	if err := h.dial(ctx); err != nil {
 		return nil, err
 	}
-	return &h1Conn{conn: conn, reader: bufio.NewReaderSize(conn, 64<<10), client: c}, nil
+	return h, nil
+}
+
+func (h *h1Conn) dial(ctx context.Context) error {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", h.addr)
+	if err != nil {
+		return err
+	}
+	h.conn = conn
+	if h.reader == nil {
+		h.reader = bufio.NewReaderSize(conn, 64<<10)
+	} else {
+		h.reader.Reset(conn)
+	}
+	return nil
 }
 
 func (h *h1Conn) Call(ctx context.Context, idx int) (any, error) {
+	if h.conn == nil {
+		if err := h.dial(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if deadline, ok := ctx.Deadline(); ok {
 		h.conn.SetDeadline(deadline)
 	}
@@ -74,8 +96,8 @@ func (h *h1Conn) Call(ctx context.Context, idx int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if closing { // the server ends the connection: the next call dials again
-		return nil, &core.KindError{Kind: core.KindConnection, Err: errors.New("the server closed the connection")}
+	if closing { // the reply counts; the next call dials again
+		h.Close()
 	}
 	if !h.client.wanted(status) {
 		return nil, &core.KindError{Kind: "status_" + strconv.Itoa(status), Err: fmt.Errorf("HTTP status %d", status)}
@@ -164,4 +186,11 @@ func (h *h1Conn) readChunks() error {
 	}
 }
 
-func (h *h1Conn) Close() error { return h.conn.Close() }
+func (h *h1Conn) Close() error {
+	if h.conn == nil {
+		return nil
+	}
+	err := h.conn.Close()
+	h.conn = nil
+	return err
+}

@@ -280,3 +280,28 @@ func TestChunkedReplies(t *testing.T) {
 	spec.External = external(map[string]any{"kind": "http"})
 	assertClean(t, run(t, spec), calls)
 }
+
+// A keep-alive limit (Node's maxRequestsPerSocket, hypercorn's and nginx's
+// 1,000) ends a connection with `Connection: close`: the reply counts, and the
+// next call dials again.
+func TestConnectionCloseIsAKeepAliveLimitNotAFailure(t *testing.T) {
+	var dials atomic.Int64
+	server := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		w.Write([]byte(`{"ok": true}`))
+	}))
+	server.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			dials.Add(1)
+		}
+	}
+	server.Start()
+	t.Cleanup(server.Close)
+	spec := baseSpec(server.Listener.Addr().String(),
+		[]string{`{"method": "GET", "url": "` + server.URL + `/", "headers": {}, "body": null}`}, []string{`[["ok", true]]`})
+	spec.External = external(map[string]any{"kind": "http"})
+	assertClean(t, run(t, spec), calls)
+	if dials.Load() < calls {
+		t.Errorf("%d connections for %d calls, each closed by the server", dials.Load(), calls)
+	}
+}

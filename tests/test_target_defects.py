@@ -1,0 +1,162 @@
+"""`rpcarena target` as users of ghz, k6 and wrk tried it (issue 28): each defect they met, against real
+servers on ephemeral loopback ports. Counts, exit codes and the lines printed; never durations."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent import futures
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from tests.conftest import run_cli
+
+from rpcarena.contenders import native as native_contenders
+from rpcarena.process.children import free_port
+from rpcarena.results import load
+
+FAST = ("--warmup", "0.1s")
+KEEP_ALIVE_LIMIT = 5  # requests per connection, as Node's maxRequestsPerSocket or nginx's keepalive_requests
+
+
+def _native(client: str) -> bool:
+    worker = native_contenders.workers().get(client)
+    return worker is not None and not worker.unavailable()
+
+
+CLIENTS = [pytest.param(c, marks=pytest.mark.skipif(c != "py" and not _native(c), reason=f"no {c} worker here"))
+           for c in ("py", "go", "rust")]
+
+
+class Limited(BaseHTTPRequestHandler):
+    """GET /n -> {"ok": true}; the KEEP_ALIVE_LIMIT-th reply on a connection says `Connection: close`
+    and ends it, as a server's keep-alive limit does."""
+
+    protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        super().setup()
+        self.served = 0
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        self.served += 1
+        data = json.dumps({"ok": True}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        if self.served >= KEEP_ALIVE_LIMIT:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class Wrong(BaseHTTPRequestHandler):
+    """GET /always -> {"ok": false}; GET /alternate -> {"ok": true} and {"ok": false} in turn."""
+
+    protocol_version = "HTTP/1.1"
+    turn = 0
+    lock = threading.Lock()
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        with self.lock:
+            Wrong.turn += 1
+            ok = self.path == "/alternate" and Wrong.turn % 2 == 0
+        data = json.dumps({"ok": ok}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _serve(handler: type[BaseHTTPRequestHandler]):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def limited():
+    server = _serve(Limited)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_keep_alive_limit_is_not_a_failed_call(limited, tmp_path, client):
+    """Item 1: `Connection: close` every 5 calls; every client reconnects and counts every reply."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"{limited}/n", "--client", client, "--expect-json", "ok=true", "--calls", "60",
+                   "--clients", "2", *FAST, "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(out).cells
+    assert (cell.status, cell.calls, cell.errors) == ("ok", 60, {})
+
+
+@pytest.fixture
+def wrong():
+    server = _serve(Wrong)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def _target(url: str, client: str, tmp_path, *more: str):
+    return run_cli("target", url, "--client", client, "--expect-json", "ok=true", "--calls", "40", *FAST,
+                   "--out", str(tmp_path / "t.json"), "--force", *more, timeout=300)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_server_always_wrong_fails_the_gate(wrong, tmp_path, client):
+    """Item 2: a wrong server is a failed gate (3), not bad input (2), whichever call the check hits."""
+    done = _target(f"{wrong}/always", client, tmp_path)
+    assert done.returncode == 3 and "the first reply fails its check" in done.stderr, done.stderr
+    for _ in range(2):  # wrong on every other call: the first call is right or wrong, the gate says 3 alike
+        assert _target(f"{wrong}/alternate", client, tmp_path).returncode == 3
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_the_first_call_respects_max_error_rate(wrong, tmp_path, client):
+    """Item 2: --max-error-rate 60% allows a wrong first reply; the measurement's gate judges the server."""
+    for _ in range(2):
+        done = _target(f"{wrong}/alternate", client, tmp_path, "--max-error-rate", "60%")
+        assert done.returncode == 0, done.stderr
+        (cell,) = load(tmp_path / "t.json").cells
+        assert cell.status == "ok" and cell.calls + cell.errors["wrong_answer"] == 40
+
+
+def test_a_run_with_nothing_measured_is_not_a_success(tmp_path):
+    """Item 3: the Python client cannot call a stream; a run whose only cell is unsupported exits 2, saying why."""
+    import grpc
+    from grpc_health.v1 import health, health_pb2_grpc
+    from tests.test_target_native import HEALTH_PROTO
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(experimental_non_blocking=False), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    proto = tmp_path / "health.proto"
+    proto.write_text(HEALTH_PROTO)
+    try:
+        done = run_cli("target", "--client", "py", "--grpc", f"127.0.0.1:{port}", "--method",
+                       "grpc.health.v1.Health/Watch", "--proto", str(proto), "--stream-messages", "1",
+                       "--calls", "5", *FAST, "--out", str(tmp_path / "t.json"), timeout=300)
+    finally:
+        server.stop(0)
+    assert done.returncode == 2, done.stderr
+    assert "nothing measured: the Python client cannot call a server stream: use --client go" in done.stderr
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_closed_port_is_a_runtime_error_for_every_client(tmp_path, client):
+    """Item 4: nothing listens there: exit 1 (runtime) and one line, whichever client would call."""
+    done = run_cli("target", f"http://127.0.0.1:{free_port('127.0.0.1')}/n", "--client", client, "--calls", "5",
+                   "--out", str(tmp_path / "t.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 1 and len(lines) == 1 and "is down (Connection refused)" in lines[0], done.stderr
