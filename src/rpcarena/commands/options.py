@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from rpcarena.analysis import slo
 from rpcarena.config import parse_duration, parse_ints
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 
@@ -95,8 +96,10 @@ def add_out_options(p: Any, default: str) -> None:
 
 def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The measurement options typed on the command line, as RunConfig fields (only those typed)."""
-    if args.slo and not args.find_max:
+    if args.slo is not None and not args.find_max:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
+    if args.slo is not None:
+        slo.parse(args.slo)  # refused before anything starts, not once the search begins
     given: dict[str, Any] = {
         "clients": parse_ints(args.clients, "--clients") if args.clients is not None else None,
         "calls": args.calls, "duration_s": parse_duration(args.duration, "--duration"),
