@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from rpcarena import results
 from rpcarena.analysis import slo
 from rpcarena.config import parse_duration, parse_ints
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
@@ -148,6 +149,25 @@ def new_results_file(text: str, option: str, force: bool, resume: bool) -> Path:
     if path.exists() and not force:
         how = f"`rpcarena run --resume {path}` measures only its missing cells, " if resume else ""
         raise UsageError(f"{path} exists: {how}--force overwrites it, or give {option} another file")
+    return path
+
+
+def spare_results(text: str, option: str, force: bool) -> None:
+    """An output that is not a results file (a report, an export) never goes over one without --force:
+    the file is recognised by its content, whatever its name."""
+    if text != STDOUT and not force and results.is_document(text):
+        raise UsageError(f"{text} holds a results document: {option} would write over it; give {option} "
+                         "another file, or add --force to overwrite it")
+
+
+def report_file(text: str, out: Path, force: bool) -> Path:
+    """--report: writable, never the results file of the same command, and never over another results
+    document without --force."""
+    path = writable_file(text, "--report")
+    if path.resolve() == out.resolve():
+        raise UsageError(f"--report {text} is the results file (--out) itself: give the report a file of its own, "
+                         "e.g. report.html")
+    spare_results(text, "--report", force)
     return path
 
 

@@ -28,7 +28,7 @@ from rpcarena.commands.options import (
     add_verbosity,
     measure_settings,
     new_results_file,
-    writable_file,
+    report_file,
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
@@ -257,9 +257,9 @@ def _probe(target: Target, config: RunConfig, timeout_s: float) -> None:
 
 def main(args: argparse.Namespace, console: Console) -> int:
     measure_settings(args)  # every option checked before a target is built (and connected to)
-    new_results_file(args.out, "--out", args.force, resume=False)
+    out = new_results_file(args.out, "--out", args.force, resume=False)
     if args.report:
-        writable_file(args.report, "--report")
+        report_file(args.report, out, args.force)
     gate = cells.Gate(thresholds.share(args.max_error_rate, "--max-error-rate"))
     targets = targets_from(args)
     config = config_from(args, targets)
