@@ -86,13 +86,6 @@ def test_no_common_cell_is_an_error(measured):
         comparison.compare(measured, other)
 
 
-def test_threshold_parsing():
-    assert comparison.parse_threshold("5%") == pytest.approx(0.05)
-    assert comparison.parse_threshold("0.1") == pytest.approx(0.1)
-    with pytest.raises(UsageError, match="percentage"):
-        comparison.parse_threshold("five")
-
-
 def test_cli_exit_status(tmp_path):
     base = five_trials().save(tmp_path / "a.json")
     same = five_trials(noise=(0.99, 1.0, 1.01, 1.02, 0.98)).save(tmp_path / "same.json")

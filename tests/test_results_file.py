@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT, run_cli
+from tests.conftest import FIXTURE, ROOT, run_cli
+from tests.test_input_checks import _stub_measuring, call, one_line
 
 from rpcarena.errors import ArenaError
 from rpcarena.results import Cell, Results, load
@@ -99,3 +100,81 @@ def test_resume_measures_only_the_missing_cells(tmp_path):
     again = run_cli("run", "--resume", str(out), timeout=120)
     assert again.returncode == 0 and "nothing to measure" in again.stdout, again.stderr
     assert len(load(out).cells) == 2
+
+
+def test_resume_measures_failed_cells_again(tmp_path):
+    out = tmp_path / "r.json"
+    done = run_cli(*TINY, "--out", str(out), timeout=120)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(out.read_text())
+    doc["cells"][1].update(status="failed", reason="server died (the drill's kill -9)", calls=0)
+    doc["failures"] = ["tcp-raw<-py usp.int32 x1: server died (the drill's kill -9)"]
+    out.write_text(json.dumps(doc))
+
+    done = run_cli("run", "--resume", str(out), timeout=120)
+    assert done.returncode == 0, done.stderr
+    resumed = load(out)
+    assert [(c.workload, c.status) for c in resumed.cells] == [("usp.void", "ok"), ("usp.int32", "ok")]
+    assert resumed.cells[1].calls == 5 and resumed.failures == []
+    (note,) = resumed.resumed
+    assert note["cells_missing"] == 1 and note["failed_before"] == doc["failures"]
+
+
+def _results_copy(tmp_path: Path, name: str = "R.json") -> Path:
+    path = tmp_path / name
+    path.write_bytes(FIXTURE.read_bytes())
+    return path
+
+
+def _refused(argv: list[str], capsys, needle: str) -> None:
+    code, err = call(argv, capsys)
+    assert "--force" in one_line(code, err, needle)
+
+
+@pytest.mark.parametrize("argv", [
+    lambda r, t: ["report", r, "-o", r],
+    lambda r, t: ["report", r, "-o", str(t / "other.html")],  # another results document, whatever its name
+    lambda r, t: ["export", r, "-o", r],
+    lambda r, t: ["export", r, "--csv", r],
+    lambda r, t: ["export", r, "--json", str(t / "other.html")],
+    lambda r, t: ["export", r, "--pyperf", r],
+    lambda r, t: ["export", r, "--hlog", r],
+])
+def test_no_reader_writes_over_a_results_document_without_force(argv, tmp_path, capsys):
+    results = _results_copy(tmp_path)
+    other = _results_copy(tmp_path, "other.html")
+    before = results.read_bytes()
+    _refused(argv(str(results), tmp_path), capsys, "holds a results document")
+    assert results.read_bytes() == before and other.read_bytes() == before
+    code, err = call([*argv(str(results), tmp_path), "--force"], capsys)
+    assert code == 0, err
+    assert results.read_bytes() != before or other.read_bytes() != before  # --force: written, as asked
+
+
+def test_a_report_over_a_former_report_needs_no_force(tmp_path, capsys):
+    results, page = _results_copy(tmp_path), tmp_path / "r.html"
+    for _ in range(2):
+        code, err = call(["report", str(results), "-o", str(page)], capsys)
+        assert code == 0, err
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--out", "{t}/R.json", "--report", "{t}/R.json"], "--report"),  # the issue's: results and report in one file
+    (["--out", "{t}/new.json", "--report", "{t}/OTHER.json"], "holds a results document"),
+    (["--resume", "{t}/OTHER.json", "--out", "{t}/Y.json"], "drop --out"),
+    (["--resume", "{t}/OTHER.json", "--out", "-"], "drop --out"),
+])
+def test_run_refuses_before_measuring_to_write_over_results(argv, needle, tmp_path, capsys, monkeypatch):
+    _stub_measuring(monkeypatch)
+    other = _results_copy(tmp_path, "OTHER.json")
+    before = other.read_bytes()
+    args = [a.format(t=tmp_path) for a in argv]
+    one_line(*call(["run", "--contender", "tcp-raw", "--workload", "usp.void", *args], capsys), needle)
+    assert other.read_bytes() == before and not (tmp_path / "Y.json").exists()
+
+
+def test_target_refuses_a_report_over_results(tmp_path, capsys, monkeypatch):
+    _stub_measuring(monkeypatch)
+    other = _results_copy(tmp_path, "OTHER.json")
+    argv = ["target", "http://127.0.0.1:9/x", "--out", str(tmp_path / "t.json"), "--report", str(other)]
+    _refused(argv, capsys, "holds a results document")

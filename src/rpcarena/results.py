@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import secrets
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from datetime import datetime, timezone
@@ -26,6 +27,9 @@ from rpcarena.network import wire
 FORMAT = "rpcarena-results"
 VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
 READABLE_VERSIONS = (1, 2)
+# The largest document read: a run's own stay far below (10,000 raw samples per cell), and
+# anything larger (a device, a stray file) would be read whole before it could be refused.
+MAX_DOCUMENT_BYTES = 256 * 2**20
 NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targets", "suite", "resumed", "cluster")
 
 
@@ -279,7 +283,7 @@ def load(path: str | os.PathLike) -> Results:
     naming what is wrong, never a traceback later in a report."""
     target = Path(path)
     try:
-        data = json.loads(target.read_text())
+        data = json.loads(_read_bounded(target))
     except FileNotFoundError:
         raise UsageError(f"no results file {target}: give the path 'rpcarena run' printed") from None
     except IsADirectoryError:
@@ -297,6 +301,35 @@ def load(path: str | os.PathLike) -> Results:
         return _results(data, target)
     except Malformed as error:
         raise UsageError(f"{target} is damaged: {error}; measure it again or restore it") from None
+
+
+def _read_bounded(target: Path) -> bytes:
+    """The file's bytes, refused past MAX_DOCUMENT_BYTES before more is read (/dev/zero never ends)."""
+    with target.open("rb") as source:
+        data = source.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise UsageError(f"{target} is larger than a results document may be ({MAX_DOCUMENT_BYTES // 2**20} MiB): "
+                         "give the file rpcarena wrote")
+    return data
+
+
+def is_document(path: str | os.PathLike) -> bool:
+    """Whether a file holds a results document, by its content whatever its name: what no command
+    writes over without --force. Only a regular file can be one."""
+    target = Path(path)
+    if not target.is_file():
+        return False
+    try:
+        with target.open("rb") as source:
+            if _FORMAT_FIRST.match(source.read(256)):
+                return True  # as rpcarena writes it: the format key first
+        data = json.loads(_read_bounded(target))
+    except (OSError, ValueError, RecursionError, UsageError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+_FORMAT_FIRST = re.compile(rb'\s*\{\s*"format"\s*:\s*"' + FORMAT.encode() + rb'"')
 
 
 class Malformed(Exception):

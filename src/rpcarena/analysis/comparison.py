@@ -109,13 +109,3 @@ def compare(a: Results, b: Results, trimmed: bool = False) -> Comparison:
                      (len(left[k].trials), len(right[k].trials))) for k in common)
     return Comparison(rows, tuple(k for k in left if k not in right), tuple(k for k in right if k not in left))
 
-
-def parse_threshold(text: str) -> float:
-    """'5%' or '0.05' -> 0.05."""
-    try:
-        value = float(text[:-1]) / 100 if text.strip().endswith("%") else float(text)
-    except ValueError:
-        raise UsageError(f"bad --fail-if-slower {text!r}: write a percentage such as 5%") from None
-    if value < 0:
-        raise UsageError(f"bad --fail-if-slower {text!r}: give zero or a positive percentage")
-    return value

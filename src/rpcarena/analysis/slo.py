@@ -10,6 +10,8 @@ from rpcarena.errors import UsageError
 from rpcarena.results import Cell
 
 _TERM = re.compile(r"\s*(p\d+(?:\.\d+)?|mean|max)\s*(<=|<)\s*(\S+?)\s*")
+_LIMIT = re.compile(r"[0-9]*\.?[0-9]+\s*(?:us|ms|s|m|min)")
+_EXAMPLE = "write e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'"
 
 
 @dataclass(frozen=True)
@@ -35,15 +37,25 @@ class Objective:
 
 def parse(text: str) -> list[Objective]:
     """Objectives from 'p99<5ms,mean<1ms'; a malformed one is a one-line usage error."""
-    objectives = []
-    for part in text.split(","):
-        match = _TERM.fullmatch(part)
-        if not match:
-            raise UsageError(f"bad --slo {part.strip()!r}: write e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
-        statistic, op, limit = match.groups()
-        seconds = parse_duration(limit, "--slo limit") or 0.0
-        objectives.append(Objective(statistic, op == "<=", seconds * 1e6))
-    return objectives
+    return [_objective(part) for part in text.split(",")]
+
+
+def _objective(part: str) -> Objective:
+    """One term: a percentile from p0 (exclusive) to p100, mean or max; a positive limit with its unit
+    (a bare '5' could be seconds or milliseconds: an objective a typo loosens a thousandfold)."""
+    match = _TERM.fullmatch(part)
+    if not match:
+        raise UsageError(f"bad --slo {part.strip()!r}: {_EXAMPLE}")
+    statistic, op, limit = match.groups()
+    if statistic.startswith("p") and not 0 < float(statistic[1:]) <= 100:
+        raise UsageError(f"bad --slo {part.strip()!r}: a percentile lies above p0 and at most p100: {_EXAMPLE}")
+    if not _LIMIT.fullmatch(limit):
+        raise UsageError(f"bad --slo {part.strip()!r}: give the limit a positive duration with its unit "
+                         f"(us, ms, s): {_EXAMPLE}")
+    seconds = parse_duration(limit, "--slo limit") or 0.0
+    if seconds <= 0:
+        raise UsageError(f"bad --slo {part.strip()!r}: a limit of zero no call meets: {_EXAMPLE}")
+    return Objective(statistic, op == "<=", seconds * 1e6)
 
 
 def verdict(cell: Cell, objectives: list[Objective], max_error_ratio: float = 0.0) -> bool:

@@ -7,7 +7,7 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from rpcarena import results
+from rpcarena import results, thresholds
 from rpcarena.analysis import comparison, stats
 from rpcarena.commands.options import EXIT_FAILED, EXIT_OK, command
 
@@ -27,7 +27,8 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("before", help="results document A (the baseline)")
     p.add_argument("after", help="results document B")
     p.add_argument("--fail-if-slower", metavar="PCT",
-                   help="exit 3 when a median is significantly slower by more than this, e.g. 5%%; "
+                   help="exit 3 when a median is significantly slower by more than this: a percentage such as "
+                        f"5%% or a ratio such as 1.05x, at most {thresholds.MAX_SLOWDOWN:.0%}%; "
                         f"needs --repeat {stats.MIN_TRIALS} or more on both runs")
     p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 first")
 
@@ -86,7 +87,7 @@ def _notes(found: comparison.Comparison, trimmed: bool, change: float | None, co
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
-    threshold = comparison.parse_threshold(args.fail_if_slower) if args.fail_if_slower else None
+    threshold = thresholds.slowdown(args.fail_if_slower) if args.fail_if_slower is not None else None
     found = comparison.compare(results.load(args.before), results.load(args.after), args.trim)
     console.print(_table(found))
     _notes(found, args.trim, threshold, console)

@@ -13,7 +13,7 @@ import sys
 from rich.console import Console
 
 from rpcarena import results
-from rpcarena.commands.options import command
+from rpcarena.commands.options import command, spare_results
 from rpcarena.errors import UsageError
 from rpcarena.report import export, interop
 
@@ -40,6 +40,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                                                   "cell) here; - for stdout")
     p.add_argument("--pyperf", metavar="FILE", help="write a pyperf suite (JSON) here, for pyperf compare_to and "
                                                     "pyperf hist; - for stdout")
+    p.add_argument("--force", action="store_true", help="write even over a results document")
 
 
 def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -50,7 +51,14 @@ def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
         asked.append((args.format or "csv", args.out or export.STDOUT))
     if sum(path == export.STDOUT for _, path in asked + others) > 1:
         raise UsageError("two outputs to stdout (-): give all but one of them a file")
+    for fmt, path in asked + others:
+        spare_results(path, _option(args, fmt, path), args.force)
     return asked
+
+
+def _option(args: argparse.Namespace, fmt: str, path: str) -> str:
+    """The option that named this output: --csv, --pyperf, ... or -o."""
+    return f"--{fmt}" if getattr(args, fmt, None) == path else "-o"
 
 
 def main(args: argparse.Namespace, console: Console) -> int:

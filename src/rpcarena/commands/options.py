@@ -17,6 +17,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from rpcarena import results
+from rpcarena.analysis import slo
 from rpcarena.config import parse_duration, parse_ints
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 
@@ -95,8 +97,10 @@ def add_out_options(p: Any, default: str) -> None:
 
 def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The measurement options typed on the command line, as RunConfig fields (only those typed)."""
-    if args.slo and not args.find_max:
+    if args.slo is not None and not args.find_max:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
+    if args.slo is not None:
+        slo.parse(args.slo)  # refused before anything starts, not once the search begins
     given: dict[str, Any] = {
         "clients": parse_ints(args.clients, "--clients") if args.clients is not None else None,
         "calls": args.calls, "duration_s": parse_duration(args.duration, "--duration"),
@@ -145,6 +149,25 @@ def new_results_file(text: str, option: str, force: bool, resume: bool) -> Path:
     if path.exists() and not force:
         how = f"`rpcarena run --resume {path}` measures only its missing cells, " if resume else ""
         raise UsageError(f"{path} exists: {how}--force overwrites it, or give {option} another file")
+    return path
+
+
+def spare_results(text: str, option: str, force: bool) -> None:
+    """An output that is not a results file (a report, an export) never goes over one without --force:
+    the file is recognised by its content, whatever its name."""
+    if text != STDOUT and not force and results.is_document(text):
+        raise UsageError(f"{text} holds a results document: {option} would write over it; give {option} "
+                         "another file, or add --force to overwrite it")
+
+
+def report_file(text: str, out: Path, force: bool) -> Path:
+    """--report: writable, never the results file of the same command, and never over another results
+    document without --force."""
+    path = writable_file(text, "--report")
+    if path.resolve() == out.resolve():
+        raise UsageError(f"--report {text} is the results file (--out) itself: give the report a file of its own, "
+                         "e.g. report.html")
+    spare_results(text, "--report", force)
     return path
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from rpcarena import report, results, seeds
-from rpcarena.commands.options import command
+from rpcarena.commands.options import command, spare_results
 from rpcarena.errors import UsageError
 from rpcarena.suites.findings import findings_of
 
@@ -27,6 +27,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--out", help="HTML file, or the folder for png/svg (default: next to the first results)")
     p.add_argument("--format", default="html", help="html (default), png or svg")
     p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 (labelled)")
+    p.add_argument("--force", action="store_true", help="write the HTML even over a results document")
 
 
 
@@ -51,6 +52,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.format not in report.FORMATS:
         raise UsageError(f"bad --format {args.format!r}: use one of {', '.join(report.FORMATS)}")
     out = Path(args.out) if args.out else default_out(args.results[0], args.format)
+    if args.format == "html":
+        spare_results(str(out), "--out", args.force)
     with console.status("drawing the report") if not args.quiet else contextlib.nullcontext():
         docs = sources(args.results)
         if args.format == "html":

@@ -23,6 +23,7 @@ from rpcarena.commands.options import (
     command,
     measure_settings,
     new_results_file,
+    report_file,
     stdout_file,
     writable_file,
 )
@@ -79,7 +80,7 @@ def config_from(args: argparse.Namespace) -> RunConfig:
     if given.get("timeout_ms", 1) < 1:  # the native workers' deadline is whole milliseconds
         raise UsageError(f"bad --timeout {args.timeout}: a contender's workers count whole milliseconds; give "
                          "1ms or more (below 1 ms is for `rpcarena target`)")
-    return RunConfig(**given, out=Path(args.out))
+    return RunConfig(**given, out=Path(DEFAULT_OUT if args.out is None else args.out))
 
 
 def _typed(args: argparse.Namespace) -> dict[str, Any]:
@@ -106,11 +107,22 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     if changed:
         raise UsageError(f"--resume {path}: this command line measures another configuration "
                          f"({', '.join(changed)}): drop those options, or measure into a new --out")
+    failed = _drop_failed(doc)
     done = {_key(c.contender, c.client, c.workload, c.clients, c.trial) for c in doc.cells}
     todo = [p for p in plans_of(config)
             if _key(p.subject.id, p.client, p.workload.id, p.clients, p.trial) not in done]
-    doc.resumed.append({"at": now(), "cells_missing": len(todo), "environment": environment.snapshot()})
+    doc.resumed.append({"at": now(), "cells_missing": len(todo), "failed_before": failed,
+                        "environment": environment.snapshot()})
     return config, doc, todo
+
+
+def _drop_failed(doc: Results) -> list[str]:
+    """Failed cells are measured again, as missing ones are (a failure is often the machine's, not the
+    contender's); what they failed with stays in the resumed note."""
+    failed = list(doc.failures)
+    doc.cells = [c for c in doc.cells if c.status != "failed"]
+    doc.failures = []
+    return failed
 
 
 def _fields(config: RunConfig) -> dict[str, Any]:
@@ -168,8 +180,10 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="clients and servers across an emulated link: a preset (lan, wifi, datacenter, "
                         "cloud-cross-region), a rate (100mbit) or 'rtt=40ms,jitter=4ms,loss=0.1%%,rate=100mbit'")
     add_out_options(p, DEFAULT_OUT)
-    p.add_argument("--resume", metavar="RESULTS", help="measure only the cells RESULTS lacks, with its configuration, "
-                                                       "into it (after Ctrl-C, a kill, a crash)")
+    p.set_defaults(out=None)  # told apart from typed: --resume refuses an --out elsewhere
+    p.add_argument("--resume", metavar="RESULTS",
+                   help="measure the cells RESULTS lacks or that failed in it, with its configuration, into it "
+                        "(after Ctrl-C, a kill, a crash or a failed cell); no --out elsewhere")
     add_cluster_options(p)
     add_output_options(p)
 
@@ -191,15 +205,24 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
+    if args.resume:
+        _resume_out(args)
+    args.out = DEFAULT_OUT if args.out is None else args.out
     if args.out == STDOUT:
-        if args.resume:
-            raise UsageError("--resume adds to its own file: drop --out -")
         args.out, args.force, args.to_stdout = stdout_file(), True, True
         code = measure(args, console)
         sys.stdout.write(Path(args.out).read_text() + "\n")
         Path(args.out).unlink()
         return code
     return measure(args, console)
+
+
+def _resume_out(args: argparse.Namespace) -> None:
+    """--resume writes into the file it resumes: an --out elsewhere is refused, not silently ignored."""
+    if args.out is not None and (args.out == STDOUT or Path(args.out).resolve() != Path(args.resume).resolve()):
+        raise UsageError(f"--resume {args.resume} adds its cells to that file: drop --out {args.out} (to keep "
+                         f"{args.resume} as it is, copy it to {args.out} and resume the copy)")
+    args.out = args.resume
 
 
 def measure(args: argparse.Namespace, console: Console) -> int:
@@ -209,7 +232,7 @@ def measure(args: argparse.Namespace, console: Console) -> int:
         config, doc, todo = config_from(args), None, None
         new_results_file(args.out, "--out", args.force, resume=not args.find_max)
     if args.report:
-        writable_file(args.report, "--report")
+        report_file(args.report, config.out, args.force)
     if args.find_max:
         results = find_max_arena(config, args.slo, console, args=args)
     else:

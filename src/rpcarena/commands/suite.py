@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from rpcarena import report
-from rpcarena.commands.options import add_output_options, command, new_results_file
+from rpcarena.commands.options import add_output_options, command, new_results_file, spare_results
 from rpcarena.commands.run import run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig
@@ -56,6 +56,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
     out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
+    _check_report(out, args.force)
     parts = runnable_parts(suite, args.quick, args.repeat, out)
     done = iter(range(1, parts + 1))
 
@@ -75,6 +76,15 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if not args.quiet:
         console.print(f"results: {out}\nreport: {page}")
     return _done(results, out)
+
+
+def _check_report(out: Path, force: bool) -> None:
+    """The report goes beside the results, as OUT.html: never over them, nor over another results document."""
+    page = out.with_suffix(".html")
+    if page.resolve() == out.resolve():
+        raise UsageError(f"bad --out {out}: the report goes beside the results as {page}; give the results "
+                         f"a name of their own, e.g. {out.with_suffix('.json')}")
+    spare_results(str(page), "the report", force)
 
 
 def _done(results: Results, out: Path) -> int:

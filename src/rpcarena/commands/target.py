@@ -19,7 +19,7 @@ from typing import Any
 
 from rich.console import Console
 
-from rpcarena import report
+from rpcarena import report, thresholds
 from rpcarena.commands.options import (
     DEFAULT_WARMUP,
     add_measure_options,
@@ -28,7 +28,7 @@ from rpcarena.commands.options import (
     add_verbosity,
     measure_settings,
     new_results_file,
-    writable_file,
+    report_file,
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
@@ -164,20 +164,8 @@ def _add_measure_options(p: Any) -> None:
                    help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
     p.add_argument("--max-error-rate", default="0", metavar="RATE",
                    help="share of calls sent that may fail before a cell fails and the command exits 3: "
-                        "0 (default), 0.01 or 1%%")
+                        "a percentage such as 1%% or 0.1%%; 0 (default): none may fail")
     add_out_options(p, "results/target.json")
-
-
-def max_error_rate(text: str) -> float:
-    """`--max-error-rate`: a share from 0 to 1, or a percentage."""
-    try:
-        rate = float(text[:-1]) / 100 if text.strip().endswith("%") else float(text)
-    except ValueError:
-        rate = -1.0
-    if not 0 <= rate <= 1:
-        raise UsageError(f"bad --max-error-rate {text!r}: give a share of the calls sent from 0 to 1, or a "
-                         "percentage such as 1%")
-    return rate
 
 
 def groups_of(args: argparse.Namespace) -> list[dict]:
@@ -269,10 +257,10 @@ def _probe(target: Target, config: RunConfig, timeout_s: float, gate: cells.Gate
 
 def main(args: argparse.Namespace, console: Console) -> int:
     measure_settings(args)  # every option checked before a target is built (and connected to)
-    new_results_file(args.out, "--out", args.force, resume=False)
+    out = new_results_file(args.out, "--out", args.force, resume=False)
     if args.report:
-        writable_file(args.report, "--report")
-    gate = cells.Gate(max_error_rate(args.max_error_rate))
+        report_file(args.report, out, args.force)
+    gate = cells.Gate(thresholds.share(args.max_error_rate, "--max-error-rate"))
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets:  # a check of the answer, not of speed

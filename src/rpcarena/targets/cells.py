@@ -41,7 +41,7 @@ class Gate:
         kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(cell.errors.items()))
         worst = max(cell.errors, key=lambda kind: cell.errors[kind])
         raise ThresholdFailed(f"{failed:,} of {sent:,} calls failed ({failed / sent:.1%}: {kinds}), above "
-                              f"--max-error-rate {self.max_error_rate:g}; e.g. {worst}: "
+                              f"--max-error-rate {self.max_error_rate * 100:g}%; e.g. {worst}: "
                               f"{cell.error_examples.get(worst, worst)}")
 
 
