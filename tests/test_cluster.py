@@ -128,8 +128,24 @@ def testbed(tmp_path_factory):
     _need_testbed()
     from rpcarena.cluster.testbed import Testbed
 
-    with Testbed("rtt=10ms", 2, tmp_path_factory.mktemp("testbed")) as bed:
+    with Testbed("rtt=10ms", 2, tmp_path_factory.mktemp("testbed")) as bed, _credentials(bed):
         yield bed
+
+
+@contextlib.contextmanager
+def _credentials(bed):
+    """The testbed's TLS credentials for the tests' clients: in this process (Dask's configuration)
+    and in the CLI's (its environment), as a user gives them."""
+    import dask
+
+    before = os.environ.copy()
+    os.environ.update(bed.private.env())
+    try:
+        with dask.config.set(bed.private.config()):
+            yield
+    finally:
+        os.environ.clear()
+        os.environ.update(before)
 
 
 def _left_on_nodes(bed) -> list[str]:

@@ -15,6 +15,8 @@ unless asked.
 
 from __future__ import annotations
 
+import ipaddress
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +27,9 @@ from rpcarena.network import link
 
 KINDS = ("scheduler", "ssh", "local", "netns")
 _PROTOCOLS = ("tcp", "tls", "ws", "wss")
+# Worker processes (local:N) or client nodes (netns:...,clients=N) started on this machine: each is a
+# Python process of ~100 MB that shares the CPUs with the servers and drivers it places.
+MAX_NODES = min(64, 4 * (os.cpu_count() or 1))
 
 
 @dataclass(frozen=True)
@@ -53,17 +58,17 @@ def parse(text: str) -> ClusterSpec:
     value = text.strip()
     kind, _, rest = value.partition(":")
     if kind in _PROTOCOLS and rest.startswith("//"):
-        return ClusterSpec("scheduler", address=value)
+        return ClusterSpec("scheduler", address=_address(value))
     if kind == "ssh":
         hosts = tuple(h.strip() for h in rest.split(",") if h.strip())
         if hosts:
             return ClusterSpec("ssh", hosts=hosts)
     elif kind == "local" and rest.isdigit() and int(rest) >= 2:
-        return ClusterSpec("local", workers=int(rest))
+        return ClusterSpec("local", workers=_bounded(int(rest), text, "worker processes"))
     elif kind == "netns" and rest:
         return _netns(rest)
     elif kind not in KINDS and re.fullmatch(r"[\w.-]+:\d+", value):
-        return ClusterSpec("scheduler", address=f"tcp://{value}")
+        return ClusterSpec("scheduler", address=_address(f"tcp://{value}"))
     raise UsageError(f"bad --cluster {text!r}: give a scheduler (tcp://HOST:8786), ssh:HOST_A,HOST_B, "
                      "local:N (N >= 2 worker processes here) or netns:rtt=10ms[,clients=N] (an emulated link here)")
 
@@ -76,7 +81,47 @@ def _netns(rest: str) -> ClusterSpec:
     if not count.isdigit() or int(count) < 1:
         raise UsageError(f"bad --cluster netns:{rest}: clients=N takes a whole number of client nodes, at least 1")
     link.parse(model)  # a bad model is the link's own one-line error
-    return ClusterSpec("netns", workers=int(count), link=model)
+    return ClusterSpec("netns", workers=_bounded(int(count), f"netns:{rest}", "client nodes"), link=model)
+
+
+def _bounded(count: int, text: str, what: str) -> int:
+    if count > MAX_NODES:
+        raise UsageError(f"bad --cluster {text}: at most {MAX_NODES} {what} on this machine (4 per CPU, 64 at "
+                         "most); for more, start Dask on other hosts and give its scheduler (tcp://HOST:8786)")
+    return count
+
+
+def _address(address: str) -> str:
+    """A scheduler's address, its host and port checked now rather than after a minute of retries."""
+    parts = urlsplit(address)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if not parts.hostname or port == -1 or port == 0 or parts.path not in ("", "/"):
+        raise UsageError(f"bad --cluster {address!r}: give a scheduler's host and port, e.g. tcp://10.0.0.5:8786 "
+                         "(a port from 1 to 65535)")
+    return address
+
+
+def exposure(cluster: ClusterSpec) -> str | None:
+    """A warning for a scheduler reached over plain TCP beyond this machine: anyone who can reach
+    it can run code on every node; a cluster started here is never one (it speaks TLS)."""
+    parts = urlsplit(cluster.address)
+    if cluster.kind != "scheduler" or parts.scheme != "tcp" or _loopback(parts.hostname or ""):
+        return None
+    return (f"--cluster {cluster.address}: plain TCP, unauthenticated: whoever reaches the scheduler runs code on "
+            "every node; start Dask with TLS (dask scheduler --tls-ca-file ...) and give tls://, or keep it on a "
+            "network of your own")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """The connection to Dask: one per run, opened with the run's context and closed on every way out.
 
 `--cluster` names a running scheduler, or a cluster rpcarena starts for the run (SSH hosts,
-local worker processes, or the emulated link of `testbed`) and stops at its end. On connecting,
+local worker processes, or the emulated link of `testbed`) and stops at its end. A cluster started
+here (`local:N`, `netns:`) speaks TLS with credentials made for the run (`private`), listens on
+loopback or inside its namespaces only, and serves no dashboard. On connecting,
 every worker and the scheduler are made quiet (the statistical profiler off, housekeeping and
 heartbeats slowed: `tasks.quiet_worker`), and each node is described (machine, kernel, clock
 source, versions, toolchains) for the results. Tasks are placed on a named worker only
@@ -11,18 +13,22 @@ source, versions, toolchains) for the results. Tasks are placed on a named worke
 from __future__ import annotations
 
 import contextlib
+import socket
 import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from rpcarena.cluster import channel, tasks
-from rpcarena.cluster.quiet import QUIET_CONFIG
+from rpcarena.cluster.private import Private
+from rpcarena.cluster.quiet import CLOSED_CONFIG, QUIET_CONFIG
 from rpcarena.cluster.testbed import Testbed
 from rpcarena.cluster_spec import ClusterSpec, Node
 from rpcarena.errors import UsageError
 
-CONNECT_TIMEOUT_S = 60.0
+CONNECT_TIMEOUT_S = 5.0  # a scheduler that is there answers at once; one that is not is said so soon
+DEFAULT_PORT = 8786  # Dask's, when the address gives none
 CLOCK_PROBES = 5
 NODE_CHECK_S = 2.0  # how often a waiting cell asks the scheduler which workers are still there
 
@@ -36,12 +42,15 @@ class Engine:
         self.client: Any = None
         self.queue: Any = None
         self.address = ""
+        self.security: Any = None  # the run's credentials for a cluster started here; else Dask's config
         self.quiet: dict[str, Any] = {}
         self.facts: dict[str, Any] = {}
         self._stack = contextlib.ExitStack()
         self._nodes_checked = (0.0, frozenset[str]())
 
     def __enter__(self) -> Engine:
+        if self.spec.kind == "scheduler":
+            _reachable(self.spec.address)  # before Dask's import, which takes seconds
         try:
             import distributed
         except ImportError:
@@ -63,22 +72,36 @@ class Engine:
             return self.spec.address
         import dask
 
-        self._stack.enter_context(dask.config.set(QUIET_CONFIG))
+        self._stack.enter_context(dask.config.set({**QUIET_CONFIG, **CLOSED_CONFIG}))
         if self.spec.kind == "local":
-            from distributed import LocalCluster
-            cluster = LocalCluster(n_workers=self.spec.workers, threads_per_worker=2, processes=True,
-                                   dashboard_address=None)
+            cluster = self._local_cluster()
         elif self.spec.kind == "ssh":
             cluster = _ssh_cluster(self.spec.hosts)
         else:
-            return str(self._stack.enter_context(Testbed(self.spec.link, self.spec.workers, self.logs)).address)
+            bed = self._stack.enter_context(Testbed(self.spec.link, self.spec.workers, self.logs))
+            self.security = bed.private.security
+            return bed.address
         self._stack.callback(cluster.close)
         return str(cluster.scheduler_address)
+
+    def _local_cluster(self) -> Any:
+        """Worker processes here, on loopback, speaking TLS with the run's credentials, their
+        scratch space in the run's private folder."""
+        import dask
+        from distributed import LocalCluster
+
+        private = self._stack.enter_context(Private())
+        self.security = private.security
+        # The scheduler's own folder too (it runs in this process), never Dask's shared /tmp one.
+        self._stack.enter_context(dask.config.set({"temporary-directory": str(private.scratch)}))
+        return LocalCluster(n_workers=self.spec.workers, threads_per_worker=2, processes=True, host="127.0.0.1",
+                            protocol="tls://", security=private.security, dashboard_address=None,
+                            local_directory=str(private.scratch))
 
     def _connect(self, distributed: Any) -> Any:
         try:
             client = distributed.Client(self.address, timeout=CONNECT_TIMEOUT_S, set_as_default=False,
-                                        direct_to_workers=False)
+                                        direct_to_workers=False, security=self.security)
         except (OSError, TimeoutError) as error:
             raise UsageError(f"cannot reach the Dask scheduler at {self.address} ({error}): is it running, "
                              "and reachable from here?") from None
@@ -150,6 +173,18 @@ class Engine:
                 "nodes": {facts["worker"]["name"]: facts for facts in self.facts.values()}}
 
 
+def _reachable(address: str) -> None:
+    """A refused or silent port is said at once, before Dask's client retries it for its timeout."""
+    parts = urlsplit(address)
+    if parts.scheme not in ("tcp", "tls") or parts.hostname is None:
+        return
+    try:
+        socket.create_connection((parts.hostname, parts.port or DEFAULT_PORT), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as error:
+        raise UsageError(f"cannot reach the Dask scheduler at {address} ({error.strerror or error}): is it "
+                         "running, and reachable from here?") from None
+
+
 def _ssh_cluster(hosts: tuple[str, ...]) -> Any:
     try:
         import asyncssh  # noqa: F401 - SSHCluster needs it; say so before it fails deeper
@@ -158,4 +193,4 @@ def _ssh_cluster(hosts: tuple[str, ...]) -> Any:
         raise UsageError("--cluster ssh:... needs asyncssh: pip install asyncssh") from None
     # The scheduler on the first host, one worker on each host; names are the hosts.
     return SSHCluster([hosts[0], *hosts], connect_options={"known_hosts": None},
-                      worker_options={"nthreads": 2}, scheduler_options={"port": 0, "dashboard_address": ":0"})
+                      worker_options={"nthreads": 2}, scheduler_options={"port": 0, "dashboard": False})

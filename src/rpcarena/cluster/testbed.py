@@ -11,6 +11,11 @@ otherwise used here), and the orchestrator talks to the scheduler over it. That 
 the orchestrator's own messages; it dies with the client namespace, so delaynet's teardown (also
 after a kill -9 of rpcarena: it stops when its stdin closes) removes it too.
 
+Every process of the cluster speaks TLS with credentials made for it (`private`): a client without
+them, from the host through that veth or from anywhere else, is refused at the handshake. The
+scheduler listens on every address of the client namespace (the link's client address, the veth's
+end, the namespace's own loopback) and on none of the host's; no process serves a dashboard.
+
     python -m rpcarena.cluster.testbed --link rtt=10ms --clients 2    # prints the address; Ctrl-C ends it
 """
 
@@ -26,7 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rpcarena.cluster.quiet import quiet_env
+from rpcarena.cluster.private import Private
+from rpcarena.cluster.quiet import CLOSED_CONFIG, QUIET_CONFIG, as_env
 from rpcarena.errors import UnavailableError
 from rpcarena.network import link
 from rpcarena.process import children
@@ -49,9 +55,11 @@ class Testbed:
         self.children: list[Child] = []
         self.control = f"rpcad{os.getpid() % 100000}x{next(_SEQ)}"[:15]
         self.address = ""
+        self.private = Private()
 
     def __enter__(self) -> Testbed:
         try:
+            self.private.__enter__()
             self.link = link.Link(self.model, self.logs / "link.log").__enter__()
             assert self.link.child is not None
             children.keep(self.link.child)  # a run's end (kill_all) must not take the testbed with it
@@ -60,7 +68,7 @@ class Testbed:
             self._start_worker("server", self.link.server_prefix, self.link.server_address, "server=1")
             for i in range(self.clients):
                 self._start_worker(f"client-{i}", self.link.client_prefix, self.client_address, "client=1")
-            self.address = f"tcp://{inside}:{SCHEDULER_PORT}"
+            self.address = f"tls://{inside}:{SCHEDULER_PORT}"
             self._await_workers(1 + self.clients)
         except BaseException:
             self.close()
@@ -75,7 +83,7 @@ class Testbed:
     @property
     def scheduler_in_namespaces(self) -> str:
         """The scheduler's address as the workers reach it."""
-        return f"tcp://{self.client_address}:{SCHEDULER_PORT}"
+        return f"tls://{self.client_address}:{SCHEDULER_PORT}"
 
     def _join_root_namespace(self) -> str:
         """A veth from here into the client namespace; the address of its far end."""
@@ -94,20 +102,22 @@ class Testbed:
         return there
 
     def _env(self) -> dict[str, str]:
-        scratch = self.logs / "dask-scratch"
-        scratch.mkdir(parents=True, exist_ok=True)
-        return dict(os.environ, **quiet_env(), DASK_TEMPORARY_DIRECTORY=str(scratch))
+        return dict(os.environ, **as_env({**QUIET_CONFIG, **CLOSED_CONFIG, **self.private.config()}),
+                    DASK_TEMPORARY_DIRECTORY=str(self.private.scratch))
 
     def _start_scheduler(self) -> None:
         assert self.link is not None
+        # HTTP (no pages: CLOSED_CONFIG) on the namespace's own loopback, out of reach from outside it.
         argv = [*self.link.client_prefix, sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "0.0.0.0",
-                "--port", str(SCHEDULER_PORT), "--no-dashboard"]
+                "--port", str(SCHEDULER_PORT), "--protocol", "tls", *self.private.cli_args(), "--no-dashboard",
+                "--dashboard-address", "127.0.0.1:0"]
         self._start(argv, self.logs / "scheduler.log")
 
     def _start_worker(self, name: str, prefix: list[str], host: str, resource: str) -> None:
         argv = [*prefix, sys.executable, "-m", "distributed.cli.dask_worker", self.scheduler_in_namespaces,
-                "--name", name, "--host", host, "--nthreads", "2", "--no-nanny", "--no-dashboard",
-                "--resources", resource, "--local-directory", str(self.logs / "dask-scratch")]
+                "--name", name, "--host", host, "--nthreads", "2", "--no-nanny", *self.private.cli_args(),
+                "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--resources", resource,
+                "--local-directory", str(self.private.scratch)]
         self._start(argv, self.logs / f"worker-{name}.log")
 
     def _start(self, argv: list[str], log: Path) -> None:
@@ -125,7 +135,7 @@ class Testbed:
                 raise UnavailableError(f"testbed: {dead[0].argv[4:6]} exited ({dead[0].last_error_line()}); "
                                        f"log: {dead[0].log}")
             try:
-                with Client(self.address, timeout=5, set_as_default=False) as client:
+                with Client(self.address, timeout=5, set_as_default=False, security=self.private.security) as client:
                     client.wait_for_workers(count, timeout=max(1.0, deadline - time.monotonic()))
                     return
             except (OSError, TimeoutError):
@@ -143,6 +153,7 @@ class Testbed:
         if self.link is not None:
             self.link.close()  # the namespaces go, and the control veth with them
             self.link = None
+        self.private.close()
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -165,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logs = Path(args.logs).resolve()
     with Testbed(args.link, args.clients, logs) as bed:
-        print(bed.address, flush=True)
+        # The address, then the run's credentials as a client's shell takes them.
+        print(bed.address, *(f"export {key}={value}" for key, value in bed.private.env().items()), sep="\n",
+              flush=True)
         # Until the end of input, Ctrl-C or SIGTERM (a shell's background job ignores SIGINT, and a
         # plain SIGTERM would skip the teardown): each ends in the `with` above, which removes all.
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -187,8 +200,9 @@ def _interrupt(signum: int, frame: Any) -> None:
 def _parser() -> Any:
     p = argparse.ArgumentParser(prog="python -m rpcarena.cluster.testbed", allow_abbrev=False,
                                 description="A Dask cluster here: a server node behind an emulated link, client "
-                                            "nodes before it. Prints the scheduler's address; ends at Ctrl-C or end "
-                                            "of input.")
+                                            "nodes before it. Prints the scheduler's address, then the `export` "
+                                            "lines of its credentials (TLS, made for it); ends at Ctrl-C or end of "
+                                            "input.")
     p.add_argument("--link", default="rtt=10ms", help="the link model, as --link takes it (default rtt=10ms)")
     p.add_argument("--clients", type=int, default=1, help="client nodes (default 1)")
     p.add_argument("--logs", default="results/logs/testbed", help="where the scheduler's and workers' logs go")

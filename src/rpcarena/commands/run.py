@@ -13,6 +13,7 @@ from rich.console import Console
 from rpcarena import environment, report, seeds
 from rpcarena.analysis import slo
 from rpcarena.cluster import cells as cluster_cells
+from rpcarena.cluster import spec as cluster_spec
 from rpcarena.commands.options import (
     EXIT_OK,
     STDOUT,
@@ -140,6 +141,9 @@ def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = Non
     when given); return the results."""
     todo = todo if todo is not None else plans_of(config)
     stderr = Console(stderr=True, width=console.width)
+    exposed = cluster_spec.exposure(cluster_spec.parse(config.cluster)) if config.cluster else None
+    if exposed:
+        stderr.print(f"warning: {exposed}", markup=False, highlight=False, soft_wrap=True)
     with CellProgress(stderr, part, quiet, verbose) as progress:
         return Arena(config, todo, progress, results=resume).run()
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from rpcarena.config import RunConfig
 from rpcarena.network import link, wire
+from rpcarena.orchestration import log_folder
 from rpcarena.orchestration.backing import Backing
 from rpcarena.process.placement import Placement, plan
 from rpcarena.workloads import Workload
@@ -62,7 +63,7 @@ OpenContext = Callable[[RunConfig, list[Workload]], contextlib.AbstractContextMa
 def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunContext]:
     """The run's context; its backing services and link are torn down on every way out."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
-    logs = Path(config.out).parent / "logs" / stamp
+    logs = log_folder.make(Path(config.out), stamp)
     placement = plan(config.pin)
     # The delay line shares the clients' CPUs: in a ping-pong they wait while it holds packets.
     emulated = link.Link(link.parse(config.link), logs / "link.log", placement.clients) if config.link else None

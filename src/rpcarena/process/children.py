@@ -48,7 +48,8 @@ class Child:
         self.argv = argv
         self.log = log
         log.parent.mkdir(parents=True, exist_ok=True)
-        self._stderr = open(log, "wb")
+        # Never through a link planted at the log's name (rpcarena may be root; see log_folder).
+        self._stderr = os.fdopen(os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644), "wb")
         self.proc = subprocess.Popen(
             argv, stdout=subprocess.PIPE, stderr=self._stderr,
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
