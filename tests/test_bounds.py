@@ -26,10 +26,10 @@ from rpcarena.codec import frames
 from rpcarena.codec import tagless as tagless_codec
 from rpcarena.contenders import tagless, tcp_raw
 from rpcarena.contenders.base import PythonContender
-from rpcarena.protocol import semantics
+from rpcarena.protocol import limits, semantics
 
 CAP = 1_000_000  # the contract's cap on GetRandNums' count and on any count a peer announces
-CLAIM = 64 << 20  # a header announcing a 64 MiB frame, which never comes
+CLAIM = limits.MAX_REQUEST_BYTES  # a header announcing a frame at the bound, which never comes
 CONNECTIONS = 50
 RSS_LIMIT = 16 << 20
 SETTLE_S = 1.5  # how long RSS is watched after the last header went out

@@ -5,10 +5,11 @@ u16) and the body. On a request the kind says which method (tagless) or is 0
 (typed-json, whose body names the method); on a reply it is the status (0 = ok,
 otherwise the body is a UTF-8 message). Replies carry the call id of their
 request, so a client may pipeline and a server may answer in any order. A frame
-longer than the limit closes the connection before anything is allocated, and a
-body is read a chunk at a time, so memory follows the bytes that arrive, never a
-length a header only announced. A server closes a connection idle for
-IDLE_TIMEOUT_S.
+longer than the limit (a server's: `limits.MAX_REQUEST_BYTES`) closes the
+connection before anything is allocated, and a body is read a chunk at a time,
+so memory follows the bytes that arrive, never a length a header only announced.
+A server closes a connection that neither sends nor takes its replies for
+`limits.idle_timeout_s()`.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ import errno
 import socket
 import struct
 import threading
+import time
 from collections.abc import Callable
 from typing import BinaryIO
 
+from rpcarena.protocol import limits
+
 HEADER = struct.Struct("<IIH")
-MAX_FRAME = 64 << 20
+MAX_FRAME = 64 << 20  # what a client reads: a reply may be longer than a request
 CHUNK = 1 << 20  # the most a body read asks for at once
-IDLE_TIMEOUT_S = 60.0  # a server closes a connection that neither sends nor takes a byte this long
 OK, BAD_REQUEST, UNKNOWN_METHOD, INTERNAL = 0, 1, 2, 3
 STATUS_NAMES = {BAD_REQUEST: "bad_request", UNKNOWN_METHOD: "unknown_method", INTERNAL: "internal"}
 
@@ -98,14 +101,38 @@ def set_idle_timeout(sock: socket.socket, seconds: float) -> None:
     """Make a blocking socket's recv and send fail (EAGAIN, an OSError) after `seconds` without
     progress. The kernel's SO_RCVTIMEO/SO_SNDTIMEO, not `settimeout`, which would poll() before
     every recv and send; a buffered reader over it returns None (nothing) or fewer bytes then."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(seconds))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(seconds))
+
+
+def _timeval(seconds: float) -> bytes:
     whole = int(seconds)
-    timeval = struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)
+    return struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
 
 
-def serve_forever(listener: socket.socket, handle: Handler, max_frame: int = MAX_FRAME,
-                  idle_timeout_s: float = IDLE_TIMEOUT_S) -> None:
+def send_within(sock: socket.socket, data: bytes, seconds: float) -> None:
+    """`sock.sendall(data)` that fails (TimeoutError) unless the peer takes it all within
+    `seconds`: under SO_SNDTIMEO alone a send that moves a byte succeeds, so a peer taking a
+    little at a time, or none after a first part, held `sendall` twice the timeout or for ever.
+    The usual reply goes out in one send."""
+    deadline = time.monotonic() + seconds
+    sent = sock.send(data)
+    if sent == len(data):
+        return
+    view = memoryview(data)[sent:]
+    try:
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the peer took no reply for {seconds:g} s")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(left))
+            view = view[sock.send(view):]
+    finally:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(seconds))
+
+
+def serve_forever(listener: socket.socket, handle: Handler, max_frame: int = limits.MAX_REQUEST_BYTES,
+                  idle_timeout_s: float | None = None) -> None:
     """Accept connections, each served by a thread of its own, frames answered as they come,
     until the listener is closed."""
     while True:
@@ -119,16 +146,19 @@ def serve_forever(listener: socket.socket, handle: Handler, max_frame: int = MAX
                          daemon=True).start()
 
 
-def serve_connection(conn: socket.socket, handle: Handler, max_frame: int = MAX_FRAME,
-                     idle_timeout_s: float = IDLE_TIMEOUT_S) -> None:
+def serve_connection(conn: socket.socket, handle: Handler, max_frame: int = limits.MAX_REQUEST_BYTES,
+                     idle_timeout_s: float | None = None) -> None:
+    """Answer one connection's frames until it closes, sends a bad frame, or idles; the idle
+    timeout is `limits.idle_timeout_s()` unless given (a short one in tests)."""
+    idle = limits.idle_timeout_s() if idle_timeout_s is None else idle_timeout_s
     conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    set_idle_timeout(conn, idle_timeout_s)
+    set_idle_timeout(conn, idle)
     reader = conn.makefile("rb", buffering=1 << 16)
     try:
         while True:
             call_id, kind, body = read_frame(reader, max_frame)
             status, reply = handle(kind, body)
-            conn.sendall(pack(call_id, status, reply))
+            send_within(conn, pack(call_id, status, reply), idle)
     except OSError:  # closed, reset, idle, or a bad frame: drop this connection only
         pass
     finally:

@@ -10,7 +10,7 @@ from typing import Any
 from rpcarena.contenders import extra_handlers
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
-from rpcarena.protocol import replies, schema, semantics
+from rpcarena.protocol import limits, replies, schema, semantics
 
 SERVER_THREADS = 10  # the seeds' ThreadPoolExecutor(max_workers=10)
 
@@ -82,6 +82,16 @@ def handlers(grpc: Any, unary: dict[str, Any], stream: Any) -> Any:
     return grpc.method_handlers_generic_handler(schema.SERVICE, table)
 
 
+def server_options() -> list[tuple[str, int]]:
+    """grpcio's channel arguments for a server: its port never shared, a message over
+    `limits.MAX_REQUEST_BYTES` RESOURCE_EXHAUSTED (grpcio's default, said here), and a connection
+    that makes no call, finishes no handshake or answers no ping for the idle timeout closed."""
+    idle_ms = int(limits.idle_timeout_s() * 1000)
+    return [("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES),
+            ("grpc.max_connection_idle_ms", idle_ms), ("grpc.server_handshake_timeout_ms", idle_ms),
+            ("grpc.keepalive_time_ms", idle_ms), ("grpc.keepalive_timeout_ms", idle_ms)]
+
+
 def bind(server: Any, host: str, port: int) -> int:
     try:
         bound = server.add_insecure_port(f"{host}:{port}")
@@ -102,8 +112,7 @@ class GrpcPy(PythonContender):
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         import grpc
 
-        server = grpc.server(futures.ThreadPoolExecutor(max_workers=SERVER_THREADS),
-                             options=[("grpc.so_reuseport", 0)])
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=SERVER_THREADS), options=server_options())
         unary = {name: refusing(handler) for name, handler in logic().items()}
         server.add_generic_rpc_handlers((handlers(grpc, unary, stream_logic()),))
         extra_handlers.add_to("grpcio", server, services)

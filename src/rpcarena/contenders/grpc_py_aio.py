@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rpcarena.contenders.base import PythonContender, announce_ready
-from rpcarena.contenders.grpc_py import bind, handlers, logic, operation_handler
+from rpcarena.contenders.grpc_py import bind, handlers, logic, operation_handler, server_options
 from rpcarena.protocol import schema, semantics
 
 
@@ -47,7 +47,7 @@ class GrpcPyAio(PythonContender):
         unary = {name: _async(fn) for name, fn in logic().items()}
         unary.update({m.name: _async(lambda req, ctx: req)
                       for m in schema.methods().values() if m.name not in unary and not m.streaming})
-        server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        server = grpc.aio.server(options=server_options())
         server.add_generic_rpc_handlers((handlers(grpc, unary, _stream()),))
         bound = bind(server, host, port)
         await server.start()

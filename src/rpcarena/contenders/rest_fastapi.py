@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from rpcarena.contenders import extra_handlers, http_mapping
+from rpcarena.contenders import extra_handlers, http_bounds, http_mapping
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
-from rpcarena.protocol import schema, semantics
+from rpcarena.protocol import limits, schema, semantics
 
 _SCALARS = {"TYPE_INT32": int, "TYPE_INT64": int, "TYPE_UINT32": int, "TYPE_UINT64": int,
             "TYPE_DOUBLE": float, "TYPE_FLOAT": float, "TYPE_STRING": str, "TYPE_BOOL": bool}
@@ -137,9 +137,11 @@ class RestFastapi(PythonContender):
         import uvicorn
 
         has = importlib.util.find_spec
-        config = uvicorn.Config(app(services), log_level="warning", access_log=False, lifespan="off",
-                                loop="uvloop" if has("uvloop") else "asyncio",
-                                http="httptools" if has("httptools") else "h11")
+        config = uvicorn.Config(http_bounds.BodyLimit(app(services)), log_level="warning", access_log=False,
+                                lifespan="off", loop="uvloop" if has("uvloop") else "asyncio",
+                                http=http_bounds.protocol() if has("httptools") else "h11",
+                                timeout_keep_alive=limits.idle_timeout_s(), ws_max_size=limits.MAX_REQUEST_BYTES,
+                                h11_max_incomplete_event_size=64 << 10)
         sock = listen(host, port)
         announce_ready(sock.getsockname()[1])
         uvicorn.Server(config).run(sockets=[sock])

@@ -10,15 +10,18 @@ passing arguments are contenders: `rpyc` passes what a Python user naturally has
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 import time
 from collections.abc import Mapping
 from dataclasses import astuple, dataclass
 from typing import Any
 
+from rpcarena.codec import frames
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
-from rpcarena.protocol import replies, schema, semantics
+from rpcarena.protocol import limits, replies, schema, semantics
 
 
 @dataclass
@@ -66,11 +69,9 @@ class Rpyc(PythonContender):
     by_value = False
 
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
-        from rpyc.utils.server import ThreadedServer
-
         try:
-            server = ThreadedServer(_service_class(), hostname=host, port=port,
-                                    protocol_config={"allow_public_attrs": True}, logger=_quiet())
+            server = bounded_server()(_service_class(), hostname=host, port=port,
+                                      protocol_config={"allow_public_attrs": True}, logger=_quiet())
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
         threading.Thread(target=server.start, daemon=True).start()
@@ -101,6 +102,69 @@ class RpycTupleNodelay(RpycTuple):
     id = "rpyc-tuple-nodelay"
     description = "rpyc-tuple, its client socket with TCP_NODELAY"
     nodelay = True
+
+
+def bounded_server() -> type:
+    """RPyC's ThreadedServer keeping the contract's bounds, which RPyC has none of: a frame over
+    `limits.MAX_REQUEST_BYTES` (RPyC's header allows 4 GiB, read as it comes) or one inflating
+    past it, and a peer that sends nothing or takes no reply for the idle timeout, close the
+    connection (serve_all would wait in poll() for ever)."""
+    from rpyc.core.channel import Channel
+    from rpyc.core.stream import SocketStream
+    from rpyc.utils.server import ThreadedServer
+
+    class BoundedChannel(Channel):  # type: ignore[misc]
+        def recv(self) -> bytes:
+            length, compressed = self.FRAME_HEADER.unpack(self.stream.read(self.FRAME_HEADER.size))
+            if length > limits.MAX_REQUEST_BYTES:
+                self.stream.close()  # closed first: RPyC's close() would ask the peer, and wait
+                raise EOFError(f"a frame of {length} bytes is over {limits.MAX_REQUEST_BYTES}")
+            data = self.stream.read(length + len(self.FLUSHER))[:-len(self.FLUSHER)]
+            if compressed and (data := _inflate(data)) is None:
+                self.stream.close()
+                raise EOFError(f"a frame inflating past {limits.MAX_REQUEST_BYTES} bytes")
+            return data
+
+    class BoundedStream(SocketStream):  # type: ignore[misc]
+        def read(self, count: int) -> bytes:
+            """SocketStream.read, which retries a timeout for ever, failing at the first."""
+            parts = []
+            while count > 0:
+                try:
+                    part = self.sock.recv(min(self.MAX_IO_CHUNK, count))
+                except OSError as error:
+                    self.close()
+                    raise EOFError(error) from None
+                if not part:
+                    self.close()
+                    raise EOFError("connection closed by peer")
+                parts.append(part)
+                count -= len(part)
+            return b"".join(parts)
+
+    class BoundedServer(ThreadedServer):  # type: ignore[misc]
+        def _serve_client(self, sock: Any, credentials: Any) -> None:
+            idle_s = limits.idle_timeout_s()
+            frames.set_idle_timeout(sock, idle_s)  # a frame begun and not finished, a reply not taken
+            config = dict(self.protocol_config, credentials=credentials,
+                          endpoints=(sock.getsockname(), sock.getpeername()), logger=self.logger)
+            conn = self.service._connect(BoundedChannel(BoundedStream(sock)), config)
+            with contextlib.suppress(EOFError, OSError):
+                while not conn.closed and conn.serve(idle_s):
+                    pass
+            with contextlib.suppress(EOFError, OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # or close() would ask an idle peer, and wait 30 s
+                conn.close()
+    return BoundedServer
+
+
+def _inflate(data: bytes) -> bytes | None:
+    """A compressed frame inflated, or None when it would inflate past the bound."""
+    import zlib
+
+    inflater = zlib.decompressobj()
+    whole = inflater.decompress(data, limits.MAX_REQUEST_BYTES)
+    return None if inflater.unconsumed_tail else whole
 
 
 def _quiet() -> Any:

@@ -4,8 +4,9 @@ No serialization, no framing beyond a 4-byte length: what any RPC in Python
 costs at the least on this machine. The payload is the protobuf encoding of the
 request, so its size matches the other contenders'. Each side reads through one
 buffer per connection (`Inbox`), so one recv normally takes a whole frame; a frame
-is read as its bytes arrive (a length is a claim, not memory), and the server
-closes a connection idle for `frames.IDLE_TIMEOUT_S`.
+is read as its bytes arrive (a length is a claim, not memory); the server reads
+frames up to `limits.MAX_REQUEST_BYTES` and closes a connection that sends
+nothing, or takes none of its echo, for `limits.idle_timeout_s()`.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from typing import Any
 from rpcarena.codec import frames
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
-from rpcarena.protocol import schema
+from rpcarena.protocol import limits, schema
 
 HEADER = struct.Struct(">I")
-MAX_FRAME = 64 << 20
+MAX_FRAME = limits.MAX_REQUEST_BYTES  # an echo: a reply is as long as its request
 
 
 FIRST_READ = 16 << 10  # the room a read gets at least: a small frame and what follows it come in one
@@ -73,7 +74,7 @@ class _EchoHandler(socketserver.BaseRequestHandler):
         try:
             while True:
                 payload = inbox.frame()
-                self.request.sendall(HEADER.pack(len(payload)) + payload)
+                frames.send_within(self.request, HEADER.pack(len(payload)) + payload, self.server.idle_timeout_s)
         except OSError:  # closed, reset, idle, or a frame over the limit
             return
 
@@ -84,8 +85,8 @@ class EchoServer(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], idle_timeout_s: float = frames.IDLE_TIMEOUT_S) -> None:
-        self.idle_timeout_s = idle_timeout_s
+    def __init__(self, address: tuple[str, int], idle_timeout_s: float | None = None) -> None:
+        self.idle_timeout_s = limits.idle_timeout_s() if idle_timeout_s is None else idle_timeout_s
         super().__init__(address, _EchoHandler)
 
 

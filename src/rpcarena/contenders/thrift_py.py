@@ -15,10 +15,10 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from rpcarena.codec import thrift_idl
+from rpcarena.codec import frames, thrift_idl
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
-from rpcarena.protocol import replies, schema, semantics
+from rpcarena.protocol import limits, replies, schema, semantics
 
 _FD = FieldDescriptor
 _LIST = 15  # thriftpy2's TType.LIST
@@ -140,9 +140,45 @@ class ThriftBinary(PythonContender):
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
         server.trans.listen = lambda: None  # already listening: serve() must not bind again
+        accept, idle_s = server.trans.accept, limits.idle_timeout_s()
+        server.trans.accept = lambda: BoundedSocket(accept(), idle_s)
         announce_ready(server.trans.sock.getsockname()[1])
         threading.Thread(target=server.serve, daemon=True).start()
         threading.Event().wait()
+
+
+class BoundedSocket:
+    """One connection of the server, read through a budget: thriftpy2 has no string or container
+    length limits, so a call is bounded by its bytes instead. A call longer than
+    `limits.MAX_REQUEST_BYTES` (counted from the last reply: a Thrift client waits for it), or a
+    peer that sends nothing or takes no reply for the idle timeout, closes the connection."""
+
+    def __init__(self, client: Any, idle_timeout_s: float) -> None:
+        from thriftpy2.transport import TTransportException
+
+        self._client, self._idle_s, self._budget = client, idle_timeout_s, limits.MAX_REQUEST_BYTES
+        self._closed = TTransportException
+        frames.set_idle_timeout(client.sock, idle_timeout_s)
+
+    def read(self, size: int) -> bytes:
+        if self._budget <= 0:
+            raise self._closed(self._closed.UNKNOWN, f"a call over {limits.MAX_REQUEST_BYTES} bytes")
+        try:
+            data = self._client.read(min(size, self._budget))
+        except OSError as error:  # idle past the timeout (EAGAIN), reset
+            raise self._closed(self._closed.TIMED_OUT, str(error)) from None
+        self._budget -= len(data)
+        return data
+
+    def write(self, data: bytes) -> None:
+        self._budget = limits.MAX_REQUEST_BYTES
+        try:
+            frames.send_within(self._client.sock, data, self._idle_s)
+        except OSError as error:
+            raise self._closed(self._closed.TIMED_OUT, str(error)) from None
+
+    def __getattr__(self, name: str) -> Any:  # is_open, flush, close: the socket's own
+        return getattr(self._client, name)
 
 
 class ThriftCompact(ThriftBinary):

@@ -1,5 +1,5 @@
 // Package connserver is a plain TCP server: one goroutine per connection, every
-// connection closed on Stop or after IdleTimeout without a byte either way. The
+// connection closed on Stop or after limits.IdleTimeout without a byte either way. The
 // frame-based contenders (tcp-raw-go, tagless-go) differ only in what they do
 // with a connection.
 package connserver
@@ -10,11 +10,8 @@ import (
 	"time"
 
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/limits"
 )
-
-// IdleTimeout is how long a connection may neither send nor take a byte (a
-// frame begun and not finished included) before the server closes it.
-const IdleTimeout = 60 * time.Second
 
 type server struct {
 	handle func(net.Conn)
@@ -24,8 +21,10 @@ type server struct {
 	conns  map[net.Conn]struct{}
 }
 
-// New serves each accepted connection with handle, then closes it.
-func New(handle func(net.Conn)) core.Server { return NewIdle(handle, IdleTimeout) }
+// New serves each accepted connection with handle, then closes it; a connection
+// that neither sends nor takes a byte for limits.IdleTimeout (a frame begun and
+// not finished included) is closed.
+func New(handle func(net.Conn)) core.Server { return NewIdle(handle, limits.IdleTimeout()) }
 
 // NewIdle is New with another idle timeout (a short one in tests).
 func NewIdle(handle func(net.Conn), idle time.Duration) core.Server {

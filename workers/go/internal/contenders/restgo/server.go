@@ -2,12 +2,14 @@ package restgo
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/limits"
 	"rpcarena/workers/go/internal/predictions"
 
 	"google.golang.org/protobuf/proto"
@@ -25,7 +27,16 @@ func NewServer(opts core.ServerOptions) (core.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &server{http: &http.Server{Handler: NewHandler(store)}, store: store}, nil
+	return &server{http: bounded(NewHandler(store)), store: store}, nil
+}
+
+// bounded is an http.Server a peer cannot hold: a request's headers must come
+// within the idle timeout, a whole request be read and its reply taken within
+// it too, and a keep-alive connection idle that long is closed.
+func bounded(h http.Handler) *http.Server {
+	idle := limits.IdleTimeout()
+	return &http.Server{Handler: h, ReadHeaderTimeout: idle, ReadTimeout: idle, WriteTimeout: idle,
+		IdleTimeout: idle, MaxHeaderBytes: 64 << 10}
 }
 
 func (s *server) Serve(lis net.Listener) error { return s.http.Serve(lis) }
@@ -55,9 +66,13 @@ func serveArena(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown method", http.StatusNotFound)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(w, r)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		status := http.StatusBadRequest
+		if errors.As(err, new(*http.MaxBytesError)) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		http.Error(w, err.Error(), status)
 		return
 	}
 	reply, err := call(r.Context(), func(m proto.Message) error { return decode(body, m) })
@@ -67,4 +82,14 @@ func serveArena(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(reply)
+}
+
+// readBody reads a request's body up to limits.MaxRequestBytes: a
+// Content-Length past it is refused before a byte is read, and a chunked body
+// that grows past it stops there (an *http.MaxBytesError either way, 413).
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.ContentLength > limits.MaxRequestBytes {
+		return nil, &http.MaxBytesError{Limit: limits.MaxRequestBytes}
+	}
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limits.MaxRequestBytes))
 }

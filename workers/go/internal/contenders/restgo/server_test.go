@@ -10,6 +10,7 @@ import (
 
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/contenders/restgo"
+	"rpcarena/workers/go/internal/limits"
 	"rpcarena/workers/go/internal/vectors"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -76,5 +77,29 @@ func TestHandlerRefusesUnknownMethodsAndBadBodies(t *testing.T) {
 		if code, _ := post(t, srv.URL+c.path, []byte(c.body)); code != c.want {
 			t.Errorf("%s %s: status %d, want %d", c.path, c.body, code, c.want)
 		}
+	}
+}
+
+// A body past limits.MaxRequestBytes is 413, announced (Content-Length, refused
+// before a byte is read) or chunked (refused where it crosses the bound), and
+// the server answers the next request.
+func TestBodyPastTheLimitIs413(t *testing.T) {
+	srv := httptest.NewServer(restgo.NewHandler(nil))
+	defer srv.Close()
+	over := bytes.Repeat([]byte("x"), limits.MaxRequestBytes+1)
+	if code, _ := post(t, srv.URL+"/arena/EchoString", over); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("announced body over the limit: status %d, want 413", code)
+	}
+	chunked := io.MultiReader(bytes.NewReader(over)) // no length known: sent chunked
+	resp, err := http.Post(srv.URL+"/arena/EchoString", "application/json", chunked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("chunked body over the limit: status %d, want 413", resp.StatusCode)
+	}
+	if code, body := post(t, srv.URL+"/arena/SayHello", []byte(`{"name":"x"}`)); code != http.StatusOK {
+		t.Errorf("after the refusals: status %d, body %s", code, body)
 	}
 }

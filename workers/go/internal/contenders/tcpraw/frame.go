@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"rpcarena/workers/go/internal/limits"
 )
 
 const (
 	// maxFrame is the contract's limit; a larger frame closes the connection.
-	maxFrame = 64 << 20
+	maxFrame = limits.MaxRequestBytes
 	// chunk is the most a frame's buffer grows by ahead of the bytes that arrive.
 	chunk = 64 << 10
 	// readBuffer is each connection's read buffer: a frame up to this size,
@@ -36,7 +38,7 @@ func readFrame(r io.Reader, buf []byte) ([]byte, error) {
 	}
 	n := binary.BigEndian.Uint32(buf)
 	if n > maxFrame {
-		return buf, fmt.Errorf("frame of %d bytes is over the 64 MiB limit", n)
+		return buf, fmt.Errorf("frame of %d bytes is over the %d-byte limit", n, maxFrame)
 	}
 	size := 4 + int(n)
 	for len(buf) < size {
