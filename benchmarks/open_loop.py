@@ -39,8 +39,8 @@ from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
 from rpcarena.orchestration import phase  # noqa: E402
 from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs  # noqa: E402
-from rpcarena.orchestration.placement import Placement, plan  # noqa: E402
 from rpcarena.orchestration.plan import Plan  # noqa: E402
+from rpcarena.process.placement import Placement, plan  # noqa: E402
 from rpcarena.process.server_process import ServerProcess  # noqa: E402
 
 SERVER = "grpc-go"

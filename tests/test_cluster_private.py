@@ -42,7 +42,7 @@ def planted(tmp_path_factory):
 def engine(planted, tmp_path_factory):
     import dask
 
-    from rpcarena.cluster import spec
+    from rpcarena import cluster_spec as spec
     from rpcarena.cluster.engine import Engine
 
     with dask.config.set({"temporary-directory": str(planted[0])}), \
@@ -104,7 +104,7 @@ def test_the_private_folder_goes_with_the_cluster(tmp_path):
 # --- what --cluster may say -------------------------------------------------------------------
 
 def test_cluster_sizes_are_bounded_and_a_bad_port_is_said_at_once():
-    from rpcarena.cluster.spec import MAX_NODES, parse
+    from rpcarena.cluster_spec import MAX_NODES, parse
 
     assert parse(f"local:{MAX_NODES}").workers == MAX_NODES
     for bad in (f"local:{MAX_NODES + 1}", "local:1000000", f"netns:rtt=1ms,clients={MAX_NODES + 1}",
@@ -114,7 +114,7 @@ def test_cluster_sizes_are_bounded_and_a_bad_port_is_said_at_once():
 
 
 def test_plain_tcp_beyond_loopback_is_warned_of():
-    from rpcarena.cluster.spec import exposure, parse
+    from rpcarena.cluster_spec import exposure, parse
 
     assert "plain TCP" in (exposure(parse("tcp://10.0.0.5:8786")) or "")
     assert "plain TCP" in (exposure(parse("vm-a:8786")) or "")

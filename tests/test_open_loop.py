@@ -16,7 +16,7 @@ from tests.conftest import command_of, descendants, popen_cli, run_cli, wait_for
 from rpcarena.analysis import hist, slo, stability
 from rpcarena.analysis.groups import group
 from rpcarena.errors import UsageError
-from rpcarena.orchestration import placement
+from rpcarena.process import placement
 from rpcarena.results import Cell, load
 
 STALL_S = 0.3

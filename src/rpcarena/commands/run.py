@@ -10,10 +10,9 @@ from typing import Any
 
 from rich.console import Console
 
-from rpcarena import environment, report, seeds
+from rpcarena import cluster_spec, environment, report, seeds
 from rpcarena.analysis import slo
 from rpcarena.cluster import cells as cluster_cells
-from rpcarena.cluster import spec as cluster_spec
 from rpcarena.commands.options import (
     EXIT_OK,
     STDOUT,

@@ -22,7 +22,7 @@ var Contender = core.Contender{
 	NewClient: NewClient,
 }
 
-// description is the spec's `external` object, as rpcarena.external builds it.
+// description is the spec's `external` object, as rpcarena.targets builds it.
 type description struct {
 	Kind             string          `json:"kind"`
 	ExpectStatus     json.RawMessage `json:"expect_status"`

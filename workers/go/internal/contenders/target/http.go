@@ -25,7 +25,7 @@ type httpClient struct {
 	encoded  [][]byte    // the requests' bytes for the lean HTTP/1.1 path (nil: net/http)
 }
 
-// httpRequest is one rendered request, as rpcarena.external.build writes it.
+// httpRequest is one rendered request, as rpcarena.targets.build writes it.
 type httpRequest struct {
 	Method  string            `json:"method"`
 	URL     string            `json:"url"`

@@ -7,7 +7,7 @@ import (
 	"os"
 )
 
-// tlsSettings is the description's `tls` object, as rpcarena/external/tls.py
+// tlsSettings is the description's `tls` object, as rpcarena/targets/tls.py
 // writes it: absolute PEM file paths, and for gRPC with --insecure the
 // certificate its server presented (fetched before measuring) and the name in it.
 type tlsSettings struct {
