@@ -233,12 +233,40 @@ def trial_spread(g: Group) -> str | None:
     return None
 
 
+# The machine-readable kind of a check's warning (JSON `kind`, CSV `warning_kinds`): the check's name
+# in kebab case, but where the issue that asked for a check named its kind.
+KINDS = {"load_drift": "other-load"}
+
+
 @dataclass(frozen=True)
 class Diagnosis:
     """One check that fired on a group: its name (the check's) and its sentence (evidence, what to do)."""
 
     check: str
     text: str
+
+    @property
+    def kind(self) -> str:
+        return KINDS.get(self.check, self.check.replace("_", "-"))
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "text": self.text}
+
+
+MOVED_SHARE = 0.25  # of the workload's request and reply: below it, references moved, not the data
+
+
+def moves_no_data(g: Group, payload_bytes: float) -> Diagnosis | None:
+    """A group whose calls moved far fewer bytes than its workload's request and reply encode: it
+    passed references (RPyC netrefs, lazy proxies) the server reads back only when asked, so its
+    latency is that of another job and is not comparable with the mechanisms that moved the data."""
+    moved = g.payload_bytes_per_call
+    if moved is None or payload_bytes <= 0 or moved >= MOVED_SHARE * payload_bytes:
+        return None
+    return Diagnosis("moves_no_data", (
+        f"moved {moved:,.0f} B a call where the workload's request and reply encode {payload_bytes:,.0f} B: "
+        "it passed references (netrefs, lazy proxies), not the data, so it is ranked apart from the "
+        "mechanisms that moved it; pass copies (rpyc's obtain, by value) to compare like for like"))
 
 
 def diagnoses(g: Group, cpus: int) -> list[Diagnosis]:

@@ -56,6 +56,7 @@ class Comparison:
     setting: str | None
     title: str
     ranked: list[Standing]  # fastest first; groups without raw samples are not ranked
+    floors: list[Group]  # the references the mechanisms are read against, not ranked among them
 
 
 def contender(g: Group) -> str:
@@ -84,8 +85,16 @@ def comparisons(grouped: dict[str, list[Group]]) -> list[Comparison]:
         for (clients, setting), members in scopes.items():
             title = workload + (f" · {clients} client{'s' * (clients > 1)}" if several_levels else "")
             title += f" · {setting}" if setting else ""
-            out.append(Comparison(workload, clients, setting, title, _ranked(members)))
+            out += _apart(workload, clients, setting, title, members)
     return out
+
+
+def _apart(workload: str, clients: int, setting: str | None, title: str, members: list[Group]) -> list[Comparison]:
+    """One comparison of the RPC mechanisms (floors as their reference), and one of those that moved no
+    data, as the terminal's answer ranks them (`answer.rankings`)."""
+    moved, apart, floors = answer.sides(workload, members)
+    return [Comparison(workload, clients, setting, name, _ranked(chosen), floors)
+            for chosen, name in ((moved, title), (apart, f"{title} · {answer.MOVED_NO_DATA}")) if chosen]
 
 
 def _ratio(r: stats.Ratio) -> str:
@@ -103,17 +112,23 @@ def _runner_up(c: Comparison) -> tuple[str, str]:
     return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", f"{_ratio(second.ratio)} {second.said}"
 
 
+def _floor(c: Comparison) -> str:
+    """'tcp-raw-rust 53.0 µs': the floors of the comparison, the least a call costs in each language."""
+    return ", ".join(f"{contender(f)} {answer.p50_us(f):,.1f} µs" for f in sorted(c.floors, key=answer.p50_us)) or "-"
+
+
 def winners(found: list[Comparison]) -> str:
-    """One row per comparison: the fastest and its median, and how far behind the runner-up is."""
+    """One row per comparison: the fastest RPC mechanism and its median, how far behind the runner-up
+    is, and the floor they are read against."""
     rows = []
     for c in found:
         if not c.ranked:
-            rows.append((c.title, "nothing with raw samples", "-", "-"))
+            rows.append((c.title, "nothing with raw samples", "-", "-", _floor(c)))
             continue
         best = c.ranked[0].group
         rows.append((c.title, html.Markup(f"<b>{escape(contender(best))}</b> {answer.p50_us(best):,.1f} µs"),
-                     *_runner_up(c)))
-    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio [95% CI]")
+                     *_runner_up(c), _floor(c)))
+    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio [95% CI]", "floor (median)")
     return html.table(headers, rows, left=2, css="winners")
 
 
