@@ -83,6 +83,8 @@ class Cell:
     language: str = ""
     client_tool: dict = field(default_factory=dict)
     drift: dict = field(default_factory=dict)
+    # the measured phase's other load (process/contention): phase_s, server_waited_s, others_cpu_s
+    contention: dict = field(default_factory=dict)
     started: str = ""
     # --cluster: the nodes (each one's result and histogram, round trip, clock, the engine's CPU), the skew
     cluster: dict = field(default_factory=dict)
