@@ -134,6 +134,25 @@ def test_netrefs_that_moved_no_data_are_ranked_apart_with_the_bytes_on_both_side
     assert {"kind": "moves-no-data", "text": said.text} in shown["rankings"][1]["entries"][0]["warnings"]
 
 
+def test_a_streams_per_message_latency_and_rate_are_in_the_wide_table_the_csv_and_the_json(tmp_path):
+    """A target's server stream: each call's reply messages, their own latency histogram."""
+    streamed = [dataclasses.replace(c, messages=c.calls * 3, message_latency_histogram=c.latency_histogram)
+                for c in trials("grpc-py", "usp.int32")]
+    path = document(streamed).save(tmp_path / "s.json")
+    p50 = f"{streamed[0].message_latency['p50_us']:.1f}"
+    wide = run_cli("show", str(path), "--wide", env=dict(os.environ, COLUMNS="240"))
+    header = next(line for line in wide.stdout.splitlines() if "contender" in line)
+    assert "msg p50 µs" in header and "msg p99 µs" in header and "msg/s" in header, wide.stdout
+    assert p50 in wide.stdout
+    rows = list(csv.DictReader(io.StringIO(run_cli("show", str(path), "--format", "csv").stdout)))
+    assert f"{float(rows[0]['message_p50_us']):.1f}" == p50 and float(rows[0]["messages_per_s"]) > 0
+    entry = json.loads(run_cli("show", str(path), "--format", "json").stdout)["rankings"][0]["entries"][0]
+    assert entry["message_p50_us"] > 0 and entry["messages_per_s"] > 0
+    plain = run_cli("show", str(document(trials("grpc-py", "usp.int32")).save(tmp_path / "u.json")), "--wide",
+                    env=dict(os.environ, COLUMNS="240"))
+    assert "msg p50" not in plain.stdout  # unary calls: no stream columns, and none said left out
+
+
 def test_failed_calls_bring_an_errors_column_with_their_share():
     doc = known()
     for cell in doc.cells:

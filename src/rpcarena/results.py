@@ -98,6 +98,16 @@ class Cell:
         """p50/p90/p99/p99.9, mean, SD, CV in microseconds, from the histogram."""
         return hist.summary_us(self.histogram)
 
+    @cached_property
+    def message_latency(self) -> dict[str, float | int]:
+        """A stream cell's per-message latency (p50/p99/..., µs, from its histogram); {} for a unary cell."""
+        return hist.summary_us(hist.decode(self.message_latency_histogram)) if self.message_latency_histogram else {}
+
+    @property
+    def messages_per_s(self) -> float | None:
+        """A stream cell's messages per second of the measured phase; None for a unary cell."""
+        return self.messages / self.wall_s if self.messages and self.wall_s > 0 else None
+
     @property
     def setting(self) -> str | None:
         """The network the cell was measured over, when not plain loopback: 'via haproxy, 100mbit link'."""
@@ -183,6 +193,9 @@ class Cell:
         out["bytes_out_per_call"] = self.bytes_out_per_call
         out["payload_bytes_per_call"] = self.payload_bytes_per_call
         out["server_peak_rss_bytes"] = self.server_peak_rss_bytes
+        out["messages"], out["messages_per_s"] = self.messages, self.messages_per_s
+        out["message_p50_us"] = self.message_latency.get("p50_us")
+        out["message_p99_us"] = self.message_latency.get("p99_us")
         return out
 
     def to_json(self) -> dict:

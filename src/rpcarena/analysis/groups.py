@@ -116,6 +116,14 @@ class Group:
     def payload_bytes_per_call(self) -> float | None:
         return self._mean(c.payload_bytes_per_call for c in self.cells)
 
+    @property
+    def messages_per_s(self) -> float | None:
+        return self._mean(c.messages_per_s for c in self.cells)
+
+    def message_stat(self, name: str) -> float | None:
+        """A statistic of a stream's per-message latency ('p50_us'), averaged over trials; None for unary calls."""
+        return self._mean(c.message_latency.get(name) for c in self.cells)
+
     def histogram_stat(self, name: str) -> float | None:
         """A statistic of the HdrHistograms (untrimmed), averaged over trials."""
         return self._mean(c.latency.get(name) for c in self.cells)

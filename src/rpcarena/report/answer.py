@@ -67,7 +67,10 @@ class Entry:
                 "throughput_per_s": self.throughput_per_s, "errors": self.errors,
                 "ratio_to_best": self.ratio.estimate if self.ratio else 1.0,
                 "ratio_low": interval.low if interval else None, "ratio_high": interval.high if interval else None,
-                "verdict": self.verdict, "x_floor": self.x_floor, "warnings": [d.to_json() for d in self.warnings]}
+                "verdict": self.verdict, "x_floor": self.x_floor,
+                "message_p50_us": self.group.message_stat("p50_us"),
+                "message_p99_us": self.group.message_stat("p99_us"), "messages_per_s": self.group.messages_per_s,
+                "warnings": [d.to_json() for d in self.warnings]}
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,12 @@ COLUMNS = (
     ("calls", "right"), ("p50 µs", "right"), ("p90 µs", "right"), ("p99 µs", "right"), ("p99.9 µs", "right"),
     ("mean µs", "right"), ("SD µs", "right"), ("CV", "right"), ("calls/s", "right"),
     ("cli CPU µs/call", "right"), ("srv CPU µs", "right"), ("B/call", "right"), ("errors", "right"),
-    ("x floor", "right"),
+    ("x floor", "right"), ("msg p50 µs", "right"), ("msg p99 µs", "right"), ("msg/s", "right"),
 )
+STREAM_COLUMNS = ("msg p50 µs", "msg p99 µs", "msg/s")  # per message of a stream, when a cell has them
 # The wide table's columns, the first dropped first when the terminal is too narrow for all.
-DROP_ORDER = ("SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV", "x floor",
-              "client", "calls")
+DROP_ORDER = ("msg p99 µs", "SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV",
+              "x floor", "client", "calls")
 BEST = "★"
 
 
@@ -240,6 +241,8 @@ def cell_row(cell: Cell, results: Results) -> list[str]:
         f"{lat['cv']:.2f}" if "cv" in lat else "-", _num(cell.throughput_per_s, 0),
         _num(cell.client_cpu_us_per_call, 0), _num(cell.server_cpu_us_per_call, 0),
         _num(payload, 0), _errors(cell), f"{ratio:.1f}x" if ratio else "-",
+        _num(cell.message_latency.get("p50_us")), _num(cell.message_latency.get("p99_us")),
+        _num(cell.messages_per_s, 0),
     ]
 
 
@@ -249,11 +252,13 @@ def fitting_columns(rows: list[list[str]], width: int) -> list[int]:
     widths = [max([len(n)] + [len(r[i]) for r in rows if r[i] and not r[i].startswith(("unavailable", "failed",
                                                                                        "unsupported"))])
               for i, n in enumerate(names)]
-    kept = list(range(len(COLUMNS)))
+    streams = any(r[names.index("msg/s")] not in ("", "-") for r in rows)
+    kept = [i for i, n in enumerate(names) if streams or n not in STREAM_COLUMNS]
     for drop in DROP_ORDER:
         if sum(widths[i] + 3 for i in kept) + 1 <= width:
             break
-        kept.remove(names.index(drop))
+        if names.index(drop) in kept:
+            kept.remove(names.index(drop))
     return kept
 
 
@@ -269,10 +274,13 @@ def render(results: Results, console: Console | None = None, title: str | None =
     for row in rows:
         table.add_row(*(escape(row[i]) for i in kept))
     console.print(table)
-    left_out = [COLUMNS[i][0] for i in range(len(COLUMNS)) if i not in kept]
+    streams = any(cell.messages for cell in results.cells)
+    left_out = [COLUMNS[i][0] for i in range(len(COLUMNS)) if i not in kept
+                and (streams or COLUMNS[i][0] not in STREAM_COLUMNS)]
     if left_out:
         console.print(f"[dim]left out at {console.width} columns: {', '.join(left_out)}; a wider terminal "
                       "shows them, --format csv has every one[/]")
     console.print("[dim]calls = verified (/ sent, when some failed); latency from HdrHistograms of verified "
                   "calls only; calls/s, cpu and B per call sent; B/call = TCP payload both ways "
-                  "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language[/]")
+                  "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language"
+                  + ("; msg = per message of a stream" if streams else "") + "[/]")
