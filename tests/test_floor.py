@@ -56,7 +56,7 @@ def test_the_default_arena_has_the_floor_of_every_client_language_it_drives_with
     languages = {client_language(contenders[c].default_client()) for c in DEFAULT_CONTENDERS}
     floors = {client_language(contenders[c].default_client()) for c in DEFAULT_CONTENDERS
               if contenders[c].protocol == "tcp-raw"}
-    assert languages == floors == {"py", "go", "rust", "java"}
+    assert languages == floors == {"py", "go", "rust"}
 
 
 def test_a_cell_below_its_floor_is_said_to_contradict_it():
