@@ -37,7 +37,7 @@ def test_page_is_self_contained(page):
 def test_page_has_every_chart_and_the_context(page):
     assert page.count("<svg") == 8  # the heatmap; boxplot, intervals, histogram, scatter, clients, cpu, bytes
     assert page.count('class="chart"') == 7
-    for text in ("usp.int32", "median µs [95% CI]", "× fastest", "environment", "cpu_model", "calls"):
+    for text in ("usp.int32", "median µs", "× best median over trials [95% CI]", "environment", "cpu_model", "calls"):
         assert text in page
     assert "⚠" in page  # 300 calls per trial: the p99 warning is next to the numbers
 
@@ -152,3 +152,9 @@ def test_the_summary_judges_over_trials_as_the_terminal_does(tmp_path):
     summary = out.read_text().split('id="contents"')[0]
     found = re.search(r"(\d\.\d\d)× \[(\d\.\d\d)–(\d\.\d\d)\] slower", summary)
     assert found and float(found[2]) < 2.0 < float(found[3]), summary
+    table = out.read_text().split('class="numbers"')[1].split("</table>")[0]
+    assert found[0] in table  # one answer to "how sure": the tables say what the summary says
+    rows = re.findall(r"<tr><td class=\"l\">(\d)</td><td class=\"l\">(\w+)</td>", table)
+    assert rows == [("1", "fast"), ("2", "slow")]  # by rank
+    below = out.read_text().split('class="numbers"')[1].split("</table>")[1]
+    assert below.startswith('</div><ul class="warn"><li><b>fast</b>: ')  # warnings below, at the page's width

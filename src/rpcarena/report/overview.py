@@ -18,7 +18,7 @@ from typing import Any
 from rpcarena.analysis import groups as groups_of
 from rpcarena.analysis import stability, stats
 from rpcarena.analysis.groups import Group
-from rpcarena.report import answer, html
+from rpcarena.report import answer, html, summary
 from rpcarena.report.findings import badge
 
 SHOWN_WARNINGS = 6
@@ -97,19 +97,11 @@ def _apart(workload: str, clients: int, setting: str | None, title: str, members
             for chosen, name in ((moved, title), (apart, f"{title} · {answer.MOVED_NO_DATA}")) if chosen]
 
 
-def _ratio(r: stats.Ratio) -> str:
-    if r.interval is None:
-        return f"{r.estimate:.2f}×"
-    return f"{r.estimate:.2f}× [{r.interval.low:.2f}–{r.interval.high:.2f}]"
-
-
 def _runner_up(c: Comparison) -> tuple[str, str]:
     if len(c.ranked) < 2:
         return "-", "only one contender measured"
     second = c.ranked[1]
-    if second.ratio is None:
-        return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", "-"
-    return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", f"{_ratio(second.ratio)} {second.said}"
+    return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", summary.ratio_text(second.ratio)
 
 
 def _floor(c: Comparison) -> str:
@@ -128,7 +120,8 @@ def winners(found: list[Comparison]) -> str:
         best = c.ranked[0].group
         rows.append((c.title, html.Markup(f"<b>{escape(contender(best))}</b> {answer.p50_us(best):,.1f} µs"),
                      *_runner_up(c), _floor(c)))
-    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio [95% CI]", "floor (median)")
+    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio over trials [95% CI]",
+               "floor (median)")
     return html.table(headers, rows, left=2, css="winners")
 
 
@@ -144,13 +137,14 @@ CELL_W, CELL_H, CHAR_W = 96, 26, 7.2
 
 
 def _tooltip(s: Standing, c: Comparison) -> str:
-    g, median = s.group, s.group.interval("median")
-    said = "the fastest"
-    if s.ratio is not None:
-        said = f"{_ratio(s.ratio)} the fastest median, {s.said}"
+    """The cell's numbers as the tables say them: the median over trials and the ratio to the fastest
+    with its interval over trials (never a call-level bootstrap)."""
+    g = s.group
+    said = "the fastest" if s.ratio is None else f"{summary.ratio_text(s.ratio)} beside the fastest median"
     rate = f"; {g.throughput_per_s:,.0f} calls/s" if g.throughput_per_s else ""
-    return (f"{contender(g)} on {c.title}: median {median.estimate:,.1f} µs [{median.low:,.1f}–{median.high:,.1f}]"
-            f", {said}; p99 {g.interval('p99').estimate:,.1f} µs{rate}")
+    p99 = g.histogram_stat("p99_us")
+    return (f"{contender(g)} on {c.title}: median {answer.p50_us(g):,.1f} µs over {len(g.cells)} trial"
+            f"{'s' * (len(g.cells) > 1)}, {said}" + (f"; p99 {p99:,.1f} µs" if p99 else "") + rate)
 
 
 def _cell(x: float, y: float, s: Standing | None, c: Comparison, anchor: str) -> str:
