@@ -48,7 +48,12 @@ def by_workload(sources: Sequence[Source], trimmed: bool) -> dict[str, list[Grou
     prefix = len(sources) > 1
     found: dict[str, list[Group]] = {}
     for source in sources:
-        for g in group(source.results.cells, trimmed, source.name if prefix else ""):
+        grouped = group(source.results.cells, trimmed, source.name if prefix else "")
+        driven: dict[str, set[str]] = {}
+        for g in grouped:
+            driven.setdefault(g.contender, set()).add(g.cells[0].client)
+        for g in grouped:  # a contender driven by several clients (--client py,go): each label names its own
+            g.named_client = len(driven[g.contender]) > 1
             found.setdefault(g.workload, []).append(g)
     return found
 

@@ -114,9 +114,7 @@ def name(g: Group, alone: bool = True) -> str:
     """The contender, and its client when that is not of the contender's own language (py-tuple is
     Python's) or when the ranking has the contender driven by several clients."""
     cell = g.cells[0]
-    family = cell.client.split("-")[0].replace("py", "python")
-    own = alone and (cell.client in ("", cell.language) or family == cell.language)
-    return cell.contender if own else f"{cell.contender}<-{cell.client}"
+    return cell.contender if alone and groups.own_client(cell) else f"{cell.contender}<-{cell.client}"
 
 
 def p50_us(g: Group) -> float:
