@@ -153,6 +153,16 @@ def test_a_streams_per_message_latency_and_rate_are_in_the_wide_table_the_csv_an
     assert "msg p50" not in plain.stdout  # unary calls: no stream columns, and none said left out
 
 
+def test_more_clients_making_fewer_calls_is_said_to_be_the_clients_limit_with_the_native_client_to_use():
+    """As Python clients at --clients 8 made 939 calls/s, fewer than at 1 client, against a target."""
+    one = trials("grpc-py", "usp.int32")
+    eight = [dataclasses.replace(c, clients=8, wall_s=c.wall_s * 1.5) for c in trials("grpc-py", "usp.int32")]
+    rankings = answer.rankings(document(one, eight))
+    said = {r.clients: [w for e in r.entries for w in e.warnings if w.kind == "client-bottleneck"] for r in rankings}
+    assert said[1] == [] and len(said[8]) == 1
+    assert "at 8 clients against" in said[8][0].text and "use a native client (--client go" in said[8][0].text
+
+
 def test_failed_calls_bring_an_errors_column_with_their_share():
     doc = known()
     for cell in doc.cells:

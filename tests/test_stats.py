@@ -70,7 +70,10 @@ def _cell(**changes) -> Cell:
     ({"calls": 500}, "fewer than 10 lie beyond p99, p99.9, so they are not supported; use --calls 10,000"),
     ({"calls": 5000}, "fewer than 10 lie beyond p99.9, so it is not supported"),
     ({"errors": {"timeout": 3}}, "3 failed calls (timeout 3)"),
-    ({"client_cpu_user_s": 0.8, "client_cpu_sys_s": 0.15}, "client may be the bottleneck"),
+    ({"client_cpu_user_s": 0.8, "client_cpu_sys_s": 0.15}, "the client, not the server, may be the bottleneck"),
+    # a Python client's one process runs on one CPU at a time, whatever CPUs it may use
+    ({"client_cpu_user_s": 0.85, "client_cpu_sys_s": 0.1, "client_processes": 1, "placement": {"client_cpus": [0, 1]}},
+     "client used 95% of the 1 CPU(s) it can use"),
     ({"contention": {"phase_s": 1.0, "server_waited_s": 0.3, "others_cpu_s": 0.9}},
      "other load: the server waited for a CPU 30% of the measured phase and other processes ran 0.90 CPUs"),
     ({"contention": {"phase_s": 1.0, "server_waited_s": 0.0, "others_cpu_s": 0.5}}, "other processes ran 0.50 CPUs"),

@@ -116,14 +116,33 @@ def clock_drift(cell: Cell, cpus: int) -> str | None:
 
 
 def client_bottleneck(cell: Cell, cpus: int) -> str | None:
+    """The client busy on (nearly) all it can use: its CPUs, or for Python clients its processes, each
+    of which runs Python on one CPU at a time (the GIL), however many clients it drives."""
     client_cpus = len(cell.placement.get("client_cpus") or []) or cpus
+    if cell.client.startswith("py") and cell.client_processes:
+        client_cpus = min(client_cpus, cell.client_processes)
     if cell.wall_s <= 0:
         return None
     busy = (cell.client_cpu_user_s + cell.client_cpu_sys_s) / (cell.wall_s * client_cpus)
     if busy > CLIENT_SATURATED:
-        return (f"client used {busy:.0%} of its {client_cpus} CPU(s): the client may be the bottleneck; "
-                "use a native client (--client go) or fewer clients")
+        return (f"client used {busy:.0%} of the {client_cpus} CPU(s) it can use: the client, not the server, "
+                f"may be the bottleneck; {NATIVE_CLIENT} or fewer clients")
     return None
+
+
+NATIVE_CLIENT = "use a native client (--client go, or rust or java)"
+FALLING_SHARE = 0.9  # calls/s at more clients below this share of calls/s at fewer
+
+
+def falling_throughput(g: Group, fewer: Group | None) -> Diagnosis | None:
+    """More clients and fewer calls/s than `fewer` (the same contender, client and workload at fewer
+    clients): the clients compete for their own CPU, so the number measures the client, not the target."""
+    now, before = g.throughput_per_s, fewer.throughput_per_s if fewer is not None else None
+    if fewer is None or not now or not before or now >= FALLING_SHARE * before:
+        return None
+    return Diagnosis("client_bottleneck", (
+        f"{now:,.0f} calls/s at {g.clients} clients against {before:,.0f} at {fewer.clients}: more clients made "
+        f"fewer calls, so the clients, not the server, are the limit; {NATIVE_CLIENT}"))
 
 
 def late_calls(cell: Cell, cpus: int) -> str | None:

@@ -141,6 +141,7 @@ class Scope:
     results: Results
     floors: list[Group]
     payload_bytes: float
+    fewer: dict[int, Group]  # by id of a group: the same at fewer clients with the most calls/s
 
 
 def _entry(g: Group, best: Group | None, alone: bool, scope: Scope) -> Entry:
@@ -149,16 +150,20 @@ def _entry(g: Group, best: Group | None, alone: bool, scope: Scope) -> Entry:
     x_floor = p50_us(g) / least_p50_us(reference) if reference is not None else None
     return Entry(g, name(g, alone), p50_us(g), g.histogram_stat("p99_us") if p99_supported(g) else None,
                  g.throughput_per_s, sum(c.error_count for c in g.cells), ratio,
-                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes), x_floor)
+                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))), x_floor)
 
 
-def shown_warnings(g: Group, cpus: int, results: Results | None = None,
-                   payload_bytes: float = 0.0) -> list[Diagnosis]:
+def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_bytes: float = 0.0,
+                   fewer: Group | None = None) -> list[Diagnosis]:
     """stability's warnings but the one on unsupported percentiles: the summary shows p50 and p99,
     and a p99 the calls do not support as "n/s" (said once, as P99_REASON). With the document, also
     a trial that read faster than its own floor (`floor.below_floor`); with the workload's payload,
-    whether the data moved at all (`stability.moves_no_data`)."""
+    whether the data moved at all (`stability.moves_no_data`); with the same at fewer clients, whether
+    more clients made fewer calls (`stability.falling_throughput`)."""
     found = [d for d in stability.diagnoses(g, cpus) if d.check != "unsupported_percentiles"]
+    falling = stability.falling_throughput(g, fewer)
+    if falling is not None and not any(d.check == falling.check for d in found):
+        found.append(falling)
     below = [Diagnosis("below_floor", text) for c in g.cells
              if results is not None and (text := floor.below_floor(c, results))]
     moved = stability.moves_no_data(g, payload_bytes)
@@ -182,14 +187,29 @@ def cpus_of(results: Results) -> int:
 def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
     """Every (workload, concurrency, network) of the results, its contenders ranked by p50."""
     found: dict[tuple[str, int, str | None], list[Group]] = {}
-    for g in groups.group(results.cells, trimmed):
+    every = groups.group(results.cells, trimmed)
+    for g in every:
         found.setdefault((g.workload, g.clients, g.cells[0].setting), []).append(g)
+    fewer = fewer_clients(every)
     out = []
     for (workload, clients, setting), members in found.items():
         moved, apart, floors = sides(workload, members)
-        scope = Scope(cpus_of(results), results, floors, payload_bytes(workload))
+        scope = Scope(cpus_of(results), results, floors, payload_bytes(workload), fewer)
         out += [_ranking(workload, clients, setting, chosen, scope, chosen is apart)
                 for chosen in (moved, apart) if chosen]
+    return out
+
+
+def fewer_clients(every: list[Group]) -> dict[int, Group]:
+    """For each group (by id), the same contender, client, workload and network at fewer clients that
+    made the most calls/s, where the run has one."""
+    out = {}
+    for g in every:
+        same = [f for f in every if f.clients < g.clients and f.throughput_per_s
+                and (f.contender, f.cells[0].client, f.workload, f.cells[0].setting)
+                == (g.contender, g.cells[0].client, g.workload, g.cells[0].setting)]
+        if same:
+            out[id(g)] = max(same, key=lambda f: f.throughput_per_s or 0.0)
     return out
 
 
