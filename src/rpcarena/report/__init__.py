@@ -25,7 +25,8 @@ __all__ = ["Source", "write_html", "write_figures", "FORMATS"]
 FORMATS = ("html", "png", "svg")
 CAPTIONS = {
     "boxplot": "Boxplots from the raw samples of each contender.",
-    "intervals": "Bars: median and mean; error bars: 95% bootstrap confidence intervals.",
+    "intervals": "Bars: each mechanism's median over the best's of its comparison; error bars: its 95% interval "
+                 "over trials (the tables' ratio; fewer than 3 trials a side: none).",
     "histogram": "Latency histograms of the raw samples, log scales.",
     "scatter": "Each sampled call's latency against its index in the measured phase.",
     "clients": "Throughput and p99 against the number of concurrent clients.",

@@ -110,6 +110,18 @@ class Ranking:
                 "entries": [e.row(i) for i, e in enumerate(self.entries, 1)]}
 
 
+def ratio_text(r: stats.Ratio | None) -> str:
+    """'7.63× [6.74–8.58] slower', '1.02× [0.95–1.10] not significant', '7.63× cannot tell' or 'best':
+    the ratio over trials, the one answer to "how sure" (the terminal's, in the HTML summary, its
+    tooltips and these tables alike)."""
+    if r is None:
+        return "best"
+    if r.interval is None or not r.judged:
+        return f"{r.estimate:.2f}× cannot tell"
+    said = "slower" if r.significant else "not significant"
+    return f"{r.estimate:.2f}× [{r.interval.low:.2f}–{r.interval.high:.2f}] {said}"
+
+
 def name(g: Group, alone: bool = True) -> str:
     """The contender, and its client when that is not of the contender's own language (py-tuple is
     Python's) or when the ranking has the contender driven by several clients."""

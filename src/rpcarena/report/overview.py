@@ -18,7 +18,7 @@ from typing import Any
 from rpcarena.analysis import groups as groups_of
 from rpcarena.analysis import stability, stats
 from rpcarena.analysis.groups import Group
-from rpcarena.report import answer, html, summary
+from rpcarena.report import answer, html
 from rpcarena.report.findings import badge
 
 SHOWN_WARNINGS = 6
@@ -101,7 +101,7 @@ def _runner_up(c: Comparison) -> tuple[str, str]:
     if len(c.ranked) < 2:
         return "-", "only one contender measured"
     second = c.ranked[1]
-    return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", summary.ratio_text(second.ratio)
+    return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", answer.ratio_text(second.ratio)
 
 
 def _floor(c: Comparison) -> str:
@@ -140,7 +140,7 @@ def _tooltip(s: Standing, c: Comparison) -> str:
     """The cell's numbers as the tables say them: the median over trials and the ratio to the fastest
     with its interval over trials (never a call-level bootstrap)."""
     g = s.group
-    said = "the fastest" if s.ratio is None else f"{summary.ratio_text(s.ratio)} beside the fastest median"
+    said = "the fastest" if s.ratio is None else f"{answer.ratio_text(s.ratio)} beside the fastest median"
     rate = f"; {g.throughput_per_s:,.0f} calls/s" if g.throughput_per_s else ""
     p99 = g.histogram_stat("p99_us")
     return (f"{contender(g)} on {c.title}: median {answer.p50_us(g):,.1f} µs over {len(g.cells)} trial"

@@ -16,18 +16,6 @@ HEADERS = ("#", "contender", "clients", "trials", "calls", "median µs", "p99 µ
 FLOOR = "floor"
 
 
-def ratio_text(r: stats.Ratio | None) -> str:
-    """'7.63× [6.74–8.58] slower', '1.02× [0.95–1.10] not significant', '7.63× cannot tell' or 'best':
-    the ratio over trials, the one answer to "how sure" (the terminal's, in the HTML summary, its
-    tooltips and these tables alike)."""
-    if r is None:
-        return "best"
-    if r.interval is None or not r.judged:
-        return f"{r.estimate:.2f}× cannot tell"
-    said = "slower" if r.significant else "not significant"
-    return f"{r.estimate:.2f}× [{r.interval.low:.2f}–{r.interval.high:.2f}] {said}"
-
-
 def _num(value: float | None, digits: int = 0) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
@@ -49,7 +37,7 @@ def _ranked_rows(ranked: list[Group], floors: list[Group], several: bool, apart:
         ratio = None if i == 1 else groups_of.ratio(g, ranked[0], "median")
         reference = floor.reference(g, floors, answer.least_p50_us)
         x_floor = answer.p50_us(g) / answer.least_p50_us(reference) if reference is not None else None
-        text = ratio_text(ratio) if i > 1 else "best"
+        text = answer.ratio_text(ratio) if i > 1 else "best"
         out.append(row(g, f"{i}" + (f" ({answer.MOVED_NO_DATA})" if apart else ""), text, x_floor, several))
     return out
 
