@@ -7,6 +7,7 @@ calls wait on delayed ACKs); the rest read documents whose answer is known (`tri
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -58,20 +59,21 @@ def assert_every_number_shown(doc: rpcarena.Results, out: str) -> None:
 
 def test_a_small_real_run_prints_every_number_of_its_answer_at_100_columns(tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli("run", "--contender", "tcp-raw,grpc-py", "--workload", "usp.int32", "-n", "300",
+    done = run_cli("run", "--contender", "tcp-raw,grpc-py,rpyc-nodelay", "--workload", "usp.int32", "-n", "300",
                    "--warmup", "0.2s", "-o", str(out), env=narrow())
     assert done.returncode == 0, done.stderr
     assert_fits(done.stdout)
     doc = rpcarena.load(out)
     assert_every_number_shown(doc, done.stdout)
     assert "★ best" in done.stdout and "(cannot tell)" in done.stdout
+    assert re.search(r"^floor: tcp-raw [\d.]+ µs", done.stdout, re.M)  # the reference, not ranked
     assert "with 1 trial a ratio cannot be called significant" in flat(done.stdout)
     assert "p99 n/s: fewer than 1,000 calls" in flat(done.stdout)  # 300 calls: p99 not shown
     for unit in ("µs", "/s"):
         assert unit in done.stdout
     # stderr is not a terminal: a plain line per cell, then the final line that stays
-    assert re.search(r"cell 1/3 tcp-raw.*: ok, 300 calls, [\d,]+ calls/s, 0 errors \(.*ETA", done.stderr)
-    assert re.search(r"3 of 3 cells in \d+:\d\d \(3 ok\)", done.stderr), done.stderr  # the floor measured twice
+    assert re.search(r"cell 1/4 tcp-raw.*: ok, 300 calls, [\d,]+ calls/s, 0 errors \(.*ETA", done.stderr)
+    assert re.search(r"4 of 4 cells in \d+:\d\d \(4 ok\)", done.stderr), done.stderr  # the floor measured twice
     again = run_cli("show", str(out), env=narrow())
     assert again.returncode == 0 and again.stdout.split("results:")[0] == done.stdout.split("results:")[0]
 
@@ -109,6 +111,58 @@ def test_the_ranking_marks_the_best_the_slower_and_the_not_significant():
     assert_every_number_shown(known(), out)
 
 
+def _moved(contender: str, protocol: str, bytes_per_call: int, scale: float) -> list:
+    """Trials on hprpc.large1024 whose calls moved `bytes_per_call` of TCP payload (headers not counted)."""
+    return [dataclasses.replace(c, protocol=protocol, wire_in_bytes=c.calls * bytes_per_call // 2,
+                                wire_out_bytes=c.calls * bytes_per_call // 2, wire_in_packets=0, wire_out_packets=0)
+            for c in trials(contender, "hprpc.large1024", scale)]
+
+
+def test_netrefs_that_moved_no_data_are_ranked_apart_with_the_bytes_on_both_sides(tmp_path):
+    doc = document(_moved("grpc-py", "grpc", 10_240, 2.0), _moved("rest-fastapi", "http-json", 12_000, 4.0),
+                   _moved("rpyc-nodelay", "rpyc", 292, 1.0))
+    moved, apart = answer.rankings(doc)
+    assert [e.name for e in moved.entries] == ["grpc-py", "rest-fastapi"] and not moved.apart
+    assert [e.name for e in apart.entries] == ["rpyc-nodelay"] and apart.apart
+    (said,) = [w for w in apart.entries[0].warnings if w.kind == "moves-no-data"]
+    assert re.search(r"moved 292 B a call where the workload's request and reply encode [\d,]+ B", said.text)
+    assert not any(w.kind == "moves-no-data" for e in moved.entries for w in e.warnings)
+    shown = json.loads(run_cli("show", str(doc.save(tmp_path / "r.json")), "--format", "json").stdout)
+    ranked = [[e["contender"] for e in r["entries"]] for r in shown["rankings"]]
+    assert ranked == [["grpc-py", "rest-fastapi"], ["rpyc-nodelay"]]
+    assert [r["moved_data"] for r in shown["rankings"]] == [True, False]
+    assert {"kind": "moves-no-data", "text": said.text} in shown["rankings"][1]["entries"][0]["warnings"]
+
+
+def test_a_streams_per_message_latency_and_rate_are_in_the_wide_table_the_csv_and_the_json(tmp_path):
+    """A target's server stream: each call's reply messages, their own latency histogram."""
+    streamed = [dataclasses.replace(c, messages=c.calls * 3, message_latency_histogram=c.latency_histogram)
+                for c in trials("grpc-py", "usp.int32")]
+    path = document(streamed).save(tmp_path / "s.json")
+    p50 = f"{streamed[0].message_latency['p50_us']:.1f}"
+    wide = run_cli("show", str(path), "--wide", env=dict(os.environ, COLUMNS="240"))
+    header = next(line for line in wide.stdout.splitlines() if "contender" in line)
+    assert "msg p50 µs" in header and "msg p99 µs" in header and "msg/s" in header, wide.stdout
+    assert p50 in wide.stdout
+    rows = list(csv.DictReader(io.StringIO(run_cli("show", str(path), "--format", "csv").stdout)))
+    assert f"{float(rows[0]['message_p50_us']):.1f}" == p50 and float(rows[0]["messages_per_s"]) > 0
+    entry = json.loads(run_cli("show", str(path), "--format", "json").stdout)["rankings"][0]["entries"][0]
+    assert entry["message_p50_us"] > 0 and entry["messages_per_s"] > 0
+    plain = run_cli("show", str(document(trials("grpc-py", "usp.int32")).save(tmp_path / "u.json")), "--wide",
+                    env=dict(os.environ, COLUMNS="240"))
+    assert "msg p50" not in plain.stdout  # unary calls: no stream columns, and none said left out
+
+
+def test_more_clients_making_fewer_calls_is_said_to_be_the_clients_limit_with_the_native_client_to_use():
+    """As Python clients at --clients 8 made 939 calls/s, fewer than at 1 client, against a target."""
+    one = trials("grpc-py", "usp.int32")
+    eight = [dataclasses.replace(c, clients=8, wall_s=c.wall_s * 1.5) for c in trials("grpc-py", "usp.int32")]
+    rankings = answer.rankings(document(one, eight))
+    said = {r.clients: [w for e in r.entries for w in e.warnings if w.kind == "client-bottleneck"] for r in rankings}
+    assert said[1] == [] and len(said[8]) == 1
+    assert "at 8 clients against" in said[8][0].text and "use a native client (--client go" in said[8][0].text
+
+
 def test_failed_calls_bring_an_errors_column_with_their_share():
     doc = known()
     for cell in doc.cells:
@@ -132,10 +186,13 @@ def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(
     assert [e["rank"] for e in entries] == [1, 2, 3] and entries[0]["verdict"] == "best"
     assert all(isinstance(e["warnings"], list) for e in entries)
     assert len(data["cells"]) == 15 and all(isinstance(c["warnings"], list) for c in data["cells"])
+    said = {w["kind"]: w["text"] for c in data["cells"] for w in c["warnings"]}  # each warning with its kind
+    assert "p99, p99.9, so they are not supported" in said["unsupported-percentiles"]
     table = run_cli("show", str(path), "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(table.stdout)))
     assert len(rows) == 15 and "warnings" in rows[0]
     assert any("p99, p99.9, so they are not supported" in r["warnings"] for r in rows)  # 300 calls a cell
+    assert any("unsupported-percentiles" in r["warning_kinds"].split("; ") for r in rows)
     md = run_cli("show", str(path), "--format", "markdown")
     assert md.stdout.startswith("### usp.int32, 1 client") and "| 3 | grpc-py |" in md.stdout
     wide = run_cli("show", str(path), "--format", "markdown", "--wide")

@@ -65,6 +65,19 @@ def test_the_trend_follows_the_call_index_not_the_order_kept():
     assert "trend" in _said(_cell([], samples_ns=shuffled))
 
 
+def test_a_phase_too_short_to_have_a_trend_has_none():
+    """60 ms of calls (the old default arena's fast cells) cannot show throttling or a growing heap."""
+    latencies = np.linspace(500, 300, 1500)
+    assert "trend" not in _said(_cell(latencies, wall_s=stability.TREND_MIN_PHASE_S / 16))
+
+
+def test_calls_at_multiples_of_40_ms_with_tcp_nodelay_at_both_ends_are_not_nagle():
+    """Across a slow link a large call's time is serialization at its rate: no delayed ACK."""
+    stalled = np.full(200, 40_500.0)  # every call one delayed-ACK timer long
+    assert "delayed_ack" in _said(_cell(stalled, tcp_nodelay={"client": False, "server": True}))
+    assert "delayed_ack" not in _said(_cell(stalled, tcp_nodelay={"client": True, "server": True}))
+
+
 def test_noise_without_a_trend_is_quiet():
     rng = np.random.default_rng(4)
     assert "trend" not in _said(_cell(rng.lognormal(np.log(300), 0.3, 90)))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
+from rich.console import Console
 from tests.conftest import trials
 
 import rpcarena
@@ -12,7 +14,7 @@ from rpcarena import clients
 from rpcarena.analysis.floor import below_floor, floor_of, floor_ratio
 from rpcarena.commands.run import DEFAULT_CONTENDERS
 from rpcarena.contenders import all_contenders, client_language
-from rpcarena.report import answer
+from rpcarena.report import answer, terminal
 
 
 def _cell(contender: str, client: str, scale: float, protocol: str, **changes):
@@ -63,7 +65,7 @@ def test_the_default_arena_has_the_floor_of_every_client_language_it_drives_with
     languages = {client_language(contenders[c].default_client()) for c in DEFAULT_CONTENDERS}
     floors = {client_language(contenders[c].default_client()) for c in DEFAULT_CONTENDERS
               if contenders[c].protocol == "tcp-raw"}
-    assert languages == floors == {"py", "go", "rust", "java"}
+    assert languages == floors == {"py", "go", "rust"}
 
 
 def test_a_cell_below_its_floor_is_said_to_contradict_it():
@@ -80,8 +82,8 @@ def test_the_terminal_answer_says_a_cell_read_below_its_floor():
     grpc, rest = _cell("grpc-go", "go", 0.6, "grpc"), _cell("rest-go", "go", 2.4, "http-json")
     entries = {e.group.contender: e for r in answer.rankings(rpcarena.Results(cells=[floor, grpc, rest]))
                for e in r.entries}
-    assert any("its floor (tcp-raw-go" in w for w in entries["grpc-go"].warnings)
-    assert not any("its floor" in w for name in ("rest-go", "tcp-raw-go") for w in entries[name].warnings)
+    assert any("its floor (tcp-raw-go" in w.text and w.kind == "below-floor" for w in entries["grpc-go"].warnings)
+    assert not any("its floor" in w.text for w in entries["rest-go"].warnings)
 
 
 def test_the_floor_is_the_least_of_the_echos_measurements():
@@ -91,3 +93,46 @@ def test_the_floor_is_the_least_of_the_echos_measurements():
     doc = rpcarena.Results(cells=[first, warp, second])
     assert floor_of(warp, doc) is second and floor_ratio(warp, doc) == pytest.approx(1.05, rel=0.02)
     assert below_floor(warp, doc) is None
+
+
+def _trials(contender: str, client: str, scale: float, protocol: str) -> list:
+    language = "python" if client == "py" else client
+    return [dataclasses.replace(c, client=client, protocol=protocol, language=language)
+            for c in trials(contender, "usp.int32", scale)]
+
+
+def _floored() -> rpcarena.Results:
+    """Five trials each: the Python echo, grpc-py 3 times it, rest-fastapi 6 times, and Go's echo and grpc-go."""
+    return rpcarena.Results(cells=[*_trials("tcp-raw", "py", 1.0, "tcp-raw"), *_trials("grpc-py", "py", 3.0, "grpc"),
+                                   *_trials("rest-fastapi", "py", 6.0, "http-json"),
+                                   *_trials("tcp-raw-go", "go", 0.5, "tcp-raw"),
+                                   *_trials("grpc-go", "go", 2.0, "grpc")])
+
+
+def test_floors_are_the_reference_line_not_ranked_among_the_mechanisms():
+    (ranking,) = answer.rankings(_floored())
+    assert [e.name for e in ranking.entries] == ["grpc-go", "grpc-py", "rest-fastapi"]
+    assert ranking.entries[0].best and [e.verdict for e in ranking.entries[1:]] == ["slower", "slower"]
+    assert [(f.name, f.group.cells[0].client) for f in ranking.floors] == [("tcp-raw-go", "go"), ("tcp-raw", "py")]
+    x_floor = {e.name: e.x_floor for e in ranking.entries}  # over the least trial of its language's floor
+    assert x_floor == pytest.approx({"grpc-go": 4.0, "grpc-py": 3.0, "rest-fastapi": 6.0}, rel=0.03)
+    data = ranking.to_json()
+    assert [e["contender"] for e in data["entries"]] == ["grpc-go", "grpc-py", "rest-fastapi"]
+    assert [f["contender"] for f in data["floors"]] == ["tcp-raw-go", "tcp-raw"]
+
+
+def test_the_terminal_shows_the_floor_below_the_ranking_with_each_mechanisms_x_floor():
+    console = Console(record=True, width=100)
+    terminal.summary(_floored(), console)
+    out = console.export_text()
+    assert re.search(r"floor: tcp-raw-go [\d.]+ µs, tcp-raw [\d.]+ µs", out), out
+    best = next(line for line in out.splitlines() if "★ best" in line)
+    assert best.split()[:2] == ["1", "grpc-go"] and re.search(r" 4\.\d\dx ", best)
+    assert not any(line.split()[:1] in (["1"], ["2"], ["3"]) and "tcp-raw" in line for line in out.splitlines())
+
+
+def test_a_run_of_floors_alone_still_ranks_them():
+    doc = rpcarena.Results(cells=[*_trials("tcp-raw", "py", 1.0, "tcp-raw"), *_trials("tcp-raw-go", "go", 0.5,
+                                                                                        "tcp-raw")])
+    (ranking,) = answer.rankings(doc)
+    assert [e.name for e in ranking.entries] == ["tcp-raw-go", "tcp-raw"] and ranking.floors == []

@@ -107,3 +107,5 @@ def test_the_arena_default_warmup_applies_only_without_options():
     assert config().warmup_s == 0.5
     assert config("--workload", "usp.void").warmup_s == 1.0
     assert config("--warmup", "1s").warmup_s == 1.0  # said out loud: kept, even where the default is 0.5 s
+    # the default arena judges every ratio over 3 trials; a run of chosen contenders repeats as asked
+    assert (config().repeat, config("--workload", "usp.void").repeat, config("--repeat", "5").repeat) == (3, 1, 5)

@@ -3,6 +3,7 @@ screen, and the charts are drawn, not just present in the markup."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import document, run_cli, trials
 
 import rpcarena
 from rpcarena import report
@@ -97,7 +98,7 @@ def test_the_summary_is_first_and_drawn_on_the_first_screen(real_report, tmp_pat
     found = landmarks(dom)
     assert found.order[:2] == ["summary", "contents"], found.order
     assert dom.index('id="summary"') < dom.index('<figure class="chart"')  # no chart above the answer
-    assert len(found.fills) == 4 and "#1a9850" in found.fills  # 2 contenders × 2 levels; the fastest green
+    assert len(found.fills) == 2 and "#1a9850" in found.fills  # grpc-py × 2 levels (tcp-raw: the floor); green
     shot = screenshot(real_report, tmp_path / "first.png", tmp_path / "profile", FIRST_SCREEN)
     assert shot.shape[:2] == (FIRST_SCREEN[1], FIRST_SCREEN[0])
     cell = 90 * 20  # a heatmap cell is 94 × 24 px; most of it is its fill, the rest its text
@@ -123,3 +124,26 @@ def test_chromium_draws_the_charts(tmp_path):
     assert len(re.findall(r'<figure class="chart">', html)) == 7
     shot = screenshot(page, tmp_path / "shot.png", tmp_path / "profile", (1200, 2400))
     assert distinct_colours(shot) > 50  # a blank or text-only page has a handful
+
+
+def _driven(contender: str, client: str, scale: float, protocol: str) -> list:
+    language = "python" if client == "py" else "go"
+    return [dataclasses.replace(c, client=client, language="go" if contender.endswith("-go") else language,
+                                protocol=protocol) for c in trials(contender, "usp.int32", scale)]
+
+
+def test_a_run_with_two_clients_names_both_and_its_summary_and_tables_agree(tmp_path):
+    """--client py,go: grpc-go driven by each, five trials a side; Chromium's DOM of the summary and of
+    the workload's table hold the same ratio and interval over trials, and both clients' names."""
+    doc = document(_driven("grpc-go", "go", 1.0, "grpc"), _driven("grpc-go", "py", 3.0, "grpc"),
+                   _driven("tcp-raw-go", "go", 0.5, "tcp-raw"), _driven("tcp-raw", "py", 1.0, "tcp-raw"))
+    page = report.write_html([report.Source("run", doc)], tmp_path / "clients.html")
+    dom = chromium(page, tmp_path / "profile", "--dump-dom").stdout
+    summary, rest = dom.split('id="contents"', 1)
+    table = rest.split('class="numbers"', 1)[1].split("</table>", 1)[0]
+    said = r"(\d\.\d\d)× \[(\d\.\d\d)–(\d\.\d\d)\] slower"
+    in_summary, in_table = re.findall(said, summary), re.findall(said, table)
+    assert in_summary and in_summary[0] == in_table[0], (in_summary, in_table)
+    assert float(in_summary[0][1]) < 3.0 < float(in_summary[0][2])
+    for where in (summary, table):
+        assert "grpc-go&lt;-go" in where and "grpc-go&lt;-py" in where

@@ -70,9 +70,13 @@ def _cell(**changes) -> Cell:
     ({"calls": 500}, "fewer than 10 lie beyond p99, p99.9, so they are not supported; use --calls 10,000"),
     ({"calls": 5000}, "fewer than 10 lie beyond p99.9, so it is not supported"),
     ({"errors": {"timeout": 3}}, "3 failed calls (timeout 3)"),
-    ({"client_cpu_user_s": 0.8, "client_cpu_sys_s": 0.15}, "client may be the bottleneck"),
-    ({"drift": {"before": {"loadavg_1m": 0.1, "cpu_mhz": 2000.0},
-                "after": {"loadavg_1m": 1.9, "cpu_mhz": 2400.0}}}, "load average moved"),
+    ({"client_cpu_user_s": 0.8, "client_cpu_sys_s": 0.15}, "the client, not the server, may be the bottleneck"),
+    # a Python client's one process runs on one CPU at a time, whatever CPUs it may use
+    ({"client_cpu_user_s": 0.85, "client_cpu_sys_s": 0.1, "client_processes": 1, "placement": {"client_cpus": [0, 1]}},
+     "client used 95% of the 1 CPU(s) it can use"),
+    ({"contention": {"phase_s": 1.0, "server_waited_s": 0.3, "others_cpu_s": 0.9}},
+     "other load: the server waited for a CPU 30% of the measured phase and other processes ran 0.90 CPUs"),
+    ({"contention": {"phase_s": 1.0, "server_waited_s": 0.0, "others_cpu_s": 0.5}}, "other processes ran 0.50 CPUs"),
     ({"drift": {"before": {"loadavg_1m": 0.1, "cpu_mhz": 2000.0},
                 "after": {"loadavg_1m": 0.1, "cpu_mhz": 2400.0}}}, "CPU clock moved"),
 ])
@@ -83,6 +87,14 @@ def test_each_instability_is_said(changes, expected):
 
 def test_a_quiet_cell_has_no_warning():
     assert stability.warnings(group([_cell()])[0], cpus=2) == []
+    quiet = {"phase_s": 1.0, "server_waited_s": 0.01, "others_cpu_s": 0.05}
+    assert stability.warnings(group([_cell(contention=quiet)])[0], cpus=2) == []
+
+
+def test_a_busy_load_average_alone_is_not_other_load():
+    """The 1-minute load average trails a burst by minutes: it says nothing of the phase itself."""
+    busy = {"before": {"loadavg_1m": 9.0, "cpu_mhz": 2000.0}, "after": {"loadavg_1m": 12.0, "cpu_mhz": 2000.0}}
+    assert stability.warnings(group([_cell(drift=busy)])[0], cpus=2) == []
 
 
 def test_trial_ratio_is_the_ratio_of_geometric_means_with_welchs_interval():

@@ -90,6 +90,8 @@ class Cell:
     client_language: str = ""  # py, go, rust, java ("" in documents before 2026-11-26: read from the id)
     client_tool: dict = field(default_factory=dict)
     drift: dict = field(default_factory=dict)
+    # the measured phase's other load (process/contention): phase_s, server_waited_s, others_cpu_s
+    contention: dict = field(default_factory=dict)
     started: str = ""
     # --cluster: the nodes (each one's result and histogram, round trip, clock, the engine's CPU), the skew
     cluster: dict = field(default_factory=dict)
@@ -102,6 +104,16 @@ class Cell:
     def latency(self) -> dict[str, float | int]:
         """p50/p90/p99/p99.9, mean, SD, CV in microseconds, from the histogram."""
         return hist.summary_us(self.histogram)
+
+    @cached_property
+    def message_latency(self) -> dict[str, float | int]:
+        """A stream cell's per-message latency (p50/p99/..., µs, from its histogram); {} for a unary cell."""
+        return hist.summary_us(hist.decode(self.message_latency_histogram)) if self.message_latency_histogram else {}
+
+    @property
+    def messages_per_s(self) -> float | None:
+        """A stream cell's messages per second of the measured phase; None for a unary cell."""
+        return self.messages / self.wall_s if self.messages and self.wall_s > 0 else None
 
     @property
     def setting(self) -> str | None:
@@ -188,6 +200,9 @@ class Cell:
         out["bytes_out_per_call"] = self.bytes_out_per_call
         out["payload_bytes_per_call"] = self.payload_bytes_per_call
         out["server_peak_rss_bytes"] = self.server_peak_rss_bytes
+        out["messages"], out["messages_per_s"] = self.messages, self.messages_per_s
+        out["message_p50_us"] = self.message_latency.get("p50_us")
+        out["message_p99_us"] = self.message_latency.get("p99_us")
         return out
 
     def to_json(self) -> dict:

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
+from google.protobuf import json_format
+
 from rpcarena.errors import UsageError
-from rpcarena.protocol import semantics
+from rpcarena.protocol import schema, semantics
 
 
 class BackingService(Protocol):
@@ -66,6 +68,19 @@ class Workload:
         if self.reference is not None:
             return [self.reference(request) for request in self.requests]
         return [semantics.respond(self.method, request) for request in self.requests]
+
+    @cached_property
+    def payload_bytes(self) -> float:
+        """The protobuf encoding of a request and its reply, averaged over the requests: the data a
+        call must move, so a mechanism that moved far less moved references, not the data."""
+        method = schema.methods()[self.method]
+        sizes = [_encoded(method.request, q) + _encoded(method.response, r)
+                 for q, r in zip(self.requests, self.responses, strict=True)]
+        return sum(sizes) / len(sizes) if sizes else 0.0
+
+
+def _encoded(message: str, data: dict) -> int:
+    return len(json_format.ParseDict(data, schema.message_class(message)()).SerializeToString())
 
 
 WORKLOADS: dict[str, Workload] = {}  # filled by importing rpcarena.seeds

@@ -10,7 +10,10 @@ With no such floor in the document there is no ratio, never a cross-language one
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rpcarena import clients
+from rpcarena.analysis.groups import Group
 from rpcarena.results import Cell, Results
 
 FLOOR_PROTOCOL = "tcp-raw"
@@ -54,3 +57,24 @@ def below_floor(cell: Cell, results: Results) -> str | None:
     return (f"p50 {ratio:.2f}x its floor ({floor.contender}, p50 {floor.latency['p50_us']:.0f} µs): the bare echo "
             "cannot be slower, so one of the two was disturbed (other load, a slow trial); run with --repeat 3 "
             "or more and read the medians")
+
+
+def is_floor(g: Group) -> bool:
+    return g.cells[0].protocol == FLOOR_PROTOCOL
+
+
+def split(members: list[Group]) -> tuple[list[Group], list[Group]]:
+    """(the RPC mechanisms, the floors) of one comparison. A byte echo is not an RPC mechanism: it is
+    the reference the mechanisms are read against, never ranked among them; a run of floors alone
+    (tcp-raw in several languages) still ranks them, as then they are what was asked about."""
+    floors = [g for g in members if is_floor(g)]
+    mechanisms = [g for g in members if not is_floor(g)]
+    return (mechanisms, floors) if mechanisms else (floors, [])
+
+
+def reference(g: Group, floors: list[Group], p50_us: Callable[[Group], float]) -> Group | None:
+    """The floor a mechanism's group is read against: the least of the floors driven by a client of
+    its language, or None."""
+    language = client_language(g.cells[0])
+    same = [f for f in floors if client_language(f.cells[0]) == language and p50_us(f) > 0]
+    return min(same, key=p50_us, default=None)

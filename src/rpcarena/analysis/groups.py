@@ -24,6 +24,12 @@ def key_of(cell: Cell) -> Key:
     return (cell.contender, cell.client, cell.workload, cell.clients)
 
 
+def own_client(cell: Cell) -> bool:
+    """Whether the cell's client is of its contender's language (py-tuple is Python's, rust-h1 Rust's)."""
+    family = cell.client.split("-")[0].replace("py", "python")
+    return cell.client in ("", cell.language) or family == cell.language
+
+
 @dataclass
 class Group:
     """The ok trials of one (contender, client, workload, clients)."""
@@ -31,6 +37,7 @@ class Group:
     cells: list[Cell]
     trimmed: bool = False
     source: str = ""
+    named_client: bool = False  # its label says its client even when it is of the contender's language
     _boot: dict[int, stats.Bootstrap] = field(default_factory=dict, repr=False)
 
     @property
@@ -51,9 +58,11 @@ class Group:
 
     @property
     def label(self) -> str:
-        """contender, plus the client when it is not the contender's own, plus the source file."""
+        """contender, plus the client when it is not of the contender's language or when the report
+        has the contender driven by several clients (`named_client`), plus the source file."""
         cell = self.cells[0]
-        name = cell.contender if cell.client in ("py", cell.language, "") else f"{cell.contender}<-{cell.client}"
+        own = own_client(cell) and not self.named_client
+        name = cell.contender if own else f"{cell.contender}<-{cell.client}"
         name = f"{name} ({cell.setting})" if cell.setting else name
         return f"{self.source}:{name}" if self.source else name
 
@@ -115,6 +124,14 @@ class Group:
     @property
     def payload_bytes_per_call(self) -> float | None:
         return self._mean(c.payload_bytes_per_call for c in self.cells)
+
+    @property
+    def messages_per_s(self) -> float | None:
+        return self._mean(c.messages_per_s for c in self.cells)
+
+    def message_stat(self, name: str) -> float | None:
+        """A statistic of a stream's per-message latency ('p50_us'), averaged over trials; None for unary calls."""
+        return self._mean(c.message_latency.get(name) for c in self.cells)
 
     def histogram_stat(self, name: str) -> float | None:
         """A statistic of the HdrHistograms (untrimmed), averaged over trials."""

@@ -21,7 +21,8 @@ HIGH_CV = 1.0  # SD above the mean: a long tail or a bimodal distribution
 TRIAL_CV = 0.10  # medians of repeated trials differing by more than 10%
 FEW_CALLS = 100
 TAIL_CALLS = 10  # a percentile is supported when at least this many calls lie beyond it
-LOAD_CHANGE = 1.0
+OTHER_WAIT_SHARE = 0.05  # of the phase, the server's threads runnable but waiting for a CPU
+OTHER_CPUS = 0.25  # CPUs' worth of other processes' time over the phase
 MHZ_CHANGE = 0.05
 CLIENT_SATURATED = 0.90
 DELAYED_ACK_MS = 40.0  # Linux's minimum delayed-ACK timeout (TCP_DELACK_MIN)
@@ -36,6 +37,9 @@ BIMODAL_SEPARATION = 1.5  # the two modes' latencies at least this many times ap
 BIMODAL_VALLEY = 0.5  # the dip between them below half the lower peak
 BIMODAL_SHARE = 0.10  # of the calls on each side of the dip
 TREND_MIN_SAMPLES = 60
+# A trend (throttling, a growing heap, load that came or went) takes seconds to show: over a phase
+# shorter than this, a third against a third compares a few milliseconds of scheduling luck.
+TREND_MIN_PHASE_S = 1.0
 TREND_CHANGE = 0.20  # between the medians of the first and the last third of the phase
 TREND_SIGMAS = 3.0  # the last third's calls above the first third's median: this far from half
 SCHEDULE_LAG_SHARE = 0.10  # the driver's median lateness, of the corrected median latency
@@ -86,17 +90,21 @@ def failed_calls(cell: Cell, cpus: int) -> str | None:
             "say why")
 
 
-def load_drift(cell: Cell, cpus: int) -> str | None:
-    before, after = (cell.drift.get(k, {}).get("loadavg_1m") for k in ("before", "after"))
-    if before is None or after is None:
+def other_load(cell: Cell, cpus: int) -> str | None:
+    """Other processes took CPU time from the cell during its measured phase: its server's threads
+    waited in the run queue, or the machine ran that much outside the cell's processes (both read
+    over the phase itself by process/contention; a document without them is not judged by the
+    1-minute load average, which trails a burst by minutes and cannot see one inside a phase)."""
+    phase_s = cell.contention.get("phase_s") or 0.0
+    if phase_s <= 0:
         return None
-    if max(before, after) > cpus:
-        return (f"machine busy: load average {max(before, after):.1f} on {cpus} CPUs, so other processes took "
-                "CPU time from this cell; measure on a quiet machine, or --repeat 3 and compare medians")
-    if abs(after - before) > LOAD_CHANGE:
-        return (f"load average moved from {before:.1f} to {after:.1f} during the cell: other load came or went; "
-                "--repeat 3 and compare medians")
-    return None
+    waited = cell.contention.get("server_waited_s", 0.0) / phase_s
+    others = cell.contention.get("others_cpu_s", 0.0) / phase_s
+    if waited < OTHER_WAIT_SHARE and others < OTHER_CPUS:
+        return None
+    return (f"other load: the server waited for a CPU {waited:.0%} of the measured phase and other processes "
+            f"ran {others:.2f} CPUs beside the cell, taking time from it; measure on a quiet machine, or "
+            "--repeat 3 and compare medians")
 
 
 def clock_drift(cell: Cell, cpus: int) -> str | None:
@@ -110,14 +118,33 @@ def clock_drift(cell: Cell, cpus: int) -> str | None:
 
 
 def client_bottleneck(cell: Cell, cpus: int) -> str | None:
+    """The client busy on (nearly) all it can use: its CPUs, or for Python clients its processes, each
+    of which runs Python on one CPU at a time (the GIL), however many clients it drives."""
     client_cpus = len(cell.placement.get("client_cpus") or []) or cpus
+    if cell.client.startswith("py") and cell.client_processes:
+        client_cpus = min(client_cpus, cell.client_processes)
     if cell.wall_s <= 0:
         return None
     busy = (cell.client_cpu_user_s + cell.client_cpu_sys_s) / (cell.wall_s * client_cpus)
     if busy > CLIENT_SATURATED:
-        return (f"client used {busy:.0%} of its {client_cpus} CPU(s): the client may be the bottleneck; "
-                "use a native client (--client go) or fewer clients")
+        return (f"client used {busy:.0%} of the {client_cpus} CPU(s) it can use: the client, not the server, "
+                f"may be the bottleneck; {NATIVE_CLIENT} or fewer clients")
     return None
+
+
+NATIVE_CLIENT = "use a native client (--client go, or rust or java)"
+FALLING_SHARE = 0.9  # calls/s at more clients below this share of calls/s at fewer
+
+
+def falling_throughput(g: Group, fewer: Group | None) -> Diagnosis | None:
+    """More clients and fewer calls/s than `fewer` (the same contender, client and workload at fewer
+    clients): the clients compete for their own CPU, so the number measures the client, not the target."""
+    now, before = g.throughput_per_s, fewer.throughput_per_s if fewer is not None else None
+    if fewer is None or not now or not before or now >= FALLING_SHARE * before:
+        return None
+    return Diagnosis("client_bottleneck", (
+        f"{now:,.0f} calls/s at {g.clients} clients against {before:,.0f} at {fewer.clients}: more clients made "
+        f"fewer calls, so the clients, not the server, are the limit; {NATIVE_CLIENT}"))
 
 
 def late_calls(cell: Cell, cpus: int) -> str | None:
@@ -129,7 +156,11 @@ def late_calls(cell: Cell, cpus: int) -> str | None:
 
 def delayed_ack(cell: Cell, cpus: int) -> str | None:
     """Latency clustered at multiples of Linux's delayed-ACK timer above the link's round trip:
-    the signature of Nagle's algorithm holding a small write until the peer's ACK comes."""
+    the signature of Nagle's algorithm holding a small write until the peer's ACK comes. With
+    TCP_NODELAY read on at both ends Nagle holds nothing: such a pattern is the link's (its rate,
+    its loss recovery), never a warning to set what is set."""
+    if cell.tcp_nodelay.get("client") is True and cell.tcp_nodelay.get("server") is True:
+        return None
     latencies_ms = stats.samples_us(cell.samples_ns) / 1e3 - (cell.link_rtt_ms or 0.0)
     if latencies_ms.size < DELAYED_ACK_MIN_CALLS:
         return None
@@ -220,11 +251,12 @@ def _two_modes(logs: np.ndarray) -> tuple[float, float, float] | None:
 
 
 def trend(cell: Cell, cpus: int) -> str | None:
-    """Calls getting faster or slower over the measured phase: the last third against the first.
+    """Calls getting faster or slower over a measured phase of TREND_MIN_PHASE_S or more: the last
+    third against the first.
 
     The samples are a uniform reservoir of [call index, latency]; in call-index order they are
     the phase in time order (the calls themselves are not timestamped)."""
-    if len(cell.samples_ns) < TREND_MIN_SAMPLES:
+    if len(cell.samples_ns) < TREND_MIN_SAMPLES or cell.wall_s < TREND_MIN_PHASE_S:
         return None
     ordered = np.asarray(sorted(cell.samples_ns), dtype=float)[:, 1] / 1e3
     third = ordered.size // 3
@@ -248,7 +280,7 @@ def _us(value: float) -> str:
 
 CELL_CHECKS: tuple[Callable[[Cell, int], str | None], ...] = (
     few_calls, unsupported_percentiles, failed_calls, high_cv, bimodal, trend, client_bottleneck, server_saturated,
-    load_drift, clock_drift, late_calls, schedule_lag, delayed_ack)
+    other_load, clock_drift, late_calls, schedule_lag, delayed_ack)
 
 
 def trial_spread(g: Group) -> str | None:
@@ -268,8 +300,27 @@ class Diagnosis:
 
     @property
     def kind(self) -> str:
-        """The machine-readable name: the check's, hyphenated (`schedule-lag`)."""
+        """The machine-readable kind (JSON `kind`, CSV `warning_kinds`): the check's name in kebab case."""
         return self.check.replace("_", "-")
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "text": self.text}
+
+
+MOVED_SHARE = 0.25  # of the workload's request and reply: below it, references moved, not the data
+
+
+def moves_no_data(g: Group, payload_bytes: float) -> Diagnosis | None:
+    """A group whose calls moved far fewer bytes than its workload's request and reply encode: it
+    passed references (RPyC netrefs, lazy proxies) the server reads back only when asked, so its
+    latency is that of another job and is not comparable with the mechanisms that moved the data."""
+    moved = g.payload_bytes_per_call
+    if moved is None or payload_bytes <= 0 or moved >= MOVED_SHARE * payload_bytes:
+        return None
+    return Diagnosis("moves_no_data", (
+        f"moved {moved:,.0f} B a call where the workload's request and reply encode {payload_bytes:,.0f} B: "
+        "it passed references (netrefs, lazy proxies), not the data, so it is ranked apart from the "
+        "mechanisms that moved it; pass copies (rpyc's obtain, by value) to compare like for like"))
 
 
 def diagnoses(g: Group, cpus: int) -> list[Diagnosis]:

@@ -40,16 +40,18 @@ from rpcarena.results import Results, load, now
 
 NAME = "run"
 
-# The quick default arena: about two minutes on 2 cores, every mechanism family, and the floor
-# (the tcp-raw echo) of each client language it drives with, so every "x floor" has its own.
-# RPyC with TCP_NODELAY: its default socket waits 40 ms on delayed ACKs for usp.distance (the
-# terminal says so for `rpyc`), which would be most of the arena's time and none of its answer.
-DEFAULT_CONTENDERS = ["tcp-raw", "grpc-py", "rpyc-nodelay", "rpyc-tuple", "rest-fastapi",
-                      "tcp-raw-go", "grpc-go", "rest-go", "tcp-raw-rust", "grpc-tonic", "rest-warp",
-                      "tcp-raw-java", "rest-jackson"]
-DEFAULT_WORKLOADS = ["usp.distance", "hprpc.large1024", "infobip.items10"]
+# The quick default arena: three trials of every cell, interleaved (every subject's trial k in turn),
+# so each ratio is judged over trials, in about three minutes on 2 cores once built (README.md: "The
+# default arena" says why each contender and workload is there). The floor (the tcp-raw echo) of each
+# client language it drives with is the reference of that language's mechanisms. RPyC with
+# TCP_NODELAY: its default socket waits 40 ms on delayed ACKs, which would be most of the arena's time
+# and none of its answer. No JVM: a fresh one is still compiling after the seconds a cell can have.
+DEFAULT_CONTENDERS = ["tcp-raw", "grpc-py", "rpyc-nodelay", "rest-fastapi",
+                      "tcp-raw-go", "grpc-go", "tcp-raw-rust", "grpc-tonic", "rest-warp"]
+DEFAULT_WORKLOADS = ["usp.distance", "hprpc.large1024"]
 DEFAULT_CALLS = 1000  # answer.P99_CALLS: p99 rests on 10 calls, no fewer
 DEFAULT_ARENA_WARMUP = "0.5s"
+DEFAULT_ARENA_REPEAT = 3  # stats.trial_ratio judges nothing with fewer trials a side
 DEFAULT_OUT = "results/arena.json"
 
 
@@ -73,6 +75,7 @@ def config_from(args: argparse.Namespace) -> RunConfig:
     given = _typed(args)
     if args.contender is None and args.workload is None:
         given.setdefault("warmup_s", parse_duration(DEFAULT_ARENA_WARMUP, "--warmup"))
+        given.setdefault("repeat", DEFAULT_ARENA_REPEAT)
         if "duration_s" not in given:
             given.setdefault("calls", DEFAULT_CALLS)
     loads = given.setdefault("workloads", DEFAULT_WORKLOADS)

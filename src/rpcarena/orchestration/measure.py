@@ -2,8 +2,9 @@
 
 Drivers warm up; when all are warm the server's CPU time and the kernel's byte
 counters are read; the measured phase runs; both are read again. The cell then
-records the merged result, the differences, where everything ran and how loaded
-the machine was before and after (drift).
+records the merged result, the differences, where everything ran, how loaded the
+machine was before and after (drift), and what other processes took during the phase
+(contention: the server's run-queue wait, the CPU time outside the cell's processes).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rpcarena.errors import ServerError, WorkerError
 from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
+from rpcarena.process import contention
 from rpcarena.process.placement import where
 from rpcarena.process.server_process import Usage
 from rpcarena.results import Cell
@@ -56,7 +58,9 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
             at_warm["wire"] = counter.read() if counter else None
             at_warm["link_cpu_s"] = context.link.delay_line_cpu_s() if context.link else None
             cell.tcp_nodelay = _nodelay(server, phase, drivers[0].spec.target)
+            at_warm["contention"] = contention.read(server.pid)
         outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
+        ended = contention.read(server.pid)
         used = server.usage() - at_warm["usage"]
         if counter:
             record_wire(cell, counter.read() - at_warm["wire"])
@@ -67,6 +71,14 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     cell.placement = dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None)
     record(cell, outcome, used)
     cell.drift = {"before": load_before, "after": environment.load_now()}
+    if server.pid is not None:  # a server elsewhere, or of unknown pid: its CPU would read as other load
+        cell.contention = at_warm["contention"].until(ended, _cell_cpu_s(cell, used))
+
+
+def _cell_cpu_s(cell: Cell, used: Usage) -> float:
+    """What the cell's own processes spent in the measured phase: server, drivers, delay line."""
+    server = used.cpu_s if used.cpu_s is not None else (used.cpu_user_s or 0.0) + (used.cpu_sys_s or 0.0)
+    return server + cell.client_cpu_user_s + cell.client_cpu_sys_s + (cell.link_cpu_s or 0.0)
 
 
 def _nodelay(server: ServerSide, phase: Phase, target: str) -> dict[str, bool | str | None]:

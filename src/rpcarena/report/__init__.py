@@ -25,7 +25,8 @@ __all__ = ["Source", "write_html", "write_figures", "FORMATS"]
 FORMATS = ("html", "png", "svg")
 CAPTIONS = {
     "boxplot": "Boxplots from the raw samples of each contender.",
-    "intervals": "Bars: median and mean; error bars: 95% bootstrap confidence intervals.",
+    "intervals": "Bars: each mechanism's median over the best's of its comparison; error bars: its 95% interval "
+                 "over trials (the tables' ratio; fewer than 3 trials a side: none).",
     "histogram": "Latency histograms of the raw samples, log scales.",
     "scatter": "Each sampled call's latency against its index in the measured phase.",
     "clients": "Throughput and p99 against the number of concurrent clients.",
@@ -48,7 +49,12 @@ def by_workload(sources: Sequence[Source], trimmed: bool) -> dict[str, list[Grou
     prefix = len(sources) > 1
     found: dict[str, list[Group]] = {}
     for source in sources:
-        for g in group(source.results.cells, trimmed, source.name if prefix else ""):
+        grouped = group(source.results.cells, trimmed, source.name if prefix else "")
+        driven: dict[str, set[str]] = {}
+        for g in grouped:
+            driven.setdefault(g.contender, set()).add(g.cells[0].client)
+        for g in grouped:  # a contender driven by several clients (--client py,go): each label names its own
+            g.named_client = len(driven[g.contender]) > 1
             found.setdefault(g.workload, []).append(g)
     return found
 

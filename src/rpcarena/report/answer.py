@@ -1,4 +1,9 @@
-"""The answer of a run: per workload (and concurrency, and network), the contenders ranked by p50.
+"""The answer of a run: per workload (and concurrency, and network), the RPC mechanisms ranked by p50.
+
+The tcp-raw echo is not an RPC mechanism: it is each client language's floor, shown beside a
+ranking as its reference with each mechanism's "x floor", never ranked in it (a run of floors
+alone ranks them). Mechanisms whose calls moved far fewer bytes than the workload's data
+(`stability.moves_no_data`: references, not copies) are ranked apart, never against the others.
 
 Each contender's ratio to the best is taken over trials (`groups.ratio`: one median per
 trial, Welch's interval on the logarithms), so "not significant" and "cannot tell" mean
@@ -14,10 +19,14 @@ from dataclasses import dataclass, field
 
 from rpcarena.analysis import floor, groups, stability, stats
 from rpcarena.analysis.groups import Group
+from rpcarena.analysis.stability import Diagnosis
+from rpcarena.protocol import schema
 from rpcarena.results import Results
+from rpcarena.workloads import WORKLOADS
 
 NOT_SUPPORTED = "n/s"
 P99_CALLS = stability.calls_for(99.0)
+MOVED_NO_DATA = "moved no data"
 P99_REASON = (f"p99 n/s: fewer than {P99_CALLS:,} calls, so p99 would rest on fewer than "
               f"{stability.TAIL_CALLS} of them; use --calls {P99_CALLS} or more")
 
@@ -33,7 +42,8 @@ class Entry:
     throughput_per_s: float | None
     errors: int
     ratio: stats.Ratio | None  # to the best; None for the best itself
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Diagnosis] = field(default_factory=list)
+    x_floor: float | None = None  # p50 over the floor of its client's language; None without one
 
     @property
     def best(self) -> bool:
@@ -57,34 +67,66 @@ class Entry:
                 "throughput_per_s": self.throughput_per_s, "errors": self.errors,
                 "ratio_to_best": self.ratio.estimate if self.ratio else 1.0,
                 "ratio_low": interval.low if interval else None, "ratio_high": interval.high if interval else None,
-                "verdict": self.verdict, "warnings": self.warnings}
+                "verdict": self.verdict, "x_floor": self.x_floor,
+                "message_p50_us": self.group.message_stat("p50_us"),
+                "message_p99_us": self.group.message_stat("p99_us"), "messages_per_s": self.group.messages_per_s,
+                "warnings": [d.to_json() for d in self.warnings]}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A floor the mechanisms of a ranking are read against, not ranked among them."""
+
+    group: Group
+    name: str
+    p50_us: float
+
+    def to_json(self) -> dict:
+        cell = self.group.cells[0]
+        return {"contender": cell.contender, "client": cell.client, "trials": len(self.group.cells),
+                "p50_us": self.p50_us}
 
 
 @dataclass(frozen=True)
 class Ranking:
-    """The contenders of one workload at one concurrency over one network, fastest first."""
+    """The contenders of one workload at one concurrency over one network, fastest first; the ones that
+    moved no data (`apart`) in a ranking of their own."""
 
     workload: str
     clients: int
     setting: str | None
     entries: list[Entry]
+    floors: list[Reference] = field(default_factory=list)
+    apart: bool = False
 
     def title(self) -> str:
         clients = f"{self.clients} client{'s' if self.clients != 1 else ''}"
-        return f"{self.workload}, {clients}" + (f", {self.setting}" if self.setting else "")
+        return (f"{self.workload}, {clients}" + (f", {self.setting}" if self.setting else "")
+                + (f", {MOVED_NO_DATA}" if self.apart else ""))
 
     def to_json(self) -> dict:
         return {"workload": self.workload, "clients": self.clients, "setting": self.setting,
+                "moved_data": not self.apart, "floors": [f.to_json() for f in self.floors],
                 "entries": [e.row(i) for i, e in enumerate(self.entries, 1)]}
+
+
+def ratio_text(r: stats.Ratio | None) -> str:
+    """'7.63× [6.74–8.58] slower', '1.02× [0.95–1.10] not significant', '7.63× cannot tell' or 'best':
+    the ratio over trials, the one answer to "how sure" (the terminal's, in the HTML summary, its
+    tooltips and these tables alike)."""
+    if r is None:
+        return "best"
+    if r.interval is None or not r.judged:
+        return f"{r.estimate:.2f}× cannot tell"
+    said = "slower" if r.significant else "not significant"
+    return f"{r.estimate:.2f}× [{r.interval.low:.2f}–{r.interval.high:.2f}] {said}"
 
 
 def name(g: Group, alone: bool = True) -> str:
     """The contender, and its client when that is not of the contender's own language (py-tuple is
     Python's) or when the ranking has the contender driven by several clients."""
     cell = g.cells[0]
-    family = cell.client.split("-")[0].replace("py", "python")
-    own = alone and (cell.client in ("", cell.language) or family == cell.language)
-    return cell.contender if own else f"{cell.contender}<-{cell.client}"
+    return cell.contender if alone and groups.own_client(cell) else f"{cell.contender}<-{cell.client}"
 
 
 def p50_us(g: Group) -> float:
@@ -92,23 +134,61 @@ def p50_us(g: Group) -> float:
     return g.across_trials("median") or g.histogram_stat("p50_us") or 0.0
 
 
+def least_p50_us(g: Group) -> float:
+    """A floor's p50: the least of its trials' medians, as `floor.floor_of` takes it (other load only
+    ever adds latency to an echo)."""
+    return min((v for v in g.per_trial("median") if v > 0), default=0.0) or p50_us(g)
+
+
 def p99_supported(g: Group) -> bool:
     return stability.supported(g.calls, 99.0)
 
 
-def _entry(g: Group, best: Group | None, cpus: int, alone: bool, results: Results) -> Entry:
+@dataclass(frozen=True)
+class Scope:
+    """What every entry of one ranking is read with: the run's CPUs, its document, the comparison's
+    floors, and the bytes its workload's calls must move."""
+
+    cpus: int
+    results: Results
+    floors: list[Group]
+    payload_bytes: float
+    fewer: dict[int, Group]  # by id of a group: the same at fewer clients with the most calls/s
+
+
+def _entry(g: Group, best: Group | None, alone: bool, scope: Scope) -> Entry:
     ratio = groups.ratio(g, best, "median") if best is not None and best is not g else None
+    reference = floor.reference(g, scope.floors, least_p50_us)
+    x_floor = p50_us(g) / least_p50_us(reference) if reference is not None else None
     return Entry(g, name(g, alone), p50_us(g), g.histogram_stat("p99_us") if p99_supported(g) else None,
-                 g.throughput_per_s, sum(c.error_count for c in g.cells), ratio, shown_warnings(g, cpus, results))
+                 g.throughput_per_s, sum(c.error_count for c in g.cells), ratio,
+                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))), x_floor)
 
 
-def shown_warnings(g: Group, cpus: int, results: Results | None = None) -> list[str]:
+def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_bytes: float = 0.0,
+                   fewer: Group | None = None) -> list[Diagnosis]:
     """stability's warnings but the one on unsupported percentiles: the summary shows p50 and p99,
     and a p99 the calls do not support as "n/s" (said once, as P99_REASON). With the document, also
-    a trial that read faster than its own floor (`floor.below_floor`)."""
-    found = [d.text for d in stability.diagnoses(g, cpus) if d.check != "unsupported_percentiles"]
-    below = [text for c in g.cells if results is not None and (text := floor.below_floor(c, results))]
-    return found + below[:1]
+    a trial that read faster than its own floor (`floor.below_floor`); with the workload's payload,
+    whether the data moved at all (`stability.moves_no_data`); with the same at fewer clients, whether
+    more clients made fewer calls (`stability.falling_throughput`)."""
+    found = [d for d in stability.diagnoses(g, cpus) if d.check != "unsupported_percentiles"]
+    falling = stability.falling_throughput(g, fewer)
+    if falling is not None and not any(d.check == falling.check for d in found):
+        found.append(falling)
+    below = [Diagnosis("below_floor", text) for c in g.cells
+             if results is not None and (text := floor.below_floor(c, results))]
+    moved = stability.moves_no_data(g, payload_bytes)
+    return ([moved] if moved else []) + found + below[:1]
+
+
+def payload_bytes(workload: str) -> float:
+    """What a call of the workload must move, request and reply encoded (0 for a workload this
+    install does not know, as a document from elsewhere may hold)."""
+    from rpcarena import seeds  # noqa: F401  (registers every workload)
+
+    known = WORKLOADS.get(workload)
+    return known.payload_bytes if known is not None and known.method in schema.methods() else 0.0
 
 
 def cpus_of(results: Results) -> int:
@@ -118,18 +198,52 @@ def cpus_of(results: Results) -> int:
 
 def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
     """Every (workload, concurrency, network) of the results, its contenders ranked by p50."""
-    cpus = cpus_of(results)
     found: dict[tuple[str, int, str | None], list[Group]] = {}
-    for g in groups.group(results.cells, trimmed):
+    every = groups.group(results.cells, trimmed)
+    for g in every:
         found.setdefault((g.workload, g.clients, g.cells[0].setting), []).append(g)
+    fewer = fewer_clients(every)
     out = []
     for (workload, clients, setting), members in found.items():
-        ranked = sorted(members, key=p50_us)
-        best = ranked[0] if ranked[0].has_samples else None
-        driven = Counter(g.contender for g in ranked)
-        out.append(Ranking(workload, clients, setting, [_entry(g, best, cpus, driven[g.contender] == 1, results)
-                                                        for g in ranked]))
+        moved, apart, floors = sides(workload, members)
+        scope = Scope(cpus_of(results), results, floors, payload_bytes(workload), fewer)
+        out += [_ranking(workload, clients, setting, chosen, scope, chosen is apart)
+                for chosen in (moved, apart) if chosen]
     return out
+
+
+def fewer_clients(every: list[Group]) -> dict[int, Group]:
+    """For each group (by id), the same contender, client, workload and network at fewer clients that
+    made the most calls/s, where the run has one."""
+    out = {}
+    for g in every:
+        same = [f for f in every if f.clients < g.clients and f.throughput_per_s
+                and (f.contender, f.cells[0].client, f.workload, f.cells[0].setting)
+                == (g.contender, g.cells[0].client, g.workload, g.cells[0].setting)]
+        if same:
+            out[id(g)] = max(same, key=lambda f: f.throughput_per_s or 0.0)
+    return out
+
+
+def sides(workload: str, members: list[Group]) -> tuple[list[Group], list[Group], list[Group]]:
+    """(the mechanisms that moved the workload's data, those that moved none, the floors) of one
+    comparison: each of the first two is ranked on its own, against the floors."""
+    mechanisms, floors = floor.split(members)
+    payload = payload_bytes(workload)
+    apart = [g for g in mechanisms if stability.moves_no_data(g, payload)]
+    return [g for g in mechanisms if g not in apart], apart, floors
+
+
+def _ranking(workload: str, clients: int, setting: str | None, members: list[Group], scope: Scope,
+             apart: bool) -> Ranking:
+    ranked = sorted(members, key=p50_us)
+    best = ranked[0] if ranked[0].has_samples else None
+    driven = Counter(g.contender for g in ranked + scope.floors)
+    entries = [_entry(g, best, driven[g.contender] == 1, scope) for g in ranked]
+    used = {id(r) for g in ranked if (r := floor.reference(g, scope.floors, least_p50_us)) is not None}
+    references = [Reference(f, name(f, driven[f.contender] == 1), least_p50_us(f))
+                  for f in scope.floors if id(f) in used]
+    return Ranking(workload, clients, setting, entries, sorted(references, key=lambda r: r.p50_us), apart)
 
 
 def not_measured(results: Results) -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rpcarena.analysis import groups, stability
+from rpcarena.analysis.stability import Diagnosis
 from rpcarena.report import answer
 from rpcarena.results import Cell, Results
 
@@ -23,17 +24,20 @@ STDOUT = "-"
 WARNING_SEPARATOR = "; "
 
 
-def cell_warnings(cell: Cell, cpus: int) -> list[str]:
-    """stability's warnings for one measured cell (none for a cell without calls)."""
+def cell_warnings(cell: Cell, cpus: int) -> list[Diagnosis]:
+    """stability's warnings for one measured cell (none for a cell without calls), and whether it
+    moved its workload's data."""
     if cell.status != "ok" or not cell.calls:
         return []
-    return stability.warnings(groups.Group([cell]), cpus)
+    alone = groups.Group([cell])
+    moved = stability.moves_no_data(alone, answer.payload_bytes(cell.workload))
+    return ([moved] if moved else []) + stability.diagnoses(alone, cpus)
 
 
 def rows(results: Results) -> list[dict[str, Any]]:
-    """Every cell's flat record, with the list of its warnings."""
+    """Every cell's flat record, with its warnings: each its `kind` (for a program) and `text`."""
     cpus = answer.cpus_of(results)
-    return [dict(cell.row(), warnings=cell_warnings(cell, cpus)) for cell in results.cells]
+    return [dict(cell.row(), warnings=[d.to_json() for d in cell_warnings(cell, cpus)]) for cell in results.cells]
 
 
 def columns(rows: list[dict]) -> list[str]:
@@ -45,7 +49,8 @@ def columns(rows: list[dict]) -> list[str]:
 
 
 def csv_to(results: Results, out: IO[str]) -> None:
-    flat = [dict(r, warnings=WARNING_SEPARATOR.join(r["warnings"])) for r in rows(results)]
+    flat = [dict(r, warnings=WARNING_SEPARATOR.join(w["text"] for w in r["warnings"]),
+                 warning_kinds=WARNING_SEPARATOR.join(w["kind"] for w in r["warnings"])) for r in rows(results)]
     writer = csv.DictWriter(out, fieldnames=columns(flat), lineterminator="\n")
     writer.writeheader()
     writer.writerows(flat)

@@ -20,8 +20,10 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from rpcarena.analysis import groups as groups_of  # noqa: E402
 from rpcarena.analysis import stats  # noqa: E402
 from rpcarena.analysis.groups import Group  # noqa: E402
+from rpcarena.report import answer  # noqa: E402
 
 WIDTH = 9.0
 COLORS = matplotlib.colormaps["tab10"].colors
@@ -86,29 +88,43 @@ def boxplot(groups: list[Group]) -> Figure | None:
 SPREAD_FOR_LOG = 30  # largest/smallest bar beyond which the bars are drawn on a log axis
 
 
+def _ratios(groups: list[Group]) -> list[tuple[Group, stats.Ratio | None]]:
+    """Each mechanism with its median over the best's of its comparison (None for the best), as the
+    tables rank them: per concurrency and network, those that moved no data apart, floors left out."""
+    scopes: dict[tuple[int, str | None], list[Group]] = {}
+    for g in groups:
+        if g.has_samples:
+            scopes.setdefault((g.clients, g.cells[0].setting), []).append(g)
+    out: list[tuple[Group, stats.Ratio | None]] = []
+    for members in scopes.values():
+        moved, apart, _ = answer.sides(members[0].workload, members)
+        for ranked in (sorted(moved, key=answer.p50_us), sorted(apart, key=answer.p50_us)):
+            out += [(g, None if i == 0 else groups_of.ratio(g, ranked[0], "median")) for i, g in enumerate(ranked)]
+    return out
+
+
 def interval_bars(groups: list[Group]) -> Figure | None:
-    drawn = [g for g in groups if g.has_samples]
+    """The tables' answer drawn: each mechanism's median over the best's with its 95% interval over
+    trials (no call-level bootstrap, which would claim more certainty than the trials give)."""
+    drawn = _ratios(groups)
     if not drawn:
         return None
-    fig, ax = _figure(0.9 + 0.45 * len(drawn) + 1.5)
+    fig, ax = _figure(0.9 + 0.3 * len(drawn) + 1.5)
     y = np.arange(len(drawn))
-    widest, narrowest = 0.0, float("inf")
-    for offset, statistic, color in ((-0.2, "median", COLORS[0]), (0.2, "mean", COLORS[1])):
-        cis = [g.interval(statistic) for g in drawn]
-        est = np.array([c.estimate for c in cis])
-        err = np.array([[c.estimate - c.low for c in cis], [c.high - c.estimate for c in cis]])
-        bars = ax.barh(y + offset, est, height=0.38, xerr=err, color=color, label=statistic, capsize=3)
-        for bar, ci, label in zip(bars, cis, _names(drawn)):
-            tip(bar, f"{label}: {statistic} {_us(ci.estimate)} [{ci.low:,.1f}–{ci.high:,.1f}]")
-        widest = max(widest, float(est.max())) if len(est) else widest
-        narrowest = min(narrowest, float(est.min())) if len(est) else narrowest
-    if narrowest > 0 and widest / narrowest > SPREAD_FOR_LOG:
+    est = np.array([1.0 if r is None else r.estimate for _, r in drawn])
+    low = [0.0 if r is None or r.interval is None else r.estimate - r.interval.low for _, r in drawn]
+    high = [0.0 if r is None or r.interval is None else r.interval.high - r.estimate for _, r in drawn]
+    bars = ax.barh(y, est, height=0.6, xerr=np.array([low, high]), color=COLORS[0], capsize=3)
+    names = [name(g, len({g.clients for g, _ in drawn}) > 1) for g, _ in drawn]
+    for bar, (_, r), label in zip(bars, drawn, names):
+        tip(bar, f"{label}: {answer.ratio_text(r)}")
+    if est.max() / est.min() > SPREAD_FOR_LOG:
         ax.set_xscale("log")  # one slow contender would flatten every other bar to nothing
-    ax.set_yticks(y, _names(drawn))
+    ax.axvline(1.0, color="#444", linewidth=0.8)
+    ax.set_yticks(y, names)
     ax.invert_yaxis()
-    ax.set_xlabel(_latency_label(drawn) + (" (log scale)" if ax.get_xscale() == "log" else ""))
-    ax.set_title(f"median and mean with {stats.CONFIDENCE:.0%} bootstrap intervals")
-    ax.legend(loc="lower right")
+    ax.set_xlabel("median ÷ the best median of its comparison" + (" (log scale)" if ax.get_xscale() == "log" else ""))
+    ax.set_title(f"ratio to the best with its {stats.CONFIDENCE:.0%} interval over trials")
     return fig
 
 

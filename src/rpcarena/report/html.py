@@ -25,9 +25,9 @@ th{background:#f4f4f4}td.l,th.l{text-align:left}
 .warn{color:#9a5b00;font-size:.8rem;text-align:left}.ok{color:#276b2e}.bad{color:#a61b1b}.na{color:#666}
 .part{color:#9a5b00}
 .note{color:#555;font-size:.9rem}figure{margin:1rem 0}figure svg{max-width:100%;height:auto}
-.numbers td:last-child{min-width:14rem;text-align:left;color:#9a5b00;font-size:.8rem}
+ul.warn{padding-left:1.2rem;max-width:70rem}ul.warn li{margin:.15rem 0}
 .verdict{font-weight:bold;white-space:nowrap}
-.wide{overflow-x:auto}.numbers td{white-space:nowrap}.numbers td:last-child{white-space:normal}
+.wide{overflow-x:auto}.numbers td{white-space:nowrap}
 .summary{border:1px solid #ccc;border-radius:6px;padding:.25rem 1.25rem 1rem;background:#fcfcfc}
 .summary h2{margin-top:.75rem}.summary td{white-space:nowrap}.summary .claims td:first-child{white-space:normal}
 .summary ul{padding-left:1.2rem;margin:.3rem 0}

@@ -56,6 +56,7 @@ class Comparison:
     setting: str | None
     title: str
     ranked: list[Standing]  # fastest first; groups without raw samples are not ranked
+    floors: list[Group]  # the references the mechanisms are read against, not ranked among them
 
 
 def contender(g: Group) -> str:
@@ -84,36 +85,43 @@ def comparisons(grouped: dict[str, list[Group]]) -> list[Comparison]:
         for (clients, setting), members in scopes.items():
             title = workload + (f" · {clients} client{'s' * (clients > 1)}" if several_levels else "")
             title += f" · {setting}" if setting else ""
-            out.append(Comparison(workload, clients, setting, title, _ranked(members)))
+            out += _apart(workload, clients, setting, title, members)
     return out
 
 
-def _ratio(r: stats.Ratio) -> str:
-    if r.interval is None:
-        return f"{r.estimate:.2f}×"
-    return f"{r.estimate:.2f}× [{r.interval.low:.2f}–{r.interval.high:.2f}]"
+def _apart(workload: str, clients: int, setting: str | None, title: str, members: list[Group]) -> list[Comparison]:
+    """One comparison of the RPC mechanisms (floors as their reference), and one of those that moved no
+    data, as the terminal's answer ranks them (`answer.rankings`)."""
+    moved, apart, floors = answer.sides(workload, members)
+    return [Comparison(workload, clients, setting, name, _ranked(chosen), floors)
+            for chosen, name in ((moved, title), (apart, f"{title} · {answer.MOVED_NO_DATA}")) if chosen]
 
 
 def _runner_up(c: Comparison) -> tuple[str, str]:
     if len(c.ranked) < 2:
         return "-", "only one contender measured"
     second = c.ranked[1]
-    if second.ratio is None:
-        return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", "-"
-    return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", f"{_ratio(second.ratio)} {second.said}"
+    return f"{contender(second.group)} {answer.p50_us(second.group):,.1f} µs", answer.ratio_text(second.ratio)
+
+
+def _floor(c: Comparison) -> str:
+    """'tcp-raw-rust 53.0 µs': the floors of the comparison, the least a call costs in each language."""
+    return ", ".join(f"{contender(f)} {answer.p50_us(f):,.1f} µs" for f in sorted(c.floors, key=answer.p50_us)) or "-"
 
 
 def winners(found: list[Comparison]) -> str:
-    """One row per comparison: the fastest and its median, and how far behind the runner-up is."""
+    """One row per comparison: the fastest RPC mechanism and its median, how far behind the runner-up
+    is, and the floor they are read against."""
     rows = []
     for c in found:
         if not c.ranked:
-            rows.append((c.title, "nothing with raw samples", "-", "-"))
+            rows.append((c.title, "nothing with raw samples", "-", "-", _floor(c)))
             continue
         best = c.ranked[0].group
         rows.append((c.title, html.Markup(f"<b>{escape(contender(best))}</b> {answer.p50_us(best):,.1f} µs"),
-                     *_runner_up(c)))
-    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio [95% CI]")
+                     *_runner_up(c), _floor(c)))
+    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio over trials [95% CI]",
+               "floor (median)")
     return html.table(headers, rows, left=2, css="winners")
 
 
@@ -129,13 +137,14 @@ CELL_W, CELL_H, CHAR_W = 96, 26, 7.2
 
 
 def _tooltip(s: Standing, c: Comparison) -> str:
-    g, median = s.group, s.group.interval("median")
-    said = "the fastest"
-    if s.ratio is not None:
-        said = f"{_ratio(s.ratio)} the fastest median, {s.said}"
+    """The cell's numbers as the tables say them: the median over trials and the ratio to the fastest
+    with its interval over trials (never a call-level bootstrap)."""
+    g = s.group
+    said = "the fastest" if s.ratio is None else f"{answer.ratio_text(s.ratio)} beside the fastest median"
     rate = f"; {g.throughput_per_s:,.0f} calls/s" if g.throughput_per_s else ""
-    return (f"{contender(g)} on {c.title}: median {median.estimate:,.1f} µs [{median.low:,.1f}–{median.high:,.1f}]"
-            f", {said}; p99 {g.interval('p99').estimate:,.1f} µs{rate}")
+    p99 = g.histogram_stat("p99_us")
+    return (f"{contender(g)} on {c.title}: median {answer.p50_us(g):,.1f} µs over {len(g.cells)} trial"
+            f"{'s' * (len(g.cells) > 1)}, {said}" + (f"; p99 {p99:,.1f} µs" if p99 else "") + rate)
 
 
 def _cell(x: float, y: float, s: Standing | None, c: Comparison, anchor: str) -> str:

@@ -2,49 +2,72 @@
 
 from __future__ import annotations
 
-from rpcarena.analysis import stability, stats
+from html import escape
+
+from rpcarena.analysis import floor, stability, stats
+from rpcarena.analysis import groups as groups_of
 from rpcarena.analysis.groups import Group
+from rpcarena.report import answer
 from rpcarena.report.figures import name
-from rpcarena.report.html import Markup, table, warnings
+from rpcarena.report.html import Markup, table
 
-HEADERS = ("contender", "clients", "trials", "calls", "median µs [95% CI]", "p99 µs [95% CI]", "mean µs",
-           "CV", "× fastest median at this concurrency [95% CI]", "calls/s", "CPU µs/call client", "server",
-           "bytes/call",
-           "warnings")
-
-
-def interval_text(ci: stats.Interval, digits: int = 1) -> str:
-    return f"{ci.estimate:,.{digits}f} [{ci.low:,.{digits}f}, {ci.high:,.{digits}f}]"
+HEADERS = ("#", "contender", "clients", "trials", "calls", "median µs", "p99 µs", "mean µs", "CV",
+           "× best median over trials [95% CI]", "× floor", "calls/s", "CPU µs/call client", "server", "bytes/call")
+FLOOR = "floor"
 
 
 def _num(value: float | None, digits: int = 0) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def fastest(groups: list[Group]) -> Group | None:
-    drawn = [g for g in groups if g.has_samples]
-    return min(drawn, key=lambda g: g.bootstrap().estimates["median"]) if drawn else None
-
-
-def row(g: Group, best: Group | None, several_levels: bool, cpus: int) -> list[object]:
-    if not g.has_samples:
-        return [name(g, several_levels), g.clients, len(g.cells), g.calls] + ["-"] * 9 + [
-            warnings(["no raw samples kept: only the terminal table's histogram numbers exist"])]
-    ratio = stats.ratio(g.bootstrap(), best.bootstrap()) if best is not None and best is not g else None
+def row(g: Group, rank: str, ratio: str, x_floor: float | None, several_levels: bool) -> list[object]:
     cv = g.histogram_stat("cv")
-    return [name(g, several_levels), g.clients, len(g.cells), g.calls,
-            interval_text(g.interval("median")), interval_text(g.interval("p99")),
-            _num(g.bootstrap().estimates["mean"], 1), "-" if cv is None else f"{cv:.2f}",
-            "fastest" if ratio is None else interval_text(ratio, 2), _num(g.throughput_per_s),
-            _num(g.client_cpu_us_per_call), _num(g.server_cpu_us_per_call), _num(g.payload_bytes_per_call),
-            warnings(stability.warnings(g, cpus))]
+    return [rank, name(g, several_levels), g.clients, len(g.cells), g.calls, _num(answer.p50_us(g), 1),
+            _num(g.histogram_stat("p99_us"), 1), _num(g.histogram_stat("mean_us"), 1),
+            "-" if cv is None else f"{cv:.2f}", ratio, "-" if x_floor is None else f"{x_floor:.2f}×",
+            _num(g.throughput_per_s), _num(g.client_cpu_us_per_call), _num(g.server_cpu_us_per_call),
+            _num(g.payload_bytes_per_call)]
+
+
+def _ranked_rows(ranked: list[Group], floors: list[Group], several: bool, apart: bool) -> list[list[object]]:
+    """One comparison's mechanisms by rank, each with its ratio to the best over trials and its x floor."""
+    ranked = sorted(ranked, key=answer.p50_us)
+    out = []
+    for i, g in enumerate(ranked, 1):
+        ratio = None if i == 1 else groups_of.ratio(g, ranked[0], "median")
+        reference = floor.reference(g, floors, answer.least_p50_us)
+        x_floor = answer.p50_us(g) / answer.least_p50_us(reference) if reference is not None else None
+        text = answer.ratio_text(ratio) if i > 1 else "best"
+        out.append(row(g, f"{i}" + (f" ({answer.MOVED_NO_DATA})" if apart else ""), text, x_floor, several))
+    return out
+
+
+def _rows(workload: str, members: list[Group], several: bool) -> list[list[object]]:
+    moved, apart, floors = answer.sides(workload, [g for g in members if g.has_samples])
+    rows = _ranked_rows(moved, floors, several, False) + _ranked_rows(apart, floors, several, True)
+    rows += [row(f, FLOOR, "-", None, several) for f in sorted(floors, key=answer.least_p50_us)]
+    return rows + [row(g, "-", "no raw samples kept", None, several) for g in members if not g.has_samples]
+
+
+def _warnings(groups: list[Group], several: bool, cpus: int) -> str:
+    """Every group's warnings, below the table where they have the page's width to be read."""
+    items = [f"<li><b>{escape(name(g, several))}</b>: {escape(text)}</li>"
+             for g in groups for text in stability.warnings(g, cpus)]
+    return f'<ul class="warn">{"".join(items)}</ul>' if items else ""
 
 
 def numbers(groups: list[Group], cpus: int) -> str:
+    """One workload's table: per concurrency and network, its RPC mechanisms by rank, those that moved
+    no data ranked apart, then the floors; the warnings below."""
     several = len({g.clients for g in groups}) > 1
-    best = {level: fastest([g for g in groups if g.clients == level]) for level in {g.clients for g in groups}}
+    scopes: dict[tuple[int, str | None], list[Group]] = {}
+    for g in groups:
+        scopes.setdefault((g.clients, g.cells[0].setting), []).append(g)
+    rows = [r for members in scopes.values() for r in _rows(members[0].workload, members, several)]
     note = stats.TRIM_LABEL if groups and groups[0].trimmed else "all calls (no trimming)"
-    caption = Markup(f'<p class="note">Intervals: percentile bootstrap over the raw samples ({note}; '
-                     "trials resampled first when there are several). CV and calls/s from the histograms "
-                     "and counters of each trial, averaged.</p>")
-    return caption + table(HEADERS, [row(g, best[g.clients], several, cpus) for g in groups], css="numbers")
+    caption = Markup(f"<p class=\"note\">Ranked by median ({note}): each trial's median one value, the ratio "
+                     "to the best and its 95% interval over trials, as the terminal prints them (fewer than 3 "
+                     "trials a side: cannot tell). p99, mean, CV and calls/s from each trial's histogram and "
+                     "counters, averaged. × floor: the median over the tcp-raw echo of the same client "
+                     "language, which is a reference, not ranked.</p>")
+    return caption + table(HEADERS, rows, left=2, css="numbers") + Markup(_warnings(groups, several, cpus))

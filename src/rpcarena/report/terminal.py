@@ -27,11 +27,12 @@ COLUMNS = (
     ("calls", "right"), ("p50 µs", "right"), ("p90 µs", "right"), ("p99 µs", "right"), ("p99.9 µs", "right"),
     ("mean µs", "right"), ("SD µs", "right"), ("CV", "right"), ("calls/s", "right"),
     ("cli CPU µs/call", "right"), ("srv CPU µs", "right"), ("B/call", "right"), ("errors", "right"),
-    ("x floor", "right"),
+    ("x floor", "right"), ("msg p50 µs", "right"), ("msg p99 µs", "right"), ("msg/s", "right"),
 )
+STREAM_COLUMNS = ("msg p50 µs", "msg p99 µs", "msg/s")  # per message of a stream, when a cell has them
 # The wide table's columns, the first dropped first when the terminal is too narrow for all.
-DROP_ORDER = ("SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV", "x floor",
-              "client", "calls")
+DROP_ORDER = ("msg p99 µs", "SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV",
+              "x floor", "client", "calls")
 BEST = "★"
 
 
@@ -67,26 +68,42 @@ def errors_text(entry: Entry) -> str:
     return f"{entry.errors:,} ({entry.errors / (entry.errors + entry.group.calls):.1%})"
 
 
-def summary_header(show_errors: bool) -> list[str]:
-    return ["#", "contender", "p50", "p99", "calls/s"] + (["errors"] if show_errors else []) + ["× best p50 [95% CI]"]
+def summary_header(show_errors: bool, show_floor: bool = False) -> list[str]:
+    return (["#", "contender", "p50", "p99", "calls/s"] + (["errors"] if show_errors else [])
+            + (["× floor"] if show_floor else []) + ["× best p50 [95% CI]"])
 
 
-def summary_cells(entry: Entry, rank: int, show_errors: bool) -> list[str]:
+def summary_cells(entry: Entry, rank: int, show_errors: bool, show_floor: bool = False) -> list[str]:
     """One ranked contender as the summary shows it (every number with its unit)."""
     return ([str(rank), entry.name, duration(entry.p50_us),
              answer.NOT_SUPPORTED if entry.p99_us is None else duration(entry.p99_us), rate(entry.throughput_per_s)]
-            + ([errors_text(entry)] if show_errors else []) + [ratio_text(entry)])
+            + ([errors_text(entry)] if show_errors else []) + ([floor_text(entry)] if show_floor else [])
+            + [ratio_text(entry)])
+
+
+def floor_text(entry: Entry) -> str:
+    return "-" if entry.x_floor is None else f"{entry.x_floor:.2f}x"
+
+
+def floor_line(ranking: Ranking) -> str | None:
+    """'floor: tcp-raw-rust 53.0 µs, tcp-raw 30.1 µs': what the mechanisms are read against, not ranked."""
+    if not ranking.floors:
+        return None
+    return "floor: " + ", ".join(f"{f.name} {duration(f.p50_us)}" for f in ranking.floors)
 
 
 def _ranking_table(ranking: Ranking, show_errors: bool) -> Table:
+    reference = floor_line(ranking)
     table = Table(title=f"[bold]{escape(ranking.title())}[/]", title_justify="left", box=box.SIMPLE_HEAD,
-                  header_style="bold", pad_edge=False)
-    for header in summary_header(show_errors):
+                  header_style="bold", pad_edge=False, caption=escape(reference) if reference else None,
+                  caption_justify="left")
+    for header in summary_header(show_errors, bool(reference)):
         table.add_column(header, justify="left" if header in ("contender", "× best p50 [95% CI]") else "right",
                          overflow="fold")
     for rank, entry in enumerate(ranking.entries, 1):
         style = "bold green" if entry.best else "dim" if entry.verdict == "not significant" else ""
-        table.add_row(*(escape(text) for text in summary_cells(entry, rank, show_errors)), style=style)
+        table.add_row(*(escape(text) for text in summary_cells(entry, rank, show_errors, bool(reference))),
+                      style=style)
     return table
 
 
@@ -94,6 +111,12 @@ def notes(rankings: list[Ranking]) -> list[str]:
     """What the summary's marks mean, each said once."""
     entries = [e for r in rankings for e in r.entries]
     out = [f"{BEST} best = lowest p50; × best = p50 over the best's, over trials (1.10x = takes 10% longer)"]
+    if any(r.floors for r in rankings):
+        out.append("floor = the tcp-raw byte echo, the least a call can cost, not an RPC mechanism: a reference, "
+                   "not ranked; × floor = p50 over the floor of the client's language")
+    if any(r.apart for r in rankings):
+        out.append(f"{answer.MOVED_NO_DATA}: calls that moved far fewer bytes than the workload's data "
+                   "(references, not copies), ranked apart")
     if any(e.ratio is not None and not e.ratio.judged for e in entries):
         fewest = min(len(e.group.cells) for e in entries)
         out.append(f"with {fewest} trial{'s' if fewest != 1 else ''} a ratio cannot be called significant "
@@ -111,7 +134,7 @@ def warnings_of(ranking: Ranking) -> list[tuple[str, str]]:
     with every contender's name and their numbers in that order: 'high CV 3.62/1.04: ...'."""
     said: dict[str, list[tuple[str, str]]] = {}
     for entry in ranking.entries:
-        for text in entry.warnings:
+        for text in (d.text for d in entry.warnings):
             said.setdefault(_NUMBER.sub("#", text), []).append((entry.name, text))
     return [(", ".join(n for n, _ in found), _merged([t for _, t in found])) for found in said.values()]
 
@@ -166,9 +189,10 @@ def markdown(results: Results, wide: bool = False) -> str:
     show_errors = any(e.errors for r in rankings for e in r.entries)
     parts = []
     for ranking in rankings:
-        header = summary_header(show_errors)
-        rows = [summary_cells(e, i, show_errors) for i, e in enumerate(ranking.entries, 1)]
-        parts.append(f"### {ranking.title()}\n\n" + _md_table(header, rows))
+        reference = floor_line(ranking)
+        header = summary_header(show_errors, bool(reference))
+        rows = [summary_cells(e, i, show_errors, bool(reference)) for i, e in enumerate(ranking.entries, 1)]
+        parts.append(f"### {ranking.title()}\n\n" + _md_table(header, rows) + (f"\n\n{reference}" if reference else ""))
     parts += ["\n".join(f"- {line}" for line in notes(rankings))]
     lines = warning_lines(rankings)
     if lines:
@@ -217,6 +241,8 @@ def cell_row(cell: Cell, results: Results) -> list[str]:
         f"{lat['cv']:.2f}" if "cv" in lat else "-", _num(cell.throughput_per_s, 0),
         _num(cell.client_cpu_us_per_call, 0), _num(cell.server_cpu_us_per_call, 0),
         _num(payload, 0), _errors(cell), f"{ratio:.1f}x" if ratio else "-",
+        _num(cell.message_latency.get("p50_us")), _num(cell.message_latency.get("p99_us")),
+        _num(cell.messages_per_s, 0),
     ]
 
 
@@ -226,11 +252,13 @@ def fitting_columns(rows: list[list[str]], width: int) -> list[int]:
     widths = [max([len(n)] + [len(r[i]) for r in rows if r[i] and not r[i].startswith(("unavailable", "failed",
                                                                                        "unsupported"))])
               for i, n in enumerate(names)]
-    kept = list(range(len(COLUMNS)))
+    streams = any(r[names.index("msg/s")] not in ("", "-") for r in rows)
+    kept = [i for i, n in enumerate(names) if streams or n not in STREAM_COLUMNS]
     for drop in DROP_ORDER:
         if sum(widths[i] + 3 for i in kept) + 1 <= width:
             break
-        kept.remove(names.index(drop))
+        if names.index(drop) in kept:
+            kept.remove(names.index(drop))
     return kept
 
 
@@ -246,10 +274,13 @@ def render(results: Results, console: Console | None = None, title: str | None =
     for row in rows:
         table.add_row(*(escape(row[i]) for i in kept))
     console.print(table)
-    left_out = [COLUMNS[i][0] for i in range(len(COLUMNS)) if i not in kept]
+    streams = any(cell.messages for cell in results.cells)
+    left_out = [COLUMNS[i][0] for i in range(len(COLUMNS)) if i not in kept
+                and (streams or COLUMNS[i][0] not in STREAM_COLUMNS)]
     if left_out:
         console.print(f"[dim]left out at {console.width} columns: {', '.join(left_out)}; a wider terminal "
                       "shows them, --format csv has every one[/]")
     console.print("[dim]calls = verified (/ sent, when some failed); latency from HdrHistograms of verified "
                   "calls only; calls/s, cpu and B per call sent; B/call = TCP payload both ways "
-                  "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language[/]")
+                  "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language"
+                  + ("; msg = per message of a stream" if streams else "") + "[/]")

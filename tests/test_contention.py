@@ -1,0 +1,69 @@
+"""Other load measured over the phase itself: a busy process pinned beside the server during one
+cell's phase raises the other-load warning for that cell only, read from the kernel's counters.
+
+Real processes: a run of two contenders, and `yes` on the server's CPU while grpc-py's server is
+up. On a machine that other work keeps busy, the quiet cells are (rightly) warned too.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import psutil
+import pytest
+from tests.conftest import popen_cli, server_of, wait_for
+
+import rpcarena
+from rpcarena.analysis import stability
+from rpcarena.process import contention
+from rpcarena.report import export
+
+
+def test_a_reading_counts_this_process_and_the_machine():
+    before = contention.read(os.getpid())
+    sum(i * i for i in range(300_000))  # some CPU in this process
+    phase = before.until(contention.read(os.getpid()), cell_cpu_s=0.0)
+    assert phase["phase_s"] > 0 and phase["server_waited_s"] >= 0 and phase["others_cpu_s"] >= 0
+    assert set(phase) == {"phase_s", "server_waited_s", "others_cpu_s"}
+
+
+def _busy_beside(server: psutil.Process) -> subprocess.Popen:
+    cpu = min(server.cpu_affinity())
+    return subprocess.Popen(["taskset", "-c", str(cpu), "yes"], stdout=subprocess.DEVNULL)
+
+
+def _machine_quiet() -> bool:
+    """Whether the machine ran less than stability.OTHER_CPUS of other work over the last second."""
+    before = contention.read(None)
+    time.sleep(1.0)
+    phase = before.until(contention.read(None), cell_cpu_s=0.0)
+    return phase["others_cpu_s"] / phase["phase_s"] < stability.OTHER_CPUS
+
+
+def test_a_busy_process_beside_the_server_during_one_phase_is_other_load_for_that_cell_only(tmp_path):
+    out = tmp_path / "r.json"
+    quiet = _machine_quiet()
+    cli = popen_cli("run", "--contender", "tcp-raw,grpc-py", "--workload", "usp.int32", "-n", "3000",
+                    "--warmup", "0.3s", "--pin", "split", "-o", str(out))
+    busy = None
+    try:
+        server = wait_for(lambda: server_of(psutil.Process(cli.pid), "grpc-py"), timeout_s=120)
+        busy = _busy_beside(server)
+        wait_for(lambda: not server.is_running() or server.status() == psutil.STATUS_ZOMBIE, timeout_s=120)
+        busy.kill()
+        busy.wait()
+        assert cli.wait(timeout=120) == 0, cli.stderr.read() if cli.stderr else ""
+    finally:
+        for proc in (busy, cli):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    doc = rpcarena.load(out)
+    kinds = {(c.contender, c.trial): [w.kind for w in export.cell_warnings(c, 2)] for c in doc.cells}
+    assert all(c.contention.get("phase_s") for c in doc.cells)
+    assert "other-load" in kinds[("grpc-py", 0)], kinds
+    if not quiet:  # other work on the machine takes time from every cell, and each is rightly warned
+        pytest.skip(f"the machine ran other work before the run, so its quiet cells are warned too: {kinds}")
+    assert all("other-load" not in found for (name, _), found in kinds.items() if name != "grpc-py"), kinds
