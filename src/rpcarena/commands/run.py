@@ -85,10 +85,11 @@ def config_from(args: argparse.Namespace) -> RunConfig:
 
 def _typed(args: argparse.Namespace) -> dict[str, Any]:
     """Every option typed on the command line, as RunConfig fields."""
-    given = dict(measure_settings(args), contenders=parse_names(args.contender), workloads=parse_names(args.workload),
-                 client_drivers=parse_names(args.client), host=args.host, port=args.port, redis_url=args.redis,
-                 via=args.via, link=args.link, cluster=args.cluster, server_node=args.server_node,
-                 client_nodes=parse_names(args.client_nodes))
+    given = dict(measure_settings(args), contenders=parse_names(args.contender, "--contender"),
+                 workloads=parse_names(args.workload, "--workload"),
+                 client_drivers=parse_names(args.client, "--client"), host=args.host, port=args.port,
+                 redis_url=args.redis, via=args.via, link=args.link, cluster=args.cluster,
+                 server_node=args.server_node, client_nodes=parse_names(args.client_nodes, "--client-nodes"))
     return {name: value for name, value in given.items() if value is not None}
 
 
