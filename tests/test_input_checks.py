@@ -8,19 +8,26 @@ random documents at run, target, report, compare and export.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
+import os
 import signal
+import struct
+import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.conftest import FIXTURE
+from tests.conftest import FIXTURE, ROOT
 
+from rpcarena.analysis import hist
 from rpcarena.cli import main
 from rpcarena.errors import UsageError
 from rpcarena.results import Results
+from rpcarena.targets import template
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -87,6 +94,11 @@ RUN = ["run", "--contender", "tcp-raw", "--workload", "usp.void"]
     (["--redis", "redis://127.0.0.1:99999/0"], "--redis"),
     (["--report", "/proc/x.html"], "--report"),
     (["--resume", "/nonexistent/r.json"], "--resume"),
+    (["--contender", ""], "--contender"),  # the drill's: each measured 0 cells and exited 0
+    (["--contender", ",,,"], "--contender"),
+    (["--workload", ","], "--workload"),
+    (["-c", "1,,2"], "--clients"),
+    (["--link", "rtt=5ms,rtt=6ms"], "rtt is given twice"),  # refused before the delay line starts
 ])
 def test_nonsense_is_refused_before_measuring(args, needle, tmp_path, capsys, monkeypatch):
     _stub_measuring(monkeypatch)
@@ -229,3 +241,82 @@ def test_any_document_is_read_or_refused_in_one_line(tmp_path, capsys, doc, read
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(doc, allow_nan=True))
     _assert_clean(*call(READERS[reader](str(path), tmp_path), capsys))
+
+
+DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
+DEEP_LIST = "[" * 5000 + "]" * 5000
+PROTO = str(ROOT / "proto" / "arena.proto")
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--http", "http://[::1/"], "--http"),  # was a ValueError
+    (["http://127.0.0.1:0/x"], "port 0"),  # was port 80
+    (["--http", "http://[::1]:0/x"], "port 0"),
+    (["--grpc", "127.0.0.1:9", "--method", "arena.Arena/SayHello", "--proto", PROTO, "--data", DEEP_OBJECT],
+     "nests deeper"),  # was a RecursionError
+    (["--rpyc", "127.0.0.1:9", "--rpyc-method", "m", "--args", DEEP_LIST], "nests deeper"),
+    (["--http", "http://127.0.0.1:9/x", "--expect-json", f"a={DEEP_LIST}"], "nests deeper"),
+    (["--http", "http://127.0.0.1:9/{{i}}", "--var", "i=csv:{binary}:x"], "UTF-8"),  # was a UnicodeDecodeError
+    (["--http", "http://127.0.0.1:9/x", "--data-file", "/dev/zero"], "64 MiB"),  # was a MemoryError
+    (["--http", "http://127.0.0.1:9/x", "--data-file", "{deep}"], "nests deeper"),
+])
+def test_target_input_that_raised_is_one_line(argv, needle, tmp_path, capsys, monkeypatch):
+    _stub_measuring(monkeypatch)
+    (tmp_path / "binary.csv").write_bytes(b"x\n\xd0\xff\x00\n")
+    (tmp_path / "deep.json").write_text(DEEP_OBJECT)
+    files = {"{binary}": str(tmp_path / "binary.csv"), "{deep}": str(tmp_path / "deep.json")}
+    args = [a.replace("{binary}", files["{binary}"]).replace("{deep}", files["{deep}"]) for a in argv]
+    one_line(*call(["target", *args, "--out", str(tmp_path / "t.json")], capsys), needle)
+
+
+def test_a_document_without_end_is_refused_without_reading_it_whole(tmp_path, capsys):
+    """`compare base.json /dev/zero` read until the OOM killer came."""
+    one_line(*call(["compare", str(FIXTURE), "/dev/zero"], capsys), "/dev/zero")
+    fifo = tmp_path / "endless.json"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"printf '{{' > {fifo}; exec cat /dev/zero > {fifo}"])
+    try:
+        one_line(*call(["compare", str(FIXTURE), str(fifo)], capsys), "256 MiB")
+    finally:
+        writer.kill()
+        writer.wait()
+
+
+def _bomb(inflated_bytes: int) -> str:
+    """A histogram whose zlib stream inflates to `inflated_bytes` (header as ours, then zeros)."""
+    raw = base64.b64decode(hist.encode(hist.new()))
+    header = zlib.decompress(raw[8:])[:40]
+    stream = zlib.compress(header + bytes(inflated_bytes), 9)
+    return base64.b64encode(raw[:4] + struct.pack(">I", len(stream)) + stream).decode()
+
+
+@pytest.mark.parametrize("reader", [*READERS, "show"])
+def test_a_compressed_histogram_bomb_is_refused_in_one_line(reader, tmp_path, capsys):
+    doc = _doc()
+    doc["cells"][0]["latency_histogram"] = _bomb(16 * hist.MAX_DECODED_BYTES)
+    path = tmp_path / "bomb.json"
+    path.write_text(json.dumps(doc))
+    argv = ["show", str(path)] if reader == "show" else READERS[reader](str(path), tmp_path)
+    one_line(*call(argv, capsys), "inflates past 1 MiB")
+
+
+def test_the_fullest_histogram_of_ours_is_within_the_decoding_bound():
+    """Every bucket from 1 ns to 60 s recorded, each a different count of 2**44 calls or more (a cell
+    holds at most 10**9 calls: ~2**30), so that neither varints nor zlib make the payload any smaller."""
+    full, value, bucket = hist.new(), hist.LOWEST_NS, 0
+    while value <= hist.HIGHEST_NS:
+        full.record_value(value, 2**44 + bucket * 7919)
+        value, bucket = full.get_highest_equivalent_value(value) + 1, bucket + 1
+    encoded = hist.encode(full)
+    assert len(zlib.decompress(base64.b64decode(encoded)[8:])) < hist.MAX_DECODED_BYTES
+    assert hist.decode(encoded).get_total_count() == full.get_total_count()
+
+
+def test_a_csv_column_is_read_and_a_binary_file_refused(tmp_path):
+    good, bad = tmp_path / "ids.csv", tmp_path / "ids.bin"
+    good.write_text('id,name\r\n7,"a, b"\r\n8,c\r\n')
+    bad.write_bytes(b"id\n\xd0\xff\n")
+    assert template.parse_var(f"i=csv:{good}:id").values == ("7", "8")
+    assert template.parse_var(f"n=csv:{good}:name").values == ("a, b", "c")
+    with pytest.raises(UsageError, match="UTF-8"):
+        template.parse_var(f"i=csv:{bad}:id")

@@ -178,3 +178,12 @@ def test_target_refuses_a_report_over_results(tmp_path, capsys, monkeypatch):
     other = _results_copy(tmp_path, "OTHER.json")
     argv = ["target", "http://127.0.0.1:9/x", "--out", str(tmp_path / "t.json"), "--report", str(other)]
     _refused(argv, capsys, "holds a results document")
+
+
+def test_a_suite_report_never_goes_over_results(tmp_path, capsys, monkeypatch):
+    _stub_measuring(monkeypatch)
+    one_line(*call(["suite", "usp2018", "-o", str(tmp_path / "S.html")], capsys), "a name of their own")
+    page = _results_copy(tmp_path, "S.html")
+    before = page.read_bytes()
+    _refused(["suite", "usp2018", "-o", str(tmp_path / "S.json")], capsys, "holds a results document")
+    assert page.read_bytes() == before and not (tmp_path / "S.json").exists()

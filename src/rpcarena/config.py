@@ -43,11 +43,12 @@ def parse_duration(text: str | float | None, option: str) -> float | None:
 
 
 def parse_ints(text: str | list[int], option: str, minimum: int = 1) -> list[int]:
+    """'1,8,32' -> [1, 8, 32]; an empty part ('1,,2') is refused, not skipped: it is a typo."""
     if isinstance(text, list):
         values = text
     else:
         try:
-            values = [int(part) for part in text.split(",") if part.strip()]
+            values = [int(part) for part in text.split(",")]
         except ValueError:
             raise UsageError(f"bad {option} {text!r}: write whole numbers separated by commas, e.g. 1,8,32") from None
     if not values or any(v < minimum for v in values):
@@ -55,10 +56,15 @@ def parse_ints(text: str | list[int], option: str, minimum: int = 1) -> list[int
     return values
 
 
-def parse_names(text: str | list[str] | None) -> list[str] | None:
+def parse_names(text: str | list[str] | None, option: str = "names") -> list[str] | None:
+    """'a,b' -> ['a', 'b']; '' or an empty part (',,,', 'a,,b') is refused: an option given is never
+    nothing, or a run would measure 0 cells and exit 0."""
     if text is None or isinstance(text, list):
         return text
-    return [part.strip() for part in text.split(",") if part.strip()]
+    names = [part.strip() for part in text.split(",")]
+    if not all(names):
+        raise UsageError(f"bad {option} {text!r}: give one or more names separated by commas, none empty")
+    return names
 
 
 @dataclass

@@ -318,13 +318,21 @@ def load(path: str | os.PathLike) -> Results:
         raise UsageError(f"{target} is damaged: {error}; measure it again or restore it") from None
 
 
-def _read_bounded(target: Path) -> bytes:
-    """The file's bytes, refused past MAX_DOCUMENT_BYTES before more is read (/dev/zero never ends)."""
+def _read_bounded(target: Path) -> bytearray:
+    """The file's bytes, refused past MAX_DOCUMENT_BYTES before more is read (/dev/zero never ends),
+    or at once when it does not begin as a JSON object does."""
+    too_large = UsageError(f"{target} is larger than a results document may be ({MAX_DOCUMENT_BYTES // 2**20} "
+                           "MiB): give the file rpcarena wrote")
     with target.open("rb") as source:
-        data = source.read(MAX_DOCUMENT_BYTES + 1)
+        if os.fstat(source.fileno()).st_size > MAX_DOCUMENT_BYTES:
+            raise too_large
+        data = bytearray(source.read(64))
+        if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+            raise UsageError(f"{target} is not an rpcarena results document")
+        while len(data) <= MAX_DOCUMENT_BYTES and (chunk := source.read(2**20)):
+            data += chunk
     if len(data) > MAX_DOCUMENT_BYTES:
-        raise UsageError(f"{target} is larger than a results document may be ({MAX_DOCUMENT_BYTES // 2**20} MiB): "
-                         "give the file rpcarena wrote")
+        raise too_large
     return data
 
 
@@ -392,6 +400,8 @@ def _cell(index: int, data: object) -> Cell:
 def _histogram(where: str, encoded: str | None) -> Any:
     try:
         return hist.decode(encoded)
+    except hist.TooLarge as error:
+        raise Malformed(f"{where}: {error}") from None
     except Exception:  # hdrh's decoder fails on damage in many ways (base64, zlib, struct): all mean damaged
         raise Malformed(f"{where}: a latency histogram does not decode") from None
 

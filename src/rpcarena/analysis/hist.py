@@ -7,6 +7,9 @@ Python libraries all read.
 
 from __future__ import annotations
 
+import base64
+import struct
+import zlib
 from collections.abc import Iterable
 
 import numpy as np
@@ -16,6 +19,16 @@ LOWEST_NS = 1
 HIGHEST_NS = 60_000_000_000
 SIGNIFICANT_DIGITS = 3
 PERCENTILES = (50.0, 90.0, 99.0, 99.9)
+# What one encoded histogram may inflate to. Ours (1 ns to 60 s, 3 digits) hold ~27,000 counts of at
+# most 9 bytes each: about 250 KB at the very worst. A few hundred KB of zlib can otherwise claim
+# hundreds of MB (a compressed-histogram bomb in a results file).
+MAX_DECODED_BYTES = 2**20
+_EXTERNAL_HEADER = 8  # the V2 compressed encoding's cookie and length, before the zlib stream
+_PAYLOAD_HEADER = struct.Struct(">iiiiqqd")  # cookie, length, offset, significant digits, lowest, highest, ratio
+
+
+class TooLarge(ValueError):
+    """An encoded histogram that would inflate past what any rpcarena histogram needs."""
 
 
 def new() -> HdrHistogram:
@@ -47,9 +60,26 @@ def encode(histogram: HdrHistogram) -> str:
 
 
 def decode(encoded: str | None) -> HdrHistogram:
+    """The histogram of its standard encoding, refused (TooLarge) before it is inflated past its bounds."""
     if not encoded:
         return new()
-    return HdrHistogram.decode(encoded.encode("ascii") if isinstance(encoded, str) else encoded)
+    raw = encoded.encode("ascii") if isinstance(encoded, str) else encoded
+    _check_bounds(raw)
+    return HdrHistogram.decode(raw)
+
+
+def _check_bounds(raw: bytes) -> None:
+    """Inflate at most MAX_DECODED_BYTES, and refuse more precision than ours: hdrh itself would inflate
+    the whole stream and allocate every count its header asks for."""
+    inflater = zlib.decompressobj()
+    payload = inflater.decompress(base64.b64decode(raw)[_EXTERNAL_HEADER:], MAX_DECODED_BYTES + 1)
+    if len(payload) > MAX_DECODED_BYTES:
+        raise TooLarge(f"a histogram inflates past {MAX_DECODED_BYTES // 2**20} MiB")
+    if len(payload) >= _PAYLOAD_HEADER.size:
+        digits, lowest = _PAYLOAD_HEADER.unpack_from(payload)[3:5]
+        if not (1 <= digits <= SIGNIFICANT_DIGITS and lowest >= 1):
+            raise TooLarge(f"a histogram asks for {digits} significant digits from {lowest} (at most "
+                           f"{SIGNIFICANT_DIGITS}, from 1 or more)")
 
 
 def merge(encoded: Iterable[str | None]) -> HdrHistogram:

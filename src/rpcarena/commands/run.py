@@ -88,10 +88,11 @@ def config_from(args: argparse.Namespace) -> RunConfig:
 
 def _typed(args: argparse.Namespace) -> dict[str, Any]:
     """Every option typed on the command line, as RunConfig fields."""
-    given = dict(measure_settings(args), contenders=parse_names(args.contender), workloads=parse_names(args.workload),
-                 client_drivers=parse_names(args.client), host=args.host, port=args.port, redis_url=args.redis,
-                 via=args.via, link=args.link, cluster=args.cluster, server_node=args.server_node,
-                 client_nodes=parse_names(args.client_nodes))
+    given = dict(measure_settings(args), contenders=parse_names(args.contender, "--contender"),
+                 workloads=parse_names(args.workload, "--workload"),
+                 client_drivers=parse_names(args.client, "--client"), host=args.host, port=args.port,
+                 redis_url=args.redis, via=args.via, link=args.link, cluster=args.cluster,
+                 server_node=args.server_node, client_nodes=parse_names(args.client_nodes, "--client-nodes"))
     return {name: value for name, value in given.items() if value is not None}
 
 
@@ -173,7 +174,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                  "rpcarena run --contender grpc-go,grpc-tonic --client py,go -c 1,32 -z 10s",
                  "rpcarena run --contender grpc-go --rate 2000 -z 10s     # open loop",
                  "rpcarena run --contender rest-fastapi --link wifi --format json > answer.json",
-                 "rpcarena run --resume results/arena.json          # after Ctrl-C: the missing cells only"])
+                 "rpcarena run --resume results/arena.json          # after Ctrl-C: the missing and failed cells"])
     p.add_argument("--contender", help="comma-separated contender ids (default: the quick arena)")
     p.add_argument("--workload", help="comma-separated workload ids or patterns, e.g. 'usp.*'")
     p.add_argument("--client", help="client drivers, e.g. py,py-requests,go (default: the contender's own)")

@@ -83,6 +83,8 @@ def _model(spec: str, preset: str | None = None) -> LinkModel:
         if key not in _KEYS or (key != "reorder" and not value):
             raise UsageError(f"bad --link term {term!r}: write e.g. 'rtt=40ms,jitter=4ms,loss=0.1%,"
                              f"rate=100mbit' or a preset ({', '.join(PRESETS)})")
+        if key in values:  # refused here, before the delay line starts (it refuses too, but later)
+            raise UsageError(f"bad --link {spec!r}: {key} is given twice; keep one")
         values[key] = _value(key, value, term)
     if not values:
         raise UsageError("bad --link '': give a preset, a rate such as 100mbit, or rtt=40ms,...")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from rpcarena.errors import UsageError
 from rpcarena.targets import checks, protos, template, tls
@@ -155,6 +155,7 @@ def _proto_json(data: object, request_type: type, name: str) -> dict:
 
 def _http(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s: float) -> Target:
     url_template = group["address"]
+    _split(url_template)
     body = slots[0][0]
     method = (group.get("http_method") or ("POST" if body is not None else "GET")).upper()
     headers = [_header(text, "--header") for text in group.get("header", [])]
@@ -164,9 +165,9 @@ def _http(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s:
     where = _where(group, "--body")
     requests = tuple(_http_request(method, url_template, headers, data, b, where) for data, b in slots)
     address = _url_address(requests[0]["url"])
-    label = f"{method} {urlsplit(url_template).path or '/'}"
+    label = f"{method} {_split(url_template).path or '/'}"
     status = _http_status(group.get("expect_status"))
-    https = urlsplit(requests[0]["url"]).scheme == "https"
+    https = _split(requests[0]["url"]).scheme == "https"
     if not https and any(group.get(key) for key in tls.OPTIONS):
         raise UsageError(f"the TLS options of {name} need an https:// URL: write --http https://...")
     if group.get("http2") and importlib.util.find_spec("h2") is None:
@@ -194,16 +195,27 @@ def _http_request(method: str, url: str, headers: list, body: str | None, bindin
             "body": rendered}
 
 
+def _split(url: str) -> SplitResult:
+    """The URL's parts; a broken one (an IPv6 address left open: 'http://[::1/') is a one-line error."""
+    try:
+        return urlsplit(url)
+    except ValueError as error:
+        raise UsageError(f"bad --http {url!r} ({error}): write a URL such as http://127.0.0.1:8000/path or "
+                         "http://[::1]:8000/path") from None
+
+
 def _url_address(url: str) -> str:
-    parts = urlsplit(url)
+    parts = _split(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageError(f"bad --http {url!r}: write a URL such as http://127.0.0.1:8000/path/{{{{id}}}}")
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = parts.port
     except ValueError:
         raise UsageError(f"bad --http {url!r}: its port is not a number below 65536") from None
+    if port == 0:  # not the scheme's default: no server listens on port 0
+        raise UsageError(f"bad --http {url!r}: port 0 is no server's port; give the port the server listens on")
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    return f"{host}:{port}"
+    return f"{host}:{port or (443 if parts.scheme == 'https' else 80)}"
 
 
 def _http_status(text: str | None) -> int | None:

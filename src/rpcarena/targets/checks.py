@@ -40,7 +40,7 @@ def render(checks: list[tuple[str, str, str | None]], binding: dict) -> list[lis
     out = []
     for path, value, mode in checks:
         where = f"--expect-json {path}{'~' if mode else ''}={value}"
-        want = _value(template.render(value, binding, where, escape="json"))
+        want = _value(template.render(value, binding, where, escape="json"), where)
         if mode and not isinstance(want, list):
             raise UsageError(f"bad {where}: ~= compares a list in any order; give a JSON list, e.g. '[1, 2]'")
         out.append([path, want, mode] if mode else [path, want])
@@ -52,9 +52,9 @@ def any_order(checks: list[list]) -> bool:
     return any(check[2:] == [ANY_ORDER] for check in checks)
 
 
-def _value(text: str) -> Any:
+def _value(text: str, where: str) -> Any:
     try:
-        return json.loads(text)
+        return template.parse_json(text, where)
     except ValueError:
         return text  # a bare word: compared as a string
 

@@ -12,6 +12,7 @@ document, or JSON lines (one request per line).
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -24,6 +25,11 @@ from rpcarena.errors import UsageError
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 VAR_HELP = "write NAME=a,b,c, NAME=range:1:1000 or NAME=csv:FILE:COLUMN"
 MAX_VALUES = 10**15  # a range's: only the first --vars-limit are ever rendered
+# What a data or CSV file may hold: read whole, rendered, and sent to every driver (/dev/zero never ends).
+MAX_FILE_BYTES = 64 * 2**20
+# Nesting of a request or an expected value: protobuf's own recursion limit, far past any real message;
+# deeper JSON would fail later, in an encoder or a client, as a traceback in the middle of a run.
+MAX_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -71,29 +77,37 @@ def _csv_column(text: str, spec: str) -> tuple:
     if not sep or not path or not column:
         raise UsageError(f"bad --var {text!r}: write NAME=csv:FILE:COLUMN")
     try:
-        with open(Path(path), newline="") as handle:
-            rows = list(csv.DictReader(handle))
-    except OSError as error:
-        raise UsageError(f"bad --var {text!r}: cannot read {path} ({error.strerror}): "
-                         "give an existing CSV file") from None
+        rows = list(csv.DictReader(io.StringIO(read_text(path, "--var"), newline="")))
+    except csv.Error as error:
+        raise UsageError(f"bad --var {text!r}: {path} is not a CSV file ({error}): give one") from None
     if rows and column not in rows[0]:
         raise UsageError(f"bad --var {text!r}: {path} has no column {column!r} (it has: {', '.join(rows[0])})")
     return tuple(row[column] for row in rows if row.get(column) is not None)
 
 
+def read_text(path_text: str, option: str) -> str:
+    """A file given to an option, as text: at most MAX_FILE_BYTES, UTF-8, else a one-line error."""
+    try:
+        with Path(path_text).expanduser().open("rb") as source:
+            data = source.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise UsageError(f"bad {option} {path_text!r}: larger than {MAX_FILE_BYTES // 2**20} MiB; give a smaller "
+                             "file (its requests are all held in memory and sent to every driver)")
+        return data.decode()
+    except (OSError, UnicodeError) as error:
+        raise UsageError(f"bad {option} {path_text!r}: cannot read it as text "
+                         f"({getattr(error, 'strerror', None) or error}): give a UTF-8 file") from None
+
+
 def data_file(path_text: str) -> list[str]:
     """The request templates of a `--data-file`: the whole file when it is one JSON document
     (pretty-printed is fine), else each non-empty line; a {{name}} counts as a value."""
-    try:
-        text = Path(path_text).expanduser().read_text()
-    except (OSError, UnicodeError) as error:
-        raise UsageError(f"bad --data-file {path_text!r}: cannot read it ({getattr(error, 'strerror', None) or error}):"
-                         " give a JSON or JSON lines file") from None
-    if _json(PLACEHOLDER.sub("0", text)):
+    text = read_text(path_text, "--data-file")
+    if _json(PLACEHOLDER.sub("0", text), f"--data-file {path_text}"):
         return [text.strip()]
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     for n, line in enumerate(lines, 1):
-        if not _json(PLACEHOLDER.sub("0", line)):
+        if not _json(PLACEHOLDER.sub("0", line), f"--data-file {path_text} line {n}"):
             raise UsageError(f"bad --data-file {path_text!r}: line {n} is not JSON; give one JSON document, "
                              "or JSON lines (one request per line)")
     if not lines:
@@ -101,12 +115,37 @@ def data_file(path_text: str) -> list[str]:
     return lines
 
 
-def _json(text: str) -> bool:
+def _json(text: str, where: str) -> bool:
     try:
-        json.loads(text)
+        parse_json(text, where)
     except ValueError:
         return False
     return True
+
+
+def parse_json(text: str, where: str) -> object:
+    """JSON parsed (a ValueError when it is not JSON), refused in one line past MAX_DEPTH levels."""
+    shown = where if len(where) <= 80 else f"{where[:77]}..."
+    too_deep = UsageError(f"{shown} nests deeper than {MAX_DEPTH} levels: flatten it")
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise too_deep from None
+    if _depth(value) > MAX_DEPTH:
+        raise too_deep
+    return value
+
+
+def _depth(value: object) -> int:
+    """Levels of lists and objects, counted breadth first (no recursion) and no further than MAX_DEPTH + 1."""
+    depth, level = 0, [value]
+    while depth <= MAX_DEPTH:
+        containers = [v for v in level if isinstance(v, (list, dict))]
+        if not containers:
+            break
+        depth += 1
+        level = [child for c in containers for child in (c.values() if isinstance(c, dict) else c)]
+    return depth
 
 
 def bindings(variables: list[Var], limit: int) -> list[dict]:
@@ -150,7 +189,7 @@ def render_json(template: str, binding: dict, where: str) -> object:
     """A JSON template rendered and parsed."""
     text = render(template, binding, where, escape="json")
     try:
-        return json.loads(text)
-    except ValueError as error:
+        return parse_json(text, where)
+    except json.JSONDecodeError as error:
         raise UsageError(f"{where} is not JSON once rendered ({error.msg} at column {error.colno}): "
                          f"fix it, e.g. quote string placeholders as \"{{{{name}}}}\"") from None
