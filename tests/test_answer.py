@@ -88,7 +88,7 @@ def test_nagle_stalls_are_named_in_the_terminal_with_their_fix(tmp_path):
     said = flat(done.stdout.split("warnings:", 1)[1])
     assert "rpyc:" in said and "took a multiple of ~40 ms beyond the round trip" in said
     assert "TCP_NODELAY is off at the client" in said and "Nagle's algorithm waits for a delayed ACK" in said
-    assert "set TCP_NODELAY (for RPyC: rpyc-nodelay)" in said
+    assert "set TCP_NODELAY (for RPyC's client: rpyc-nodelay)" in said
 
 
 def known() -> rpcarena.Results:
