@@ -18,7 +18,7 @@ from rich.console import Console
 from tests.conftest import FIXTURE, FakeCells, document, fake_context, fake_plans, run_cli, trials
 
 import rpcarena
-from rpcarena import cli
+from rpcarena import cli, report
 from rpcarena.commands import COMMANDS, run
 from rpcarena.config import RunConfig
 from rpcarena.orchestration.arena import Arena
@@ -88,7 +88,7 @@ def test_nagle_stalls_are_named_in_the_terminal_with_their_fix(tmp_path):
     said = flat(done.stdout.split("warnings:", 1)[1])
     assert "rpyc:" in said and "took a multiple of ~40 ms beyond the round trip" in said
     assert "TCP_NODELAY is off at the client" in said and "Nagle's algorithm waits for a delayed ACK" in said
-    assert "set TCP_NODELAY (for RPyC: rpyc-nodelay)" in said
+    assert "set TCP_NODELAY (for RPyC's client: rpyc-nodelay)" in said
 
 
 def known() -> rpcarena.Results:
@@ -151,6 +151,9 @@ def test_a_streams_per_message_latency_and_rate_are_in_the_wide_table_the_csv_an
     plain = run_cli("show", str(document(trials("grpc-py", "usp.int32")).save(tmp_path / "u.json")), "--wide",
                     env=dict(os.environ, COLUMNS="240"))
     assert "msg p50" not in plain.stdout  # unary calls: no stream columns, and none said left out
+    page = report.write_html([report.Source("run", rpcarena.load(path))], tmp_path / "s.html").read_text()
+    table = page.split('class="numbers"')[1].split("</table>")[0]
+    assert "<th class=\"\">msg p50 µs</th>" in table and f"<td>{float(p50):,.1f}</td>" in table
 
 
 def test_more_clients_making_fewer_calls_is_said_to_be_the_clients_limit_with_the_native_client_to_use():

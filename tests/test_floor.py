@@ -136,3 +136,11 @@ def test_a_run_of_floors_alone_still_ranks_them():
                                                                                         "tcp-raw")])
     (ranking,) = answer.rankings(doc)
     assert [e.name for e in ranking.entries] == ["tcp-raw-go", "tcp-raw"] and ranking.floors == []
+
+
+def test_across_a_link_a_cell_just_below_its_floor_contradicts_nothing():
+    """Both are mostly the link's round trip; the delay line varies it by a few percent."""
+    floor = _cell("tcp-raw-go", "go", 2.0, "tcp-raw", link="rtt=20ms")
+    close, far = (_cell("grpc-go", "go", 2.0 * k, "grpc", link="rtt=20ms") for k in (0.96, 0.8))
+    doc = rpcarena.Results(cells=[floor, close, far])
+    assert below_floor(close, doc) is None and below_floor(far, doc) is not None

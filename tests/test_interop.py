@@ -28,6 +28,15 @@ def doc() -> rpcarena.Results:
     return rpcarena.load(FIXTURE)
 
 
+def test_a_streams_messages_get_their_own_hgrm(doc, tmp_path):
+    stream = dataclasses.replace(doc.cells[0], messages=900, message_latency_histogram=doc.cells[1].latency_histogram)
+    written = interop.write_hgrm(rpcarena.Results(cells=[stream]), tmp_path)
+    assert sorted(p.name for p in written) == ["tcp-raw-usp.int32-x1-trial-0.hgrm",
+                                               "tcp-raw-usp.int32-x1-trial-0.messages.hgrm"]
+    total = f"Total count    = {doc.cells[1].histogram.get_total_count():12d}"
+    assert total in (tmp_path / "tcp-raw-usp.int32-x1-trial-0.messages.hgrm").read_text()
+
+
 def test_hgrm_is_what_hdrhistogram_prints(doc, tmp_path):
     written = interop.write_hgrm(doc, tmp_path)
     assert len(written) == 8 and len({p.name for p in written}) == 8

@@ -159,3 +159,10 @@ def test_the_summary_judges_over_trials_as_the_terminal_does(tmp_path):
     assert rows == [("1", "fast"), ("2", "slow")]  # by rank
     below = out.read_text().split('class="numbers"')[1].split("</table>")[1]
     assert below.startswith('</div><ul class="warn"><li><b>fast</b>: ')  # warnings below, at the page's width
+
+
+def test_no_two_series_of_a_figure_look_alike_past_ten_colours():
+    from rpcarena.report.figures import style
+
+    looks = [tuple(sorted((k, str(v)) for k, v in style(i).items())) for i in range(13)]
+    assert len(set(looks)) == 13 and style(10)["color"] == style(0)["color"]

@@ -173,9 +173,10 @@ def delayed_ack(cell: Cell, cpus: int) -> str | None:
         return None
     off = [end for end in ("client", "server") if cell.tcp_nodelay.get(end) is False]
     where = f"TCP_NODELAY is off at the {' and the '.join(off)}" if off else "check TCP_NODELAY at both ends"
+    fix = "set TCP_NODELAY" + (" (for RPyC's client: rpyc-nodelay)" if "client" in off or not off else
+                               " on the server's sockets")
     return (f"{share:.0%} of calls took a multiple of ~{DELAYED_ACK_MS:.0f} ms beyond the round trip and {where}: "
-            "Nagle's algorithm waits for a delayed ACK (40 ms on Linux), which is not the protocol's cost; "
-            "set TCP_NODELAY (for RPyC: rpyc-nodelay)")
+            f"Nagle's algorithm waits for a delayed ACK (40 ms on Linux), which is not the protocol's cost; {fix}")
 
 
 def _server_busy(cell: Cell, cpus: int) -> tuple[float, int] | None:

@@ -27,6 +27,16 @@ from rpcarena.report import answer  # noqa: E402
 
 WIDTH = 9.0
 COLORS = matplotlib.colormaps["tab10"].colors
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+LINESTYLES = ("-", "--", ":", "-.")
+
+
+def style(i: int) -> dict[str, Any]:
+    """Series i's colour with a marker and a line style that change each time the ten colours come
+    round again, so no two series of a figure look alike (13 series, 10 colours)."""
+    turn = i // len(COLORS)
+    return {"color": COLORS[i % len(COLORS)], "marker": MARKERS[turn % len(MARKERS)],
+            "linestyle": LINESTYLES[turn % len(LINESTYLES)]}
 _TIP = re.compile(r'<g id="tip-([0-9a-f]+)">')
 
 
@@ -136,8 +146,8 @@ def histogram(groups: list[Group]) -> Figure | None:
     bins = np.geomspace(max(pooled.min(), 0.1), pooled.max() * 1.01, 60)
     fig, ax = _figure()
     for i, (g, label) in enumerate(zip(drawn, _names(drawn))):
-        _, _, (step, *_) = ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=COLORS[i % 10],
-                                   label=label)
+        _, _, (step, *_) = ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=style(i)["color"],
+                                   linestyle=style(i)["linestyle"], label=label)
         low, high = np.percentile(g.samples, [1, 99])
         tip(step, f"{label}: {g.samples.size:,} sampled calls, p1 {_us(low)}, p99 {_us(high)}")
     ax.set_xscale("log")
@@ -158,8 +168,8 @@ def scatter(groups: list[Group]) -> Figure | None:
         for j, cell in enumerate(g.cells):
             points = np.asarray(cell.samples_ns, dtype=float).reshape(-1, 2)
             keep = _trim_mask(points[:, 1]) if g.trimmed else slice(None)
-            dots = ax.scatter(points[keep, 0], points[keep, 1] / 1e3, s=3, alpha=0.5, color=COLORS[i % 10],
-                              label=label if j == 0 else None, rasterized=True)
+            dots = ax.scatter(points[keep, 0], points[keep, 1] / 1e3, s=3, alpha=0.5, color=style(i)["color"],
+                              marker=style(i)["marker"], label=label if j == 0 else None, rasterized=True)
             tip(dots, f"{label}, trial {cell.trial}: {len(points):,} sampled calls")
     ax.set_yscale("log")
     ax.set_xlabel("call index (each trial from 0)")
@@ -187,8 +197,8 @@ def by_clients(groups: list[Group]) -> Figure | None:
         line.sort(key=lambda g: g.clients)
         x = [g.clients for g in line]
         rates, p99s = [g.throughput_per_s for g in line], [g.histogram_stat("p99_us") for g in line]
-        (rate,) = left.plot(x, rates, marker="o", color=COLORS[i % 10], label=label)
-        (tail,) = right.plot(x, p99s, marker="o", color=COLORS[i % 10], label=label)
+        (rate,) = left.plot(x, rates, label=label, **style(i))
+        (tail,) = right.plot(x, p99s, label=label, **style(i))
         tip(rate, f"{label} calls/s: " + ", ".join(f"{n} clients {_num(v)}" for n, v in zip(x, rates)))
         tip(tail, f"{label} p99: " + ", ".join(f"{n} clients {_us(v)}" for n, v in zip(x, p99s)))
     for ax, title in ((left, "throughput (calls/s)"), (right, "p99 latency (µs, histogram)")):

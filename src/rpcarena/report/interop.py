@@ -2,7 +2,8 @@
 with them and not only with rpcarena.
 
 - `.hgrm`: one file per cell, the percentile distribution as HdrHistogram's Java
-  `outputPercentileDistribution` prints it (what wrk2 prints and HdrHistogram's plotter reads).
+  `outputPercentileDistribution` prints it (what wrk2 prints and HdrHistogram's plotter reads);
+  a stream cell's per-message latency beside it, in `<cell>.messages.hgrm`.
 - `.hlog`: HdrHistogram's interval log (format 1.3, as the Java `HistogramLogWriter` writes it):
   one tagged interval per cell, each the cell's histogram in V2 compressed base64.
 - pyperf: a suite document (pyperf's JSON, version 1.0) with one benchmark per group of trials,
@@ -66,7 +67,8 @@ def percentile_distribution(histogram: Any, scale: float = NS_PER_MS) -> str:
 
 
 def write_hgrm(results: Results, folder: str | os.PathLike) -> list[Path]:
-    """One <cell>.hgrm per measured cell, in milliseconds; names are slugs of the cells' identities."""
+    """One <cell>.hgrm per measured cell (and <cell>.messages.hgrm per stream cell), in milliseconds;
+    names are slugs of the cells' identities."""
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
     cells = list(measured(results))
@@ -76,6 +78,10 @@ def write_hgrm(results: Results, folder: str | os.PathLike) -> list[Path]:
         path = target / f"{names[identity(cell)]}.hgrm"
         path.write_text(percentile_distribution(cell.histogram))
         written.append(path)
+        if cell.message_latency_histogram:  # a stream's messages, each its own latency
+            path = target / f"{names[identity(cell)]}.messages.hgrm"
+            path.write_text(percentile_distribution(hist.decode(cell.message_latency_histogram)))
+            written.append(path)
     return written
 
 

@@ -105,8 +105,11 @@ def _runner_up(c: Comparison) -> tuple[str, str]:
 
 
 def _floor(c: Comparison) -> str:
-    """'tcp-raw-rust 53.0 µs': the floors of the comparison, the least a call costs in each language."""
-    return ", ".join(f"{contender(f)} {answer.p50_us(f):,.1f} µs" for f in sorted(c.floors, key=answer.p50_us)) or "-"
+    """'tcp-raw-rust 53.0 µs', one a line: the floors of the comparison, the least a call costs in each
+    language (the least of each echo's trials, as the terminal's floor line has it)."""
+    floors = sorted(c.floors, key=answer.least_p50_us)
+    lines = [escape(f"{contender(f)} {answer.least_p50_us(f):,.1f} µs") for f in floors]
+    return html.Markup("<br>".join(lines)) if lines else "-"
 
 
 def winners(found: list[Comparison]) -> str:

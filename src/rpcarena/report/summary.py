@@ -13,6 +13,7 @@ from rpcarena.report.html import Markup, table
 
 HEADERS = ("#", "contender", "clients", "trials", "calls", "median µs", "p99 µs", "mean µs", "CV",
            "× best median over trials [95% CI]", "× floor", "calls/s", "CPU µs/call client", "server", "bytes/call")
+STREAM_HEADERS = ("msg p50 µs", "msg p99 µs", "msg/s")  # per message of a stream, when a group has them
 FLOOR = "floor"
 
 
@@ -26,7 +27,8 @@ def row(g: Group, rank: str, ratio: str, x_floor: float | None, several_levels: 
             _num(g.histogram_stat("p99_us"), 1), _num(g.histogram_stat("mean_us"), 1),
             "-" if cv is None else f"{cv:.2f}", ratio, "-" if x_floor is None else f"{x_floor:.2f}×",
             _num(g.throughput_per_s), _num(g.client_cpu_us_per_call), _num(g.server_cpu_us_per_call),
-            _num(g.payload_bytes_per_call)]
+            _num(g.payload_bytes_per_call)] + ([_num(g.message_stat("p50_us"), 1), _num(g.message_stat("p99_us"), 1),
+                                               _num(g.messages_per_s)] if g.messages_per_s else [])
 
 
 def _ranked_rows(ranked: list[Group], floors: list[Group], several: bool, apart: bool) -> list[list[object]]:
@@ -70,4 +72,7 @@ def numbers(groups: list[Group], cpus: int) -> str:
                      "trials a side: cannot tell). p99, mean, CV and calls/s from each trial's histogram and "
                      "counters, averaged. × floor: the median over the tcp-raw echo of the same client "
                      "language, which is a reference, not ranked.</p>")
-    return caption + table(HEADERS, rows, left=2, css="numbers") + Markup(_warnings(groups, several, cpus))
+    streams = any(g.messages_per_s for g in groups)
+    rows = [r + ["-"] * (len(HEADERS) + len(STREAM_HEADERS) - len(r)) for r in rows] if streams else rows
+    headers = HEADERS + STREAM_HEADERS if streams else HEADERS
+    return caption + table(headers, rows, left=2, css="numbers") + Markup(_warnings(groups, several, cpus))
