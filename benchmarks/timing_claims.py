@@ -40,12 +40,20 @@ def _server(cli: psutil.Process, contender: str, timeout_s: float = 60.0) -> psu
     """The server process the CLI started, once its drivers are up (bounded in time)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        family = cli.children(recursive=True)
-        servers = [p for p in family if "rpcarena.worker.serve" in " ".join(p.cmdline()) and contender in p.cmdline()]
-        if servers and any("rpcarena.worker.drive" in " ".join(p.cmdline()) for p in family):
+        family = [(p, _argv(p)) for p in cli.children(recursive=True)]
+        servers = [p for p, argv in family if "rpcarena.worker.serve" in argv and contender in argv]
+        if servers and any("rpcarena.worker.drive" in argv for _, argv in family):
             return servers[0]
         time.sleep(0.1)
     raise TimeoutError(f"no {contender} server with drivers after {timeout_s:.0f} s")
+
+
+def _argv(process: psutil.Process) -> list[str]:
+    """A process's command line, or nothing once it has gone (a short-lived child between two looks)."""
+    try:
+        return process.cmdline()
+    except psutil.Error:
+        return []
 
 
 def stall(folder: Path) -> bool:
