@@ -47,6 +47,7 @@ bench: setup system natives
 	$(PY) benchmarks/wire_bytes.py
 	$(PY) benchmarks/delay_line.py
 	$(PY) benchmarks/significance.py
+	$(PY) benchmarks/timing_claims.py
 
 clean:
 	rm -rf $(VENV) results

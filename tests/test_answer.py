@@ -79,10 +79,14 @@ def test_a_small_real_run_prints_every_number_of_its_answer_at_100_columns(tmp_p
 
 
 def test_nagle_stalls_are_named_in_the_terminal_with_their_fix(tmp_path):
-    """rpyc's default socket has no TCP_NODELAY; usp.distance's list arguments are small writes
-    that wait on the server's delayed ACK (as tests/test_nagle.py measures)."""
-    done = run_cli("run", "--contender", "rpyc", "--workload", "usp.distance", "-n", "30", "--warmup", "0.2s",
-                   "-o", str(tmp_path / "r.json"), env=narrow())
+    """A cell whose calls wait on the server's delayed ACK (~40 ms each, as rpyc's list arguments do:
+    benchmarks/timing_claims.py measures it) and whose client has no TCP_NODELAY."""
+    stalled = dataclasses.replace(trials("rpyc", "usp.distance", noise=(1.0,))[0],
+                                  tcp_nodelay={"client": False, "server": True},
+                                  samples_ns=[[i, 40_500_000 + 10_000 * i] for i in range(30)])
+    path = tmp_path / "r.json"
+    rpcarena.Results(cells=[stalled]).save(path)
+    done = run_cli("show", str(path), env=narrow())
     assert done.returncode == 0, done.stderr
     assert_fits(done.stdout)
     said = flat(done.stdout.split("warnings:", 1)[1])

@@ -1,9 +1,8 @@
 """HTTP through a real HAProxy (--via) and servers across an emulated link (--link).
 
-End to end against real servers: counts, bytes and verdicts, never a duration of ours. The
-bounds on time are physical: a link cannot carry more bits than rate x wall time, and no call
-across it returns sooner than its round trip. (The delay line's own calibration, which does
-check its precision, is delayline/calibration, run by make test.)
+End to end against real servers: counts, bytes and verdicts, never a duration. That no call across
+a link returns sooner than its round trip is measured by benchmarks/timing_claims.py (link); the
+delay line's own calibration is delayline/calibration, run by make test.
 """
 
 from __future__ import annotations
@@ -76,9 +75,8 @@ def test_a_link_keeps_exact_bytes_per_call_and_cleans_up(tmp_path, census):
     assert results.link["bits_per_s"] == 100_000_000 and results.link["spec"] == "rate=100mbit"
 
 
-def test_a_slow_link_bounds_throughput(tmp_path, census):
+def test_a_slow_link_carries_every_large_call(tmp_path, census):
     _need_link()
-    rate = link.parse("20mbit").bits_per_s
     config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=40, warmup_s=0,
                        link="20mbit", out=tmp_path / "r.json")
     cell = Arena(config, plans(config)).run().cells[0]
@@ -86,8 +84,6 @@ def test_a_slow_link_bounds_throughput(tmp_path, census):
     for sent in (cell.wire_in_bytes, cell.wire_out_bytes):
         per_call = sent / cell.calls
         assert per_call > 8192 * 4  # a large payload each way
-        # the counters open a moment before the measured phase and close after it: allow two calls
-        assert (sent - 2 * per_call) * 8 <= rate * cell.wall_s
 
 
 def test_a_round_trip_is_never_shorter_than_the_link_and_is_recorded(tmp_path, census):
@@ -97,8 +93,8 @@ def test_a_round_trip_is_never_shorter_than_the_link_and_is_recorded(tmp_path, c
     results = Arena(config, plans(config)).run()
     cell = results.cells[0]
     assert cell.status == "ok" and cell.calls == 20, cell.reason
-    assert cell.histogram.get_min_value() >= 16_000_000  # ns: rtt less 2 SDs of jitter each way (truncation)
-    assert cell.link_rtt_ms is not None and cell.link_rtt_ms >= 16 and cell.link_cpu_s is not None
+    assert cell.histogram.get_total_count() == 20  # how long each took: benchmarks/timing_claims.py (link)
+    assert cell.link_rtt_ms is not None and cell.link_cpu_s is not None
     assert results.link["rtt_ms"] == 20 and results.link["delay_line_cpus"] == [1]
 
 

@@ -23,7 +23,7 @@ QUIET_CONFIG = {
 
 # A cluster rpcarena starts serves nothing over HTTP (no dashboard, no /metrics, no /info): Dask's
 # HTTP server still listens, on loopback, but has no page to give.
-CLOSED_CONFIG = {
+CLOSED_CONFIG: dict[str, object] = {
     "distributed.scheduler.http.routes": [],
     "distributed.worker.http.routes": [],
 }

@@ -219,7 +219,8 @@ def node_facts(dask_worker: Any) -> dict[str, Any]:
     import distributed
 
     return dict(environment.snapshot(), clock_source=clock_source(), boot_id=boot_id(),
-                python_executable=sys.executable, distributed=distributed.__version__, contract=contract.VERSION,
+                python_executable=sys.executable, distributed=getattr(distributed, "__version__", "?"),
+                contract=contract.VERSION,
                 toolchains={w.language: w.unavailable() or "ok" for w in builds.workers().values()},
                 worker={"address": dask_worker.address, "name": str(dask_worker.name),
                         "nthreads": dask_worker.state.nthreads, "resources": dict(dask_worker.state.total_resources),

@@ -166,7 +166,7 @@ def _free_subnet() -> ipaddress.IPv4Network:
     taken = {ipaddress.ip_interface(word).network for word in used.split() if word.startswith("198.19.")}
     start = (os.getpid() * 4) % CONTROL_NET.num_addresses
     for offset in range(0, CONTROL_NET.num_addresses, 4):
-        net = ipaddress.ip_network(f"{CONTROL_NET[(start + offset) % CONTROL_NET.num_addresses]}/30")
+        net = ipaddress.IPv4Network(f"{CONTROL_NET[(start + offset) % CONTROL_NET.num_addresses]}/30")
         if net not in taken:
             return net
     raise UnavailableError("testbed: no free /30 left in 198.19.0.0/16")
