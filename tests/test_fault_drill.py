@@ -402,7 +402,7 @@ def test_two_ctrl_c_and_a_sigterm_exit_130_by_the_first(moment, tmp_path):
 
 
 @pytest.mark.parametrize("start,marker", [(("--cluster", "local:2"), "multiprocessing"),
-                                          (("--link", "rtt=1ms"), "delayline")])
+                                          (("--link", "rtt=1ms"), "delayline")], ids=["cluster", "link"])
 def test_sigterm_while_a_cluster_or_a_link_starts_is_one_line(start, marker, tmp_path):
     out = tmp_path / "r.json"
     cli = popen_cli("run", *start, "--contender", "tcp-raw", "--workload", "usp.void", *LONG, "--out", str(out))
