@@ -49,6 +49,7 @@ class Engine:
         self.facts: dict[str, Any] = {}
         self._stack = contextlib.ExitStack()
         self._nodes_checked = (0.0, frozenset[str]())
+        self._link: Any = None  # netns: the testbed's emulated link, watched while cells run
 
     def __enter__(self) -> Engine:
         if self.spec.kind == "scheduler":
@@ -84,6 +85,7 @@ class Engine:
         else:
             bed = self._stack.enter_context(Testbed(self.spec.link, self.spec.workers, self.logs))
             self.security = bed.private.security
+            self._link = bed.link
             return bed.address
         self._stack.callback(cluster.close)
         return str(cluster.scheduler_address)
@@ -124,6 +126,10 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
+
+    def lost(self) -> str | None:
+        """Why the cluster's emulated link is gone (netns: its delay line died), or None."""
+        return self._link.lost() if self._link is not None else None
 
     def nodes(self) -> list[Node]:
         """The workers now, as the scheduler knows them."""
