@@ -341,3 +341,75 @@ def test_a_server_that_dies_as_the_drive_ends_fails_the_cell(tmp_path):
                 measure(server, [driver], context, cell, tmp_path)
     finally:
         server.child.stop()
+
+
+# --- helpers that die, signals that come in bursts or early ---------------------------------------
+
+LONG = ("--duration", "300s", "--warmup", "0")  # past the drill's bound: only a failure at once ends it in time
+
+
+HELPERS = [
+    # (what the run needs, its contender, a marker of the helper's command line, what the error says)
+    (("--link", "rtt=1ms", "--workload", "usp.void,usp.int32"), "tcp-raw", "-queues", "the delay line"),
+    (("--workload", "predictions.get", "--clients", "1,2"), "grpc-py", "redis-server", "the Redis died"),
+]
+
+
+@pytest.mark.parametrize("needs,contender,marker,said_name", HELPERS, ids=["delay-line", "redis"])
+def test_kill_9_of_a_helper_fails_the_cell_at_once_and_stops_the_run(needs, contender, marker, said_name, tmp_path):
+    """The delay line (`delayline-...-line -link ... -queues 0,1`) or the run's Redis: killed mid-cell,
+    the cell fails naming it, the run stops (no later cell could be measured), nothing is left."""
+    out = tmp_path / "r.json"
+    cli = popen_cli("run", *needs, "--contender", contender, *LONG, "--out", str(out))
+    watch = Watch(cli)
+    wait_for(lambda: _measuring(cli, contender), 120)
+    (helper,) = _processes(cli, marker)
+    helper.kill()
+    code, stderr = watch.finish()
+    assert code == 1, stderr
+    said = _one_line(stderr)
+    assert said_name in said and "died" in said and "1 cell(s) not measured" in said, said
+    (cell,) = load(out).cells
+    assert cell.status == "failed" and said_name in cell.reason, cell.reason
+    _nothing_left(cli.pid, watch)  # the namespaces too
+
+
+def _burst(cli: subprocess.Popen) -> None:
+    """Ctrl-C, Ctrl-C, SIGTERM within a tenth of a second, as an impatient user or a supervisor sends them."""
+    for sig in (signal.SIGINT, signal.SIGINT, signal.SIGTERM):
+        os.kill(cli.pid, sig)
+        time.sleep(0.04)
+
+
+def _started(cli: subprocess.Popen, marker: str):
+    return lambda: _processes(cli, marker) or None
+
+
+@pytest.mark.parametrize("moment", ["loading", "measuring"])
+def test_two_ctrl_c_and_a_sigterm_exit_130_by_the_first(moment, tmp_path):
+    out = tmp_path / "r.json"
+    cli = popen_cli("run", "--contender", "tcp-raw", "--workload", "usp.void", *LONG, "--out", str(out))
+    watch = Watch(cli)
+    if moment == "loading":
+        time.sleep(0.3)  # Python is still loading the command's modules
+    else:
+        wait_for(lambda: _measuring(cli, "tcp-raw"), 120)
+    _burst(cli)
+    code, stderr = watch.finish()
+    assert code == 130, (code, stderr)  # an exit code, not a death by the signal (-2, -15)
+    assert "interrupted by Ctrl-C" in _one_line(stderr)
+    _nothing_left(cli.pid, watch)
+
+
+@pytest.mark.parametrize("start,marker", [(("--cluster", "local:2"), "multiprocessing"),
+                                          (("--link", "rtt=1ms"), "delayline")], ids=["cluster", "link"])
+def test_sigterm_while_a_cluster_or_a_link_starts_is_one_line(start, marker, tmp_path):
+    out = tmp_path / "r.json"
+    cli = popen_cli("run", *start, "--contender", "tcp-raw", "--workload", "usp.void", *LONG, "--out", str(out))
+    watch = Watch(cli)
+    wait_for(_started(cli, marker), 120)
+    os.kill(cli.pid, signal.SIGTERM)
+    code, stderr = watch.finish()
+    assert code == 143, (code, stderr)
+    assert "interrupted by SIGTERM" in _one_line(stderr)
+    _nothing_left(cli.pid, watch)

@@ -24,10 +24,9 @@ from rich.console import Console
 from rpcarena import __version__
 from rpcarena.commands import COMMANDS
 from rpcarena.commands.options import EXIT_CODES, EXIT_USAGE
-from rpcarena.errors import ArenaError, Interrupted, Stop
+from rpcarena.errors import STOP_SIGNALS, ArenaError, Interrupted, Stop
 from rpcarena.process import children, leftovers
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 MEASURING = ("run", "target", "suite")  # the commands that start processes and make tables, namespaces
 # "--duration -5s": a value that argparse would take for an option (it knows only -5 and -.5 as numbers)
 _NEGATIVE = re.compile(r"-\.?[0-9][^\s=]*")
@@ -72,7 +71,10 @@ def negative_values(argv: list[str]) -> list[str]:
 @contextlib.contextmanager
 def stop_signals() -> Iterator[None]:
     """Ctrl-C, SIGTERM and SIGHUP raise `Stop` where the program is; once: a second signal
-    must not break off the cleanup that the first one started. The old handlers come back after."""
+    must not break off the cleanup that the first one started. The old handlers come back after,
+    unless a stop came: then the signals stay ignored until the process is gone (a second one
+    sent a moment after the first would otherwise meet Python's default at exit, and kill it by
+    the signal instead of the exit code the first one chose)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -85,8 +87,9 @@ def stop_signals() -> Iterator[None]:
     try:
         yield
     finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
+        if signal.getsignal(signal.SIGINT) is stop:
+            for sig, handler in before.items():
+                signal.signal(sig, handler)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import signal
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # each ends a run as Ctrl-C does (`Stop`)
+
 
 class ArenaError(Exception):
     """Base of every error rpcarena reports to a user."""

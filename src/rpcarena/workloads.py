@@ -30,6 +30,8 @@ class BackingService(Protocol):
 
     def __enter__(self) -> BackingService: ...
 
+    def lost(self) -> str | None: ...  # why what it started is gone (it died), or None
+
     def __exit__(self, *exc: object) -> None: ...
 
 

@@ -161,7 +161,11 @@ class ClusterCell:
         return future
 
     def _watch(self) -> None:
-        """Raise when a task of the cell failed or one of its nodes left the cluster."""
+        """Raise when a task of the cell failed, one of its nodes left the cluster, or the link
+        between them died."""
+        lost = self.engine.lost()
+        if lost:
+            raise WorkerError(lost)
         for node, future in self.futures:
             if future.status == "error":
                 raise _translated(node, future.exception())

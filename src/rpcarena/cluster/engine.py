@@ -12,7 +12,9 @@ source, versions, toolchains) for the results. Tasks are placed on a named worke
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import logging
 import socket
 import time
 import uuid
@@ -47,6 +49,7 @@ class Engine:
         self.facts: dict[str, Any] = {}
         self._stack = contextlib.ExitStack()
         self._nodes_checked = (0.0, frozenset[str]())
+        self._link: Any = None  # netns: the testbed's emulated link, watched while cells run
 
     def __enter__(self) -> Engine:
         if self.spec.kind == "scheduler":
@@ -61,7 +64,9 @@ class Engine:
             self.queue = distributed.Queue(channel.queue_name(self.run_id), client=self.client)
             self.quiet = self._make_quiet()
             self.facts = self.client.run(tasks.node_facts)
-        except BaseException:
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt):  # Ctrl-C, SIGTERM, SIGHUP: the CLI says it, in one line
+                _abandon_half_started()
             self._stack.close()
             raise
         return self
@@ -80,6 +85,7 @@ class Engine:
         else:
             bed = self._stack.enter_context(Testbed(self.spec.link, self.spec.workers, self.logs))
             self.security = bed.private.security
+            self._link = bed.link
             return bed.address
         self._stack.callback(cluster.close)
         return str(cluster.scheduler_address)
@@ -96,7 +102,9 @@ class Engine:
         self._stack.enter_context(dask.config.set({"temporary-directory": str(private.scratch)}))
         return LocalCluster(n_workers=self.spec.workers, threads_per_worker=2, processes=True, host="127.0.0.1",
                             protocol="tls://", security=private.security, dashboard_address=None,
-                            local_directory=str(private.scratch))
+                            local_directory=str(private.scratch),
+                            # Dask's HTTP server (no pages: CLOSED_CONFIG) on a free port, not 8787
+                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
 
     def _connect(self, distributed: Any) -> Any:
         try:
@@ -118,6 +126,10 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
+
+    def lost(self) -> str | None:
+        """Why the cluster's emulated link is gone (netns: its delay line died), or None."""
+        return self._link.lost() if self._link is not None else None
 
     def nodes(self) -> list[Node]:
         """The workers now, as the scheduler knows them."""
@@ -171,6 +183,17 @@ class Engine:
         """The cluster as the results record it: how it was given, the engine's quiet, each node."""
         return {"spec": self.spec.text, "scheduler": self.address, "quiet": self.quiet,
                 "nodes": {facts["worker"]["name"]: facts for facts in self.facts.values()}}
+
+
+def _abandon_half_started() -> None:
+    """A stop signal mid-start leaves Dask's objects half made; at exit, Dask's own hooks would try
+    to close them and print tracebacks (seven, for a LocalCluster). Their processes end with this
+    one (they are its children), and what rpcarena made is removed by its own stack: Dask is let go
+    of quietly."""
+    from distributed.deploy import spec as dask_spec
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+    atexit.unregister(dask_spec.close_clusters)
 
 
 def _reachable(address: str) -> None:

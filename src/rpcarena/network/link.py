@@ -190,6 +190,18 @@ class Link:
         match = re.search(r"= [\d.]+/([\d.]+)/", done.stdout)
         return float(match.group(1)) if match else None
 
+    def lost(self) -> str | None:
+        """Why the link is gone (the delay line or delaynet died: every call across it stalls), or None."""
+        if self.child is None:
+            return None
+        if not self.child.alive():
+            return f"the delay line's delaynet died ({self.child.ended()}); log: {self.log}"
+        try:
+            dead = psutil.Process(self.delay_line_pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            dead = True
+        return f"the delay line (pid {self.delay_line_pid}) died; log: {self.log}" if dead else None
+
     def delay_line_cpu_s(self) -> float | None:
         """The delay line's CPU time so far (it counts with the cell that spends it)."""
         try:

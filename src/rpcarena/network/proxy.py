@@ -121,6 +121,12 @@ class Haproxy:
         except OSError:
             return False
 
+    def lost(self) -> str | None:
+        """Why the proxy is gone mid-cell, or None."""
+        if self.child is None or self.child.alive():
+            return None
+        return f"haproxy died ({self.child.ended()}); config and log in {self.folder}"
+
     def __exit__(self, *exc: object) -> None:
         if self.child is not None:
             self.child.stop()

@@ -78,8 +78,16 @@ class Arena:
             self.on_cell(i, len(self.plans), plan, cell)
             if cell.status == "failed":
                 self.results.failures.append(f"{plan.label}: {cell.reason}")
-                if self.config.fail_fast:
+                if self.config.fail_fast or self._stopped_by_loss(context, len(self.plans) - i - 1):
                     return
+
+    def _stopped_by_loss(self, context: RunContext, left: int) -> bool:
+        """A process every cell needs died (the delay line, a Redis): the run stops, saying so."""
+        lost = context.lost()
+        if lost and left:
+            self.results.failures[-1] += (f"; the run stopped there, {left} cell(s) not measured "
+                                          f"(rpcarena run --resume {self.config.out} measures them)")
+        return lost is not None
 
     def measure(self, i: int, plan: Plan, context: RunContext) -> Cell:
         """One cell: skipped with its reason, measured, or failed with its reason."""

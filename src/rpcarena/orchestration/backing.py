@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Iterable, Mapping
 
 from rpcarena.errors import UnavailableError
-from rpcarena.workloads import Workload
+from rpcarena.workloads import BackingService, Workload
 
 
 class Backing:
@@ -26,6 +26,7 @@ class Backing:
         self.prefix = prefix or []  # where the servers run (`ip netns exec NS` across a link): so do these
         self.urls: dict[str, str] = {}
         self.missing: dict[str, str] = {}
+        self.started: list[BackingService] = []
         self._stack = contextlib.ExitStack()
 
     def __enter__(self) -> Backing:
@@ -35,9 +36,14 @@ class Backing:
             except UnavailableError as error:
                 self.missing[name] = str(error)
                 continue
+            self.started.append(service)
             if service.url is not None:
                 self.urls[name] = service.url
         return self
+
+    def lost(self) -> str | None:
+        """Why a service the servers read died mid-run (its cells cannot be measured), or None."""
+        return next((why for why in (s.lost() for s in self.started) if why), None)
 
     def why_not(self, workload: Workload) -> str | None:
         """Why a workload cannot run here, or None."""

@@ -129,8 +129,8 @@ class ContenderCells(CellRunner):
                                prefix=context.server_prefix, services=context.backing.urls)
         with server, contextlib.ExitStack() as front:
             server.start(context.config.port)
-            address = _front(contender, context, cell, server.target, logs, front)
-            measure(server, driver_specs(plan, contender, context.config, address), context, cell, logs)
+            address, helpers = _front(contender, context, cell, server.target, logs, front)
+            measure(server, driver_specs(plan, contender, context.config, address), context, cell, logs, helpers)
 
 
 CONTENDER_CELLS = ContenderCells()
@@ -174,17 +174,18 @@ def _network_missing(contender: Contender, context: RunContext) -> Skip | None:
 
 
 def _front(contender: Contender, context: RunContext, cell: Cell, address: str, logs: Path,
-           stack: contextlib.ExitStack) -> str:
-    """Where the drivers call: the server, or a fresh HAProxy before it (pinned with the server)."""
+           stack: contextlib.ExitStack) -> tuple[str, list[proxy.Haproxy]]:
+    """Where the drivers call: the server, or a fresh HAProxy before it (pinned with the server),
+    watched while they do."""
     via = context.config.via
     note = proxy.direct(contender.protocol, via)
     if note:
         cell.via, cell.reason = "direct", note
     if via is None or note:
-        return address
+        return address, []
     front = stack.enter_context(proxy.Haproxy(address, context.placement.server, logs / "proxy",
                                               prefix=context.client_prefix))
-    return front.target
+    return front.target, [front]
 
 
 def driver_specs(p: Plan, contender: Contender, config: RunConfig, address: str) -> list[DriverSpec]:

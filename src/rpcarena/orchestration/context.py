@@ -49,6 +49,13 @@ class RunContext:
         """What drivers and proxies run under: `ip netns exec CLIENT_NS` across a link."""
         return self.link.client_prefix if self.link is not None else []
 
+    def lost(self) -> str | None:
+        """Why a process every cell depends on died (the delay line, also a netns cluster's, a
+        Redis), or None: the cell fails at once, naming it, and the run stops (no later cell could
+        be measured)."""
+        return ((self.link.lost() if self.link is not None else None) or self.backing.lost()
+                or (self.cluster.lost() if self.cluster is not None else None))
+
     def wire_counter(self, port: int | None) -> Any:
         """Kernel byte counters on a server port, or a null context where they cannot be had."""
         if port is None or self.wire_unavailable is not None:  # port None: a server on another host

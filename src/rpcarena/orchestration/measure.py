@@ -10,6 +10,7 @@ machine was before and after (drift), and what other processes took during the p
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from rpcarena import environment
@@ -43,14 +44,28 @@ class ServerSide(Protocol):
     def peak_rss_bytes(self) -> int | None: ...
 
 
-def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, cell: Cell, logs: Any) -> None:
-    """Run the measured phase of `drivers` against `server` and record it into `cell`."""
+class Helper(Protocol):
+    """A process a cell's calls pass through besides the server (HAProxy)."""
+
+    def lost(self) -> str | None: ...
+
+
+def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, cell: Cell, logs: Any,
+            helpers: Sequence[Helper] = ()) -> None:
+    """Run the measured phase of `drivers` against `server` and record it into `cell`. A helper of
+    the run or the cell that dies fails it at once, naming it, as a dying server does."""
+    def lost() -> str | None:
+        return context.lost() or next((why for why in (h.lost() for h in helpers) if why), None)
+
+    if lost():
+        raise ServerError(str(lost()))
     load_before = environment.load_now()
     cell.warmup_s = drivers[0].spec.warmup_s
     if context.link is not None:
         cell.link_rtt_ms = context.link.rtt_ms()  # the link as it is now, beside its configuration
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
-    phase = Phase(prefixed, context.placement.clients, logs, server.alive, server.died_message)
+    phase = Phase(prefixed, context.placement.clients, logs, lambda: server.alive() and not lost(),
+                  lambda: lost() or server.died_message())
     at_warm: dict[str, Any] = {}
     with context.wire_counter(server.port) as counter:
         def on_warm() -> None:

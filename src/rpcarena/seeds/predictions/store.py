@@ -112,6 +112,12 @@ class RedisStore:
         except OSError:
             return False
 
+    def lost(self) -> str | None:
+        """Why the Redis this run started is gone, or None (the user's own is not watched)."""
+        if self.child is None or self.child.alive():
+            return None
+        return f"the Redis died ({self.child.ended()}); log: {self.child.log}"
+
     def __exit__(self, *exc: object) -> None:
         if self.child is not None:
             self.child.stop()
