@@ -50,11 +50,10 @@ class RunContext:
         return self.link.client_prefix if self.link is not None else []
 
     def lost(self) -> str | None:
-        """Why a process every cell depends on died (the delay line, also a netns cluster's, a
-        Redis), or None: the cell fails at once, naming it, and the run stops (no later cell could
-        be measured)."""
-        return ((self.link.lost() if self.link is not None else None) or self.backing.lost()
-                or (self.cluster.lost() if self.cluster is not None else None))
+        """Why a process every cell depends on died (the delay line, a Redis), or None: the cell fails
+        at once, naming it, and the run stops (no later cell could be measured). A netns cluster's
+        own delay line is watched by its runner (`cluster.cells`), which opens that cluster."""
+        return (self.link.lost() if self.link is not None else None) or self.backing.lost()
 
     def wire_counter(self, port: int | None) -> Any:
         """Kernel byte counters on a server port, or a null context where they cannot be had."""
