@@ -21,7 +21,7 @@ from rpcarena.codec import frames
 from rpcarena.protocol import limits, schema, semantics
 
 OVER = limits.MAX_REQUEST_BYTES + 1
-IDLE_S = "1"
+IDLE_S = "2"  # short, yet long enough for one call of a server under load
 WAIT_S = 30.0  # the most any test waits for a server to close a connection
 HTTP_CLAIM = 10 << 30  # a Content-Length of 10 GiB, of which a little is sent
 
@@ -159,6 +159,7 @@ def test_a_connection_that_sends_nothing_is_closed(contender_id, start_server, m
     _available(contender_id)
     monkeypatch.setenv(limits.IDLE_TIMEOUT_ENV, IDLE_S)
     server = start_server(contender_id)
+    _answers(contender_id, server.target)  # warm: a cold server's first reply may take the timeout
     with socket.create_connection(_address(server), timeout=WAIT_S) as sock:
         assert _read_to_end(sock) == "closed"
     _answers(contender_id, server.target)
@@ -197,3 +198,24 @@ def _fill(sock: socket.socket, frame: bytes) -> None:
 
 def _state(sock: socket.socket) -> int:
     return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
+
+
+SLOWLORIS = 200
+
+
+@pytest.mark.parametrize("contender_id", [s for s in SERVERS if contenders.get(s).protocol == "http-json"])
+def test_the_server_answers_while_200_slowloris_connections_are_held(contender_id, start_server):
+    """200 connections each holding a request whose headers never end: a server whose handler
+    threads wait on them answers nobody else."""
+    _available(contender_id)
+    server = start_server(contender_id)
+    held = []
+    try:
+        for _ in range(SLOWLORIS):
+            sock = socket.create_connection(_address(server), timeout=WAIT_S)
+            sock.sendall(b"POST /arena/SayHello HTTP/1.1\r\nHost: x\r\nContent-Type: appl")
+            held.append(sock)
+        _answers(contender_id, server.target)
+    finally:
+        for sock in held:
+            sock.close()
