@@ -28,6 +28,7 @@ import psutil
 
 from rpcarena import contenders
 from rpcarena.codec import frames
+from rpcarena.codec.tagless import varint
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol import schema
 
@@ -80,19 +81,12 @@ def _thrift_list(compact: bool) -> Callable[[tuple[str, int]], str]:
     count = 100 * MIB // 4
     name = b"EchoInts"
     if compact:  # CALL, seqid 1, field 1 list, size > 14 then varint, element type i32 (5)
-        head = bytes([0x82, 0x21, 1, len(name)]) + name + bytes([0x19, 0xF5]) + _varint(count)
+        head = bytes([0x82, 0x21, 1, len(name)]) + name + bytes([0x19, 0xF5]) + varint(count)
     else:
         head = (struct.pack(">Ii", 0x80010001, len(name)) + name + struct.pack(">i", 1)
                 + struct.pack(">bhbi", 15, 1, 8, count))
     return lambda target: _flood(target, head, 100 * MIB)
 
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    return bytes(out + bytes([n]))
 
 
 FRAME_HEADS = {"tcp-raw": struct.pack(">I", 200 * MIB), "tagless": frames.HEADER.pack(200 * MIB, 1, 0),

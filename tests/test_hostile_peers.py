@@ -18,6 +18,7 @@ from tests.test_bounds import _available
 
 from rpcarena import contenders
 from rpcarena.codec import frames
+from rpcarena.codec.tagless import varint
 from rpcarena.protocol import limits, schema, semantics
 
 OVER = limits.MAX_REQUEST_BYTES + 1
@@ -86,15 +87,8 @@ def _thrift_binary_header() -> bytes:
 
 def _thrift_compact_header() -> bytes:
     name = b"EchoString"
-    return bytes([0x82, 0x21, 1, len(name)]) + name + bytes([0x18]) + _varint(OVER)  # CALL, seqid 1; field 1 binary
+    return bytes([0x82, 0x21, 1, len(name)]) + name + bytes([0x18]) + varint(OVER)  # CALL, seqid 1; field 1 binary
 
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    return bytes(out + bytes([n]))
 
 
 # protocol -> a hostile request over a raw connection, and the outcome the server must give
