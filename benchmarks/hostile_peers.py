@@ -148,6 +148,7 @@ def measure(contender_id: str, attack: str, logs: Path) -> tuple[float, float, s
     if run is None:
         return None
     with ServerProcess(contender, "127.0.0.1", None, logs / f"{contender_id}-{attack}.log") as server:
+        server.start()
         host, _, port = server.target.rpartition(":")
         before = rss_mib(server.pid)
         peak = [before]
