@@ -3,6 +3,7 @@
 pub mod cli;
 pub mod contenders;
 pub mod drive;
+pub mod limits;
 pub mod logic;
 pub mod methods;
 pub mod predictions;

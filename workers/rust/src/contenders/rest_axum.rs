@@ -5,8 +5,10 @@
 use super::http_json::{client, dispatch, predictions, JSON};
 use super::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
+use crate::limits;
 use crate::predictions::Store;
 use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::{Path, State};
 use axum::http::{header::CONTENT_TYPE, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -27,7 +29,9 @@ fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> B
     let app = Router::new()
         .route("/arena/{method}", post(handle))
         .route("/predictions/{id_client}", get(get_predictions))
-        .with_state(options.predictions);
+        .with_state(options.predictions)
+        .layer(DefaultBodyLimit::max(limits::MAX_REQUEST_BYTES));
+    let listener = limits::IdleListener { listener, idle: limits::idle_timeout() };
     Box::pin(async move { axum::serve(listener, app).with_graceful_shutdown(shutdown).await })
 }
 

@@ -10,6 +10,7 @@
 use super::http_json::{client, dispatch, predictions, JSON};
 use super::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
+use crate::limits;
 use bytes::Bytes;
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
@@ -33,6 +34,7 @@ fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> B
         .and(warp::path("arena"))
         .and(warp::path::param::<String>())
         .and(warp::path::end())
+        .and(warp::body::content_length_limit(limits::MAX_REQUEST_BYTES as u64))
         .and(warp::body::bytes())
         .map(|method: String, body: Bytes| reply(dispatch::respond(&method, &body)));
     let store = options.predictions;
@@ -42,7 +44,7 @@ fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> B
             // warp hands the segment over as sent; axum decodes it.
             async move { reply(predictions::respond(store.as_ref(), &percent_decode_str(&id).decode_utf8_lossy()).await) }
         });
-    let routes = arena.or(predictions).unify();
+    let routes = arena.or(predictions).unify().recover(too_large);
     Box::pin(async move {
         tokio::select! {
             result = accept_loop(listener, routes) => result,
@@ -56,11 +58,28 @@ where
     F: Filter + Clone + Send + Sync + 'static,
     F::Extract: warp::Reply,
 {
+    let idle = limits::idle_timeout();
     loop {
         let (stream, _) = listener.accept().await?;
         let service = TowerToHyperService::new(warp::service(routes.clone()));
-        tokio::spawn(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(http1::Builder::new().serve_connection(TokioIo::new(limits::Idle::new(stream, idle)), service));
     }
+}
+
+/// warp's refusal of a body over the bound (or of one without a Content-Length: warp reads no
+/// chunked body under a limit), as a 413 or 411 with the reason; any other rejection as warp
+/// makes it.
+async fn too_large(rejection: warp::Rejection) -> Result<Response<Vec<u8>>, warp::Rejection> {
+    let status = if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else if rejection.find::<warp::reject::LengthRequired>().is_some() {
+        StatusCode::LENGTH_REQUIRED
+    } else {
+        return Err(rejection);
+    };
+    let mut response = Response::new(format!("request body over {} bytes: send less", limits::MAX_REQUEST_BYTES).into_bytes());
+    *response.status_mut() = status;
+    Ok(response)
 }
 
 fn reply(reply: dispatch::Reply) -> Response<Vec<u8>> {

@@ -3,6 +3,7 @@
 
 use crate::contenders::{ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
+use crate::limits;
 use crate::methods::{op, Method, Refused};
 use crate::proto::arena_server::{Arena, ArenaServer};
 use crate::proto::large_data::*;
@@ -47,8 +48,12 @@ impl From<Refused> for Status {
 
 pub fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
     Box::pin(async move {
-        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        let service = ArenaServer::new(ArenaService).max_decoding_message_size(usize::MAX).max_encoding_message_size(usize::MAX);
+        // A message over the bound is RESOURCE_EXHAUSTED; a connection idle, or not taking its
+        // replies, for the idle timeout is closed (tonic has no max_connection_idle).
+        let idle = limits::idle_timeout();
+        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true)).map(move |stream| stream.map(|s| limits::Idle::new(s, idle)));
+        let service =
+            ArenaServer::new(ArenaService).max_decoding_message_size(limits::MAX_REQUEST_BYTES).max_encoding_message_size(usize::MAX);
         tonic::transport::Server::builder()
             .add_service(service)
             .add_optional_service(options.predictions.map(crate::predictions::service::server))

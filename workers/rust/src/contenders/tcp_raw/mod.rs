@@ -5,7 +5,7 @@
 //! frame) wait in the buffer. The buffer grows only with the bytes that arrive (a length is a
 //! claim, not memory); a frame over [`MAX_FRAME`] closes the connection.
 //!
-//! The server closes a connection when [`IDLE_TIMEOUT`] passes without a whole frame arriving and
+//! The server closes a connection when the idle timeout ([`crate::limits::idle_timeout`]) passes without a whole frame arriving and
 //! its echo being taken: one deadline per frame, moved on after each echo (not a timer per read or
 //! write), so a peer that trickles a frame a byte at a time is closed too.
 
@@ -14,7 +14,6 @@ mod inbox;
 mod server;
 
 use super::Contender;
-use std::time::Duration;
 
 pub const CONTENDER: Contender = Contender {
     id: "tcp-raw-rust",
@@ -24,11 +23,8 @@ pub const CONTENDER: Contender = Contender {
     client: Some(client::connector),
 };
 
-/// Frames over this close the connection.
-pub const MAX_FRAME: usize = 64 << 20;
-/// The server closes a connection when a whole frame has not arrived and been echoed this long
-/// after the previous echo (or the accept).
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Frames over this close the connection (an echo: a reply is as long as its request).
+pub const MAX_FRAME: usize = crate::limits::MAX_REQUEST_BYTES;
 
 /// `payload` with its 4-byte big-endian length in front.
 fn frame_of(payload: &[u8]) -> Vec<u8> {

@@ -1,7 +1,6 @@
 //! The echo server: one task per connection, each frame echoed with one write.
 
 use super::inbox::Inbox;
-use super::IDLE_TIMEOUT;
 use crate::contenders::{ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
 use std::future::Future;
@@ -15,7 +14,7 @@ use tokio::time::{Instant, Sleep};
 pub(super) fn serve(listener: TcpListener, _: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
     Box::pin(async move {
         tokio::select! {
-            result = accept_loop(listener, IDLE_TIMEOUT) => result,
+            result = accept_loop(listener, crate::limits::idle_timeout()) => result,
             _ = shutdown => Ok(()),
         }
     })

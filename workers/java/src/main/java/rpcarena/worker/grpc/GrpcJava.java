@@ -6,8 +6,10 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import rpcarena.worker.core.Connection;
 import rpcarena.worker.core.Contender;
+import rpcarena.worker.core.Limits;
 import rpcarena.worker.core.RunningServer;
 import rpcarena.worker.core.Spec;
 import rpcarena.worker.core.SpecError;
@@ -38,7 +40,7 @@ public final class GrpcJava implements Contender {
 
     @Override
     public RunningServer serve(InetSocketAddress address) throws IOException {
-        Server server = NettyServerBuilder.forAddress(address).addService(ArenaService.definition()).build().start();
+        Server server = bounded(NettyServerBuilder.forAddress(address)).addService(ArenaService.definition()).build().start();
         return new RunningServer() {
             @Override
             public int port() {
@@ -50,6 +52,19 @@ public final class GrpcJava implements Contender {
                 server.shutdownNow();
             }
         };
+    }
+
+    /**
+     * A message over the bound is RESOURCE_EXHAUSTED (grpc-java's default, said here); a
+     * connection without a call, or not answering a ping, for the idle timeout is closed.
+     */
+    private static NettyServerBuilder bounded(NettyServerBuilder builder) {
+        long idleMs = Limits.idleTimeoutMs();
+        return builder.maxInboundMessageSize(Limits.MAX_REQUEST_BYTES)
+                .maxConnectionIdle(idleMs, TimeUnit.MILLISECONDS)
+                .keepAliveTime(idleMs, TimeUnit.MILLISECONDS)
+                .keepAliveTimeout(idleMs, TimeUnit.MILLISECONDS)
+                .handshakeTimeout(idleMs, TimeUnit.MILLISECONDS);
     }
 
     @Override

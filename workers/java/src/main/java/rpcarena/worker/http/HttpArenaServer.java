@@ -9,10 +9,13 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import rpcarena.pojo.PojoCatalog;
+import rpcarena.worker.core.Limits;
 import rpcarena.worker.core.RunningServer;
 import rpcarena.worker.pojo.PojoMessages;
 import rpcarena.worker.semantics.Operation;
@@ -21,12 +24,18 @@ import rpcarena.worker.semantics.Refused;
 /**
  * POST {prefix}{Method} on the JDK's com.sun.net.httpserver, bodies in a {@link BodyCodec}.
  * Run the JVM with -Dsun.net.httpserver.nodelay=true, or Nagle costs every reply ~44 ms.
- * A body is read as it arrives and at most {@link #MAX_BODY} of it (413 beyond).
+ * A body is read as it arrives and at most {@link #MAX_BODY} of it (413 beyond, and at once for a
+ * Content-Length over it). A request must arrive, and its reply be taken, within the idle timeout,
+ * and a keep-alive connection idle that long is closed (the JDK server's own timers, set below);
+ * the handler pool grows past its core under slow peers instead of waiting on them, so 200
+ * connections trickling headers leave the others answered.
  */
 public final class HttpArenaServer implements RunningServer {
-    /** The largest body read, as the contract's largest frame. */
-    public static final int MAX_BODY = 64 << 20;
+    /** The largest body read, the contract's bound on a request. */
+    public static final int MAX_BODY = Limits.MAX_REQUEST_BYTES;
     private static final int BACKLOG = 1024;
+    /** Handler threads at most: a slow peer holds one until the JDK's timer closes it. */
+    private static final int MAX_THREADS = 1024;
     /** Each unary rpc's row of the table, looked up once: a missing row fails the first server. */
     private static final Map<String, UnaryOperator<Object>> OPERATIONS = PojoCatalog.UNARY.keySet().stream()
             .collect(Collectors.toUnmodifiableMap(rpc -> rpc, rpc -> Operation.of(rpc).on(PojoMessages.INSTANCE)));
@@ -36,6 +45,14 @@ public final class HttpArenaServer implements RunningServer {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
+        // also read once: seconds a request may take to arrive, its reply to be taken, and a
+        // connection to idle; the timer that enforces them looks every timerMillis
+        int idleMs = Limits.idleTimeoutMs();
+        String idleS = Integer.toString(Math.max(1, idleMs / 1000));
+        System.setProperty("sun.net.httpserver.maxReqTime", idleS);
+        System.setProperty("sun.net.httpserver.maxRspTime", idleS);
+        System.setProperty("sun.net.httpserver.idleInterval", idleS);
+        System.setProperty("sun.net.httpserver.timerMillis", Integer.toString(Math.min(1000, Math.max(100, idleMs / 4))));
     }
 
     private final HttpServer server;
@@ -54,10 +71,20 @@ public final class HttpArenaServer implements RunningServer {
         this.codec = codec;
         this.maxBody = maxBody;
         this.server = HttpServer.create(address, BACKLOG);
-        this.executor = Executors.newFixedThreadPool(4 * Runtime.getRuntime().availableProcessors());
+        this.executor = handlerPool(4 * Runtime.getRuntime().availableProcessors());
         server.createContext(prefix, this::handle);
         server.setExecutor(executor);
         server.start();
+    }
+
+    /**
+     * {@code core} threads kept, more made while every one is busy (a slow peer blocks the thread
+     * reading its request), up to {@link #MAX_THREADS}; past that a connection is left to the
+     * JDK's timer, which closes it.
+     */
+    private static ExecutorService handlerPool(int core) {
+        return new ThreadPoolExecutor(core, MAX_THREADS, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                new ThreadPoolExecutor.DiscardPolicy());
     }
 
     @Override
@@ -86,6 +113,10 @@ public final class HttpArenaServer implements RunningServer {
     }
 
     private void answer(HttpExchange exchange, String method, Class<?> requestClass) throws IOException {
+        if (announcedOver(exchange)) {
+            reply(exchange, 413, "text/plain", bytes("a body over " + maxBody + " bytes"));
+            return;
+        }
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readNBytes(maxBody + 1);  // in chunks as it arrives, never a Content-Length's claim
@@ -109,6 +140,16 @@ public final class HttpArenaServer implements RunningServer {
             return;
         }
         reply(exchange, 200, codec.contentType(), codec.encode(response));
+    }
+
+    /** A Content-Length over the limit: refused before a byte of the body is read. */
+    private boolean announcedOver(HttpExchange exchange) {
+        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        try {
+            return length != null && Long.parseLong(length.trim()) > maxBody;
+        } catch (NumberFormatException e) {
+            return false;  // the JDK server refuses a malformed length before this
+        }
     }
 
     private static void reply(HttpExchange exchange, int status, String type, byte[] body) throws IOException {

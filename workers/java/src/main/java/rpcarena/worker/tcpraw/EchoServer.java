@@ -7,27 +7,30 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import rpcarena.worker.core.Limits;
 import rpcarena.worker.core.RunningServer;
 
 /**
  * The floor: a thread per connection writes every frame back unchanged, and closes a connection
- * that sends nothing for the idle timeout (a frame begun and not finished included).
+ * that sends nothing for the idle timeout (a frame begun and not finished included), or whose
+ * echo it cannot write for that long (a peer that takes no replies: a blocking write has no
+ * timeout of its own, so {@link Writes} closes the socket under it).
  */
 final class EchoServer implements RunningServer {
-    /** How long a connection may send nothing before it is closed. */
-    static final int IDLE_TIMEOUT_MS = 60_000;
     private static final int BACKLOG = 1024;
 
     private final ServerSocket listener;
     private final int idleTimeoutMs;
+    private final Writes writes;
 
     EchoServer(InetSocketAddress address) throws IOException {
-        this(address, IDLE_TIMEOUT_MS);
+        this(address, Limits.idleTimeoutMs());
     }
 
     /** With another idle timeout (a short one in tests). */
     EchoServer(InetSocketAddress address, int idleTimeoutMs) throws IOException {
         this.idleTimeoutMs = idleTimeoutMs;
+        this.writes = new Writes(idleTimeoutMs);
         listener = new ServerSocket();
         listener.bind(address, BACKLOG);
         Thread acceptor = new Thread(this::acceptAll, "tcp-raw-accept");
@@ -53,7 +56,7 @@ final class EchoServer implements RunningServer {
         while (!listener.isClosed()) {
             try {
                 Socket socket = listener.accept();
-                Thread echo = new Thread(() -> echo(socket, idleTimeoutMs), "tcp-raw-conn");
+                Thread echo = new Thread(() -> echo(socket, idleTimeoutMs, writes.watch(socket)), "tcp-raw-conn");
                 echo.setDaemon(true);
                 echo.start();
             } catch (IOException e) {
@@ -62,17 +65,20 @@ final class EchoServer implements RunningServer {
         }
     }
 
-    private static void echo(Socket socket, int idleTimeoutMs) {
-        try (socket) {
+    private static void echo(Socket socket, int idleTimeoutMs, Writes.Watched watched) {
+        try (socket; watched) {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(idleTimeoutMs);  // each read: SocketTimeoutException after that long
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             OutputStream out = socket.getOutputStream();
             while (true) {
-                out.write(Frames.frame(Frames.read(in)));
+                byte[] frame = Frames.frame(Frames.read(in));
+                watched.writing();
+                out.write(frame);
+                watched.written();
             }
         } catch (IOException e) {
-            // the client left, went idle, or sent a frame over 64 MiB: close
+            // the client left, went idle, took no reply, or sent a frame over the limit: close
         }
     }
 }

@@ -5,13 +5,15 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
+import rpcarena.worker.core.Limits;
 
 /**
- * The tcp-raw framing: a 4-byte big-endian length, then that many bytes; at most 64 MiB. A length
+ * The tcp-raw framing: a 4-byte big-endian length, then that many bytes; at most
+ * {@link Limits#MAX_REQUEST_BYTES}. A length
  * is a claim, not memory: a payload over {@link #CHUNK} is read in chunks as it arrives.
  */
 final class Frames {
-    static final int MAX_BYTES = 64 << 20;
+    static final int MAX_BYTES = Limits.MAX_REQUEST_BYTES;
     /** Payloads up to this are read into an array of their announced size at once. */
     static final int CHUNK = 64 << 10;
 
@@ -25,7 +27,7 @@ final class Frames {
     static byte[] read(DataInputStream in) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > MAX_BYTES) {
-            throw new ProtocolException("frame of " + Integer.toUnsignedString(length) + " bytes is over 64 MiB");
+            throw new ProtocolException("frame of " + Integer.toUnsignedString(length) + " bytes is over " + MAX_BYTES);
         }
         if (length <= CHUNK) {
             byte[] payload = new byte[length];

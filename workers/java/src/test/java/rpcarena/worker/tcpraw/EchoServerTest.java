@@ -22,7 +22,7 @@ class EchoServerTest {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    /** A header may claim 64 MiB: the payload grows with the bytes that really come. */
+    /** A header may claim the limit: the payload grows with the bytes that really come. */
     @Test
     void aLyingHeaderDoesNotAllocateItsClaim() {
         byte[] stream = ByteBuffer.allocate(104).putInt(Frames.MAX_BYTES).array();  // 100 bytes follow
@@ -46,6 +46,28 @@ class EchoServerTest {
             assertArrayEquals(sent, in.readNBytes(sent.length));
             out.write(new byte[] {0, 0, 0, 10});  // a frame begun, then nothing
             assertEquals(-1, in.read(), "the server did not close an idle connection");
+        } finally {
+            server.close();
+        }
+    }
+
+    /**
+     * A peer that sends echo requests and never reads the replies: the server's write blocks, and
+     * the write timeout closes the socket under it (here after 200 ms), so our sends fail.
+     */
+    @Test
+    void aPeerThatTakesNoReplyIsClosed() throws IOException {
+        EchoServer server = new EchoServer(new InetSocketAddress("127.0.0.1", 0), 200);
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress("127.0.0.1", server.port()));
+            OutputStream out = socket.getOutputStream();
+            byte[] frame = Frames.frame(new byte[1 << 20]);
+            assertThrows(IOException.class, () -> {
+                for (int i = 0; i < 10_000; i++) {  // 10 GB at most: bounded, and never reached
+                    out.write(frame);
+                }
+            }, "the server kept a peer that took no reply");
         } finally {
             server.close();
         }
