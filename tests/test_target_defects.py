@@ -4,18 +4,21 @@ servers on ephemeral loopback ports. Counts, exit codes and the lines printed; n
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 from rpcarena.contenders import native as native_contenders
 from rpcarena.process.children import free_port
 from rpcarena.results import load
 
 FAST = ("--warmup", "0.1s")
+FIXTURE = ROOT / "tests" / "fixtures" / "results_usp_int32_small.json"
 KEEP_ALIVE_LIMIT = 5  # requests per connection, as Node's maxRequestsPerSocket or nginx's keepalive_requests
 
 
@@ -160,3 +163,15 @@ def test_a_closed_port_is_a_runtime_error_for_every_client(tmp_path, client):
                    "--out", str(tmp_path / "t.json"), timeout=120)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 1 and len(lines) == 1 and "is down (Connection refused)" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("argv", [["show", str(FIXTURE)], ["show", str(FIXTURE), "--format", "csv"], ["list"],
+                                  ["show", str(FIXTURE), "--format", "json"]])
+def test_a_closed_pipe_ends_quietly_with_0(argv):
+    """Item 9: `rpcarena show ... | head -1`: the reader went away before the first write."""
+    proc = subprocess.Popen([sys.executable, "-m", "rpcarena", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the only reading end: every write of the command meets a closed pipe
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0 and err == "", err

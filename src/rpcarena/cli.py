@@ -23,7 +23,7 @@ from rich.console import Console
 
 from rpcarena import __version__
 from rpcarena.commands import COMMANDS
-from rpcarena.commands.options import EXIT_CODES, EXIT_USAGE
+from rpcarena.commands.options import EXIT_CODES, EXIT_OK, EXIT_USAGE
 from rpcarena.errors import ArenaError, Interrupted, Stop
 from rpcarena.process import children, leftovers
 
@@ -37,6 +37,26 @@ EXAMPLES = """examples:
   rpcarena show results/arena.json --wide        the full table of a run
   rpcarena compare before.json after.json --fail-if-slower 5%
 (rpcarena COMMAND --help: each command's options and examples)"""
+
+
+class PipeClosed(Exception):
+    """The reader of stdout went away (`rpcarena show ... | head -1`): not an error."""
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so that nothing more (nor the flush at exit) writes to the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+class Output(Console):
+    """rich's Console, but a closed pipe ends the command quietly with 0, as other tools do
+    (rich's own exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        silence_stdout()
+        raise PipeClosed
 
 
 class Parser(argparse.ArgumentParser):
@@ -109,8 +129,8 @@ def messages_console(args: argparse.Namespace) -> Console:
     csv, markdown; run --out -). A terminal's width is its own (or COLUMNS); a pipe or a file gets 200 columns."""
     document = getattr(args, "format", "table") in ("json", "csv", "markdown") and args.command != "export"
     if document or (args.command == "run" and args.out == "-"):
-        return Console(stderr=True)
-    return Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 200)
+        return Output(stderr=True)
+    return Output(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 200)
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
@@ -122,6 +142,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     except Interrupted as error:
         print(f"rpcarena: {error}", file=sys.stderr)
         return error.exit_code
+    except PipeClosed:
+        return EXIT_OK
+    except BrokenPipeError:  # a document written to stdout (--format csv) whose reader went away
+        silence_stdout()
+        return EXIT_OK
     except ArenaError as error:
         print(f"rpcarena: error: {error}", file=sys.stderr)
         return error.exit_code
