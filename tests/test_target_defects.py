@@ -175,3 +175,17 @@ def test_a_closed_pipe_ends_quietly_with_0(argv):
     proc.stdout.close()  # the only reading end: every write of the command meets a closed pipe
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0 and err == "", err
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["run", "--clent", "go"], "unrecognized arguments: --clent go (did you mean '--client'?)"),
+    (["run", "--contender", "grpc-p"], "unknown contender 'grpc-p' (did you mean 'grpc-py'?)"),
+    (["run", "--workload", "usp.int3"], "unknown workload 'usp.int3' (did you mean 'usp.int32'?)"),
+    (["run", "--workload", "foo.*"], "--workload 'foo.*' matched nothing"),
+    (["suite", "usp2019"], "unknown suite 'usp2019' (did you mean 'usp2018'?)"),
+])
+def test_a_misspelled_name_gets_the_closest_one(argv, said):
+    """Item 10: did-you-mean for contenders, workloads, suites and options; a glob says it matched nothing."""
+    done = run_cli(*argv, timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr

@@ -26,6 +26,7 @@ from rpcarena.commands import COMMANDS
 from rpcarena.commands.options import EXIT_CODES, EXIT_OK, EXIT_USAGE
 from rpcarena.errors import ArenaError, Interrupted, Stop
 from rpcarena.process import children, leftovers
+from rpcarena.suggest import did_you_mean
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 MEASURING = ("run", "target", "suite")  # the commands that start processes and make tables, namespaces
@@ -63,7 +64,17 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (exit 2), as every other error is."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"rpcarena: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"rpcarena: error: {message}{self._closest(message)} (see {self.prog} --help)\n")
+
+    def _closest(self, message: str) -> str:
+        """Did-you-mean for the first misspelled option: among this parser's options and, since
+        the top parser reports a command's unknown options, every command's."""
+        unknown = next((w for w in message.partition("unrecognized arguments: ")[2].split() if w.startswith("--")),
+                       None)
+        if unknown is None:
+            return ""
+        parsers = [self, *getattr(self, "commands", {}).values()]
+        return did_you_mean(unknown.partition("=")[0], {o for p in parsers for o in p._option_string_actions})
 
 
 def parser() -> argparse.ArgumentParser:
@@ -74,6 +85,7 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS.values():
         module.add(sub)
+    top.commands = sub.choices  # for did-you-mean on a command's unknown options
     return top
 
 

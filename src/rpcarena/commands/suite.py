@@ -16,6 +16,7 @@ from rpcarena.errors import ArenaError, UsageError
 from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
 from rpcarena.seeds import SUITES
+from rpcarena.suggest import did_you_mean
 from rpcarena.suites import runner
 from rpcarena.suites.findings import findings
 from rpcarena.suites.model import Suite
@@ -50,7 +51,8 @@ def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path) -> 
 def main(args: argparse.Namespace, console: Console) -> int:
     suite = SUITES.get(args.name)
     if suite is None:
-        raise UsageError(f"unknown suite {args.name!r}: use one of {', '.join(SUITES)}")
+        raise UsageError(f"unknown suite {args.name!r}{did_you_mean(args.name, SUITES)}: use one of "
+                         f"{', '.join(SUITES)}")
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
     out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
