@@ -189,3 +189,17 @@ def test_a_misspelled_name_gets_the_closest_one(argv, said):
     done = run_cli(*argv, timeout=120)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["run", "--duration", "5"], "bad --duration '5': give its unit, e.g. 5s or 5ms"),
+    (["target", "http://127.0.0.1:9/x", "--timeout", "5"], "bad --timeout '5': give its unit"),
+    (["run", "--warmup", "2"], "bad --warmup '2': give its unit"),
+    (["run", "-n", "100", "-z", "1s"], "-n/--calls and -z/--duration both given"),
+])
+def test_durations_need_units_and_a_count_or_a_time(argv, said, tmp_path):
+    """Item 7: a bare number is no duration (ghz asks for the unit too); -n with -z is refused, not half-read."""
+    done = run_cli(*argv, "--out", str(tmp_path / "r.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
+    assert not (tmp_path / "r.json").exists()

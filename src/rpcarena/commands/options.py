@@ -97,6 +97,9 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The measurement options typed on the command line, as RunConfig fields (only those typed)."""
     if args.slo and not args.find_max:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
+    if args.calls is not None and args.duration is not None:  # one would silently win
+        raise UsageError("-n/--calls and -z/--duration both given: a cell measures a count of calls or a time, "
+                         "keep one")
     given: dict[str, Any] = {
         "clients": parse_ints(args.clients, "--clients") if args.clients is not None else None,
         "calls": args.calls, "duration_s": parse_duration(args.duration, "--duration"),
