@@ -134,24 +134,12 @@ def test_the_first_call_respects_max_error_rate(wrong, tmp_path, client):
         assert cell.status == "ok" and cell.calls + cell.errors["wrong_answer"] == 40
 
 
-def test_a_run_with_nothing_measured_is_not_a_success(tmp_path):
+def test_a_run_with_nothing_measured_is_not_a_success(health, tmp_path):
     """Item 3: the Python client cannot call a stream; a run whose only cell is unsupported exits 2, saying why."""
-    import grpc
-    from grpc_health.v1 import health, health_pb2_grpc
-    from tests.test_target_native import HEALTH_PROTO
-
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(experimental_non_blocking=False), server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    proto = tmp_path / "health.proto"
-    proto.write_text(HEALTH_PROTO)
-    try:
-        done = run_cli("target", "--client", "py", "--grpc", f"127.0.0.1:{port}", "--method",
-                       "grpc.health.v1.Health/Watch", "--proto", str(proto), "--stream-messages", "1",
-                       "--calls", "5", *FAST, "--out", str(tmp_path / "t.json"), timeout=300)
-    finally:
-        server.stop(0)
+    address, proto = health
+    done = run_cli("target", "--client", "py", "--grpc", address, "--method", "grpc.health.v1.Health/Watch",
+                   "--proto", proto, "--stream-messages", "1", "--calls", "5", *FAST,
+                   "--out", str(tmp_path / "t.json"), timeout=300)
     assert done.returncode == 2, done.stderr
     assert "nothing measured: the Python client cannot call a server stream: use --client go" in done.stderr
 
@@ -203,3 +191,34 @@ def test_durations_need_units_and_a_count_or_a_time(argv, said, tmp_path):
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+@pytest.fixture
+def health(tmp_path):
+    """grpcio's health service on an ephemeral port (a server rpcarena did not write), and its .proto."""
+    import grpc
+    from grpc_health.v1 import health, health_pb2_grpc
+    from tests.test_target_native import HEALTH_PROTO
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(experimental_non_blocking=False), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    proto = tmp_path / "health.proto"
+    proto.write_text(HEALTH_PROTO)
+    yield f"127.0.0.1:{port}", str(proto)
+    server.stop(0)
+
+
+def test_a_grpc_error_is_one_line_in_the_results(health, tmp_path):
+    """Item 5: grpcio's RpcError prints as a multi-line `<_InactiveRpcError ...>`; its example is one line."""
+    address, proto = health
+    out = tmp_path / "t.json"
+    done = run_cli("target", "--grpc", address, "--method", "grpc.health.v1.Health/Check", "--proto", proto,
+                   "--data", '{"service": "nobody"}', "--max-error-rate", "100%", "--calls", "10", *FAST,
+                   "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(out).cells
+    assert cell.errors == {"status_not_found": 10}
+    assert cell.error_examples["status_not_found"] == "NOT_FOUND"  # grpcio's health says no details
+    assert "_InactiveRpcError" not in done.stderr

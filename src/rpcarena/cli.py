@@ -122,6 +122,9 @@ def stop_signals() -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # grpc's C core logs a failed TLS handshake ('Handshake failed') on stderr before the one-line
+    # error that says it; quiet unless the user asks (this process and every child it starts)
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     top = parser()
     args = top.parse_args(negative_values(sys.argv[1:] if argv is None else argv))
     if not args.command:
