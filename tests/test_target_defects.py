@@ -222,3 +222,25 @@ def test_a_grpc_error_is_one_line_in_the_results(health, tmp_path):
     assert cell.errors == {"status_not_found": 10}
     assert cell.error_examples["status_not_found"] == "NOT_FOUND"  # grpcio's health says no details
     assert "_InactiveRpcError" not in done.stderr
+
+
+def test_list_as_json_and_piped_output_without_padding():
+    """Item 11: `list --format json` for scripts; a pipe gets no trailing spaces (rich pads to 200 columns)."""
+    listed = run_cli("list", "--format", "json", timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    inventory = json.loads(listed.stdout)
+    assert set(inventory) == {"contenders", "clients_without_server", "workloads", "suites"}
+    assert {"tcp-raw", "grpc-py"} <= {c["id"] for c in inventory["contenders"]}
+    assert "usp2018" in {s["name"] for s in inventory["suites"]}
+    for argv in (["list"], ["show", str(FIXTURE)]):
+        done = run_cli(*argv, timeout=120)
+        assert done.returncode == 0 and done.stdout.strip(), done.stderr
+        assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == []
+
+
+def test_verbose_is_offered_only_where_it_means_something():
+    """Item 11: -v changes what run, suite and target print; list, show, compare... do not offer it."""
+    for name, offered in (("run", True), ("suite", True), ("target", True), ("list", False), ("show", False),
+                          ("compare", False), ("export", False), ("build", False)):
+        done = run_cli(name, "--help", timeout=60)
+        assert ("--verbose" in done.stdout) == offered, name

@@ -59,6 +59,14 @@ class Output(Console):
         silence_stdout()
         raise PipeClosed
 
+    def _render_buffer(self, buffer: Any) -> str:
+        """A pipe or a file gets no padding: a table's cells are padded to 200 columns there, which
+        every line would carry as trailing spaces."""
+        text: str = super()._render_buffer(buffer)
+        if self.is_terminal:
+            return text
+        return "\n".join(line.rstrip() for line in text.split("\n"))
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (exit 2), as every other error is."""

@@ -155,7 +155,8 @@ def add(sub: argparse._SubParsersAction) -> None:
                  "rpcarena run --contender grpc-go,grpc-tonic --client py,go -c 1,32 -z 10s",
                  "rpcarena run --contender grpc-go --rate 2000 -z 10s     # open loop",
                  "rpcarena run --contender rest-fastapi --link wifi --format json > answer.json",
-                 "rpcarena run --resume results/arena.json          # after Ctrl-C: the missing cells only"])
+                 "rpcarena run --resume results/arena.json          # after Ctrl-C: the missing cells only"],
+                verbose=True)
     p.add_argument("--contender", help="comma-separated contender ids (default: the quick arena)")
     p.add_argument("--workload", help="comma-separated workload ids or patterns, e.g. 'usp.*'")
     p.add_argument("--client", help="client drivers, e.g. py,py-requests,go (default: the contender's own)")

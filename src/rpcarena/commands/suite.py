@@ -30,7 +30,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
                 "and why, then the answer per part; write the results and an HTML report with the findings.",
                 ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick       # a few minutes, 3 trials kept",
-                 "rpcarena suite predictions --repeat 5 -o results/predictions.json"])
+                 "rpcarena suite predictions --repeat 5 -o results/predictions.json"], verbose=True)
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true", help="fewer calls and concurrency levels: a few minutes")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")

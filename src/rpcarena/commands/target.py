@@ -280,7 +280,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, cells.plans(targets, config), args)
     else:
-        results = run_arena(config, console, cells.plans(targets, config, gate), quiet=args.quiet)
+        results = run_arena(config, console, cells.plans(targets, config, gate), quiet=args.quiet,
+                            verbose=args.verbose)
         present(results, args, console)
         if not args.quiet:
             console.print(f"[dim]{_placement(results)}[/]")
