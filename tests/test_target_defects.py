@@ -15,6 +15,7 @@ from tests.conftest import ROOT, run_cli
 
 from rpcarena.contenders import native as native_contenders
 from rpcarena.process.children import free_port
+from rpcarena.report import interop
 from rpcarena.results import load
 
 FAST = ("--warmup", "0.1s")
@@ -244,3 +245,13 @@ def test_verbose_is_offered_only_where_it_means_something():
                           ("compare", False), ("export", False), ("build", False)):
         done = run_cli(name, "--help", timeout=60)
         assert ("--verbose" in done.stdout) == offered, name
+
+
+def test_figures_want_a_folder_and_the_hlog_header_names_its_units(tmp_path):
+    """Item 11: `report --format png -o x.png` made a folder named x.png; the .hlog said ms for values in ns."""
+    done = run_cli("report", str(FIXTURE), "--format", "png", "-o", str(tmp_path / "x.png"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "give a folder" in lines[0], done.stderr
+    assert not (tmp_path / "x.png").exists()
+    header = interop.interval_log(load(FIXTURE)).splitlines()[0]
+    assert "histogram values in ns" in header and "values in ms" not in header
