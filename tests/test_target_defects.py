@@ -255,3 +255,14 @@ def test_figures_want_a_folder_and_the_hlog_header_names_its_units(tmp_path):
     assert not (tmp_path / "x.png").exists()
     header = interop.interval_log(load(FIXTURE)).splitlines()[0]
     assert "histogram values in ns" in header and "values in ms" not in header
+
+
+@pytest.mark.skipif(not _native("go"), reason="no go worker here")
+def test_several_clients_measure_every_target(limited, tmp_path):
+    """Item 6: `--client py,go` is a matrix, as in `run`: a cell per client, each with its calls."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"{limited}/n", "--client", "py,go", "--expect-json", "ok=true", "--calls", "30", *FAST,
+                   "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    cells = load(out).cells
+    assert sorted((c.client, c.status, c.calls) for c in cells) == [("go", "ok", 30), ("py", "ok", 30)]
