@@ -11,9 +11,13 @@ from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
 
+from rpcarena.analysis import slo
+from rpcarena.config import RunConfig
 from rpcarena.contenders import native as native_contenders
+from rpcarena.errors import Interrupted
+from rpcarena.orchestration.findmax import find_max
 from rpcarena.process.children import free_port
 from rpcarena.report import interop
 from rpcarena.results import load
@@ -266,3 +270,21 @@ def test_several_clients_measure_every_target(limited, tmp_path):
     assert done.returncode == 0, done.stderr
     cells = load(out).cells
     assert sorted((c.client, c.status, c.calls) for c in cells) == [("go", "ok", 30), ("py", "ok", 30)]
+
+
+class StoppedWhileProbing(FakeCells):
+    """The fake runner, with Ctrl-C during the second probe of a --find-max search."""
+
+    def measure(self, plan, context, cell, logs) -> None:
+        if len(self.measured) == 2:
+            raise KeyboardInterrupt
+        super().measure(plan, context, cell, logs)
+
+
+def test_an_interrupted_find_max_marks_its_out_file(tmp_path):
+    """Item 8: a stop during a probe marked only the probes' scratch file; --out looked finished."""
+    config = RunConfig(contenders=["grpc-py"], workloads=["usp.int32"], calls=10, warmup_s=0, out=tmp_path / "r.json")
+    with pytest.raises(Interrupted, match="while probing"):
+        find_max(config, slo.parse("p99<1s"), fake_plans(config, StoppedWhileProbing()), steps=3)
+    kept = load(config.out)
+    assert kept.interrupted == "Ctrl-C" and len(kept.cells) == 2  # the capacity cell and the first probe

@@ -183,11 +183,11 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
     objectives = slo.parse(slo_text)
     with console.status("searching the highest rate that meets the objective"):
         results = find_max(config, objectives, todo if todo is not None else plans_of(config))
-    present(results, args or argparse.Namespace(), console)
-    for answer in results.find_max:
+    for answer in results.find_max:  # the answer first, as `run` prints its ranking before the details
         console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "
                       f"max {answer['max_rate_per_s']:,.0f} calls/s meeting {', '.join(answer['slo'])} "
                       f"(closed-loop capacity {answer['capacity_per_s']:,.0f} calls/s)")
+    present(results, args or argparse.Namespace(), console)
     return results
 
 
