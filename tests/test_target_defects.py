@@ -288,3 +288,20 @@ def test_an_interrupted_find_max_marks_its_out_file(tmp_path):
         find_max(config, slo.parse("p99<1s"), fake_plans(config, StoppedWhileProbing()), steps=3)
     kept = load(config.out)
     assert kept.interrupted == "Ctrl-C" and len(kept.cells) == 2  # the capacity cell and the first probe
+
+
+def test_find_max_says_each_probe_as_it_ends(tmp_path, capsys):
+    """Item 8: a search of minutes printed nothing until its end; now a line per probe, then the answer first."""
+    from rich.console import Console
+
+    from rpcarena.commands.run import find_max_arena
+
+    config = RunConfig(contenders=["grpc-py"], workloads=["usp.int32"], calls=10, warmup_s=0, out=tmp_path / "r.json")
+    console = Console(file=None, width=100, force_terminal=False)
+    find_max_arena(config, "p99<1s", console, fake_plans(config))
+    out = capsys.readouterr().out.splitlines()
+    probes = [line for line in out if line.startswith("probe grpc-py<-py usp.int32 x1 at ")]
+    assert len(probes) == 1 + 6 and "closed loop (capacity)" in probes[0]
+    assert all("meets the objective" in line for line in probes)
+    answer = next(i for i, line in enumerate(out) if ": max " in line and "meeting p99<" in line)
+    assert answer == len(probes)  # right after the probes, before the table
