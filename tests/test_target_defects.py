@@ -177,9 +177,9 @@ def test_a_closed_pipe_ends_quietly_with_0(argv):
     (["run", "--workload", "foo.*"], "--workload 'foo.*' matched nothing"),
     (["suite", "usp2019"], "unknown suite 'usp2019' (did you mean 'usp2018'?)"),
 ])
-def test_a_misspelled_name_gets_the_closest_one(argv, said):
+def test_a_misspelled_name_gets_the_closest_one(argv, said, tmp_path):
     """Item 10: did-you-mean for contenders, workloads, suites and options; a glob says it matched nothing."""
-    done = run_cli(*argv, timeout=120)
+    done = run_cli(*argv, timeout=120, cwd=tmp_path)  # no results/ file of an earlier run in the way
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
 
