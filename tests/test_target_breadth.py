@@ -169,7 +169,8 @@ def test_positional_target_and_a_list_in_any_order(http, tmp_path):
     assert cell.placement["clients_ran_on"]
     in_order = run_cli("target", f"{http}/tags", "--expect-json", 'tags=["a", "b", "c"]', "--calls", "5",
                        "--warmup", "0", "--out", str(out), "--force", timeout=120)
-    assert in_order.returncode == 2 and 'expected ["a", "b", "c"], got ["c", "b", "a"]' in in_order.stderr
+    # a wrong first reply fails the gate (3), as the measurement would
+    assert in_order.returncode == 3 and 'expected ["a", "b", "c"], got ["c", "b", "a"]' in in_order.stderr
 
 
 def test_checks_compare_a_list_in_any_order_with_repeats():

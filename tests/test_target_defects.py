@@ -4,18 +4,26 @@ servers on ephemeral loopback ports. Counts, exit codes and the lines printed; n
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from tests.conftest import run_cli
+from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
 
+from rpcarena.analysis import slo
+from rpcarena.config import RunConfig
 from rpcarena.contenders import native as native_contenders
+from rpcarena.errors import Interrupted
+from rpcarena.orchestration.findmax import find_max
 from rpcarena.process.children import free_port
+from rpcarena.report import interop
 from rpcarena.results import load
 
 FAST = ("--warmup", "0.1s")
+FIXTURE = ROOT / "tests" / "fixtures" / "results_usp_int32_small.json"
 KEEP_ALIVE_LIMIT = 5  # requests per connection, as Node's maxRequestsPerSocket or nginx's keepalive_requests
 
 
@@ -131,24 +139,12 @@ def test_the_first_call_respects_max_error_rate(wrong, tmp_path, client):
         assert cell.status == "ok" and cell.calls + cell.errors["wrong_answer"] == 40
 
 
-def test_a_run_with_nothing_measured_is_not_a_success(tmp_path):
+def test_a_run_with_nothing_measured_is_not_a_success(health, tmp_path):
     """Item 3: the Python client cannot call a stream; a run whose only cell is unsupported exits 2, saying why."""
-    import grpc
-    from grpc_health.v1 import health, health_pb2_grpc
-    from tests.test_target_native import HEALTH_PROTO
-
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(experimental_non_blocking=False), server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    proto = tmp_path / "health.proto"
-    proto.write_text(HEALTH_PROTO)
-    try:
-        done = run_cli("target", "--client", "py", "--grpc", f"127.0.0.1:{port}", "--method",
-                       "grpc.health.v1.Health/Watch", "--proto", str(proto), "--stream-messages", "1",
-                       "--calls", "5", *FAST, "--out", str(tmp_path / "t.json"), timeout=300)
-    finally:
-        server.stop(0)
+    address, proto = health
+    done = run_cli("target", "--client", "py", "--grpc", address, "--method", "grpc.health.v1.Health/Watch",
+                   "--proto", proto, "--stream-messages", "1", "--calls", "5", *FAST,
+                   "--out", str(tmp_path / "t.json"), timeout=300)
     assert done.returncode == 2, done.stderr
     assert "nothing measured: the Python client cannot call a server stream: use --client go" in done.stderr
 
@@ -160,3 +156,152 @@ def test_a_closed_port_is_a_runtime_error_for_every_client(tmp_path, client):
                    "--out", str(tmp_path / "t.json"), timeout=120)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 1 and len(lines) == 1 and "is down (Connection refused)" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("argv", [["show", str(FIXTURE)], ["show", str(FIXTURE), "--format", "csv"], ["list"],
+                                  ["show", str(FIXTURE), "--format", "json"]])
+def test_a_closed_pipe_ends_quietly_with_0(argv):
+    """Item 9: `rpcarena show ... | head -1`: the reader went away before the first write."""
+    proc = subprocess.Popen([sys.executable, "-m", "rpcarena", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the only reading end: every write of the command meets a closed pipe
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0 and err == "", err
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["run", "--clent", "go"], "unrecognized arguments: --clent go (did you mean '--client'?)"),
+    (["run", "--contender", "grpc-p"], "unknown contender 'grpc-p' (did you mean 'grpc-py'?)"),
+    (["run", "--workload", "usp.int3"], "unknown workload 'usp.int3' (did you mean 'usp.int32'?)"),
+    (["run", "--workload", "foo.*"], "--workload 'foo.*' matched nothing"),
+    (["suite", "usp2019"], "unknown suite 'usp2019' (did you mean 'usp2018'?)"),
+])
+def test_a_misspelled_name_gets_the_closest_one(argv, said, tmp_path):
+    """Item 10: did-you-mean for contenders, workloads, suites and options; a glob says it matched nothing."""
+    done = run_cli(*argv, timeout=120, cwd=tmp_path)  # no results/ file of an earlier run in the way
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["run", "--duration", "5"], "bad --duration '5': give its unit, e.g. 5s or 5ms"),
+    (["target", "http://127.0.0.1:9/x", "--timeout", "5"], "bad --timeout '5': give its unit"),
+    (["run", "--warmup", "2"], "bad --warmup '2': give its unit"),
+    (["run", "-n", "100", "-z", "1s"], "-n/--calls and -z/--duration both given"),
+])
+def test_durations_need_units_and_a_count_or_a_time(argv, said, tmp_path):
+    """Item 7: a bare number is no duration (ghz asks for the unit too); -n with -z is refused, not half-read."""
+    done = run_cli(*argv, "--out", str(tmp_path / "r.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
+@pytest.fixture
+def health(tmp_path):
+    """grpcio's health service on an ephemeral port (a server rpcarena did not write), and its .proto."""
+    import grpc
+    from grpc_health.v1 import health, health_pb2_grpc
+    from tests.test_target_native import HEALTH_PROTO
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(experimental_non_blocking=False), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    proto = tmp_path / "health.proto"
+    proto.write_text(HEALTH_PROTO)
+    yield f"127.0.0.1:{port}", str(proto)
+    server.stop(0)
+
+
+def test_a_grpc_error_is_one_line_in_the_results(health, tmp_path):
+    """Item 5: grpcio's RpcError prints as a multi-line `<_InactiveRpcError ...>`; its example is one line."""
+    address, proto = health
+    out = tmp_path / "t.json"
+    done = run_cli("target", "--grpc", address, "--method", "grpc.health.v1.Health/Check", "--proto", proto,
+                   "--data", '{"service": "nobody"}', "--max-error-rate", "100%", "--calls", "10", *FAST,
+                   "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(out).cells
+    assert cell.errors == {"status_not_found": 10}
+    assert cell.error_examples["status_not_found"] == "NOT_FOUND"  # grpcio's health says no details
+    assert "_InactiveRpcError" not in done.stderr
+
+
+def test_list_as_json_and_piped_output_without_padding():
+    """Item 11: `list --format json` for scripts; a pipe gets no trailing spaces (rich pads to 200 columns)."""
+    listed = run_cli("list", "--format", "json", timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    inventory = json.loads(listed.stdout)
+    assert set(inventory) == {"contenders", "clients_without_server", "workloads", "suites"}
+    assert {"tcp-raw", "grpc-py"} <= {c["id"] for c in inventory["contenders"]}
+    assert "usp2018" in {s["name"] for s in inventory["suites"]}
+    for argv in (["list"], ["show", str(FIXTURE)]):
+        done = run_cli(*argv, timeout=120)
+        assert done.returncode == 0 and done.stdout.strip(), done.stderr
+        assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == []
+
+
+def test_verbose_is_offered_only_where_it_means_something():
+    """Item 11: -v changes what run, suite and target print; list, show, compare... do not offer it."""
+    for name, offered in (("run", True), ("suite", True), ("target", True), ("list", False), ("show", False),
+                          ("compare", False), ("export", False), ("build", False)):
+        done = run_cli(name, "--help", timeout=60)
+        assert ("--verbose" in done.stdout) == offered, name
+
+
+def test_figures_want_a_folder_and_the_hlog_header_names_its_units(tmp_path):
+    """Item 11: `report --format png -o x.png` made a folder named x.png; the .hlog said ms for values in ns."""
+    done = run_cli("report", str(FIXTURE), "--format", "png", "-o", str(tmp_path / "x.png"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "give a folder" in lines[0], done.stderr
+    assert not (tmp_path / "x.png").exists()
+    header = interop.interval_log(load(FIXTURE)).splitlines()[0]
+    assert "histogram values in ns" in header and "values in ms" not in header
+
+
+@pytest.mark.skipif(not _native("go"), reason="no go worker here")
+def test_several_clients_measure_every_target(limited, tmp_path):
+    """Item 6: `--client py,go` is a matrix, as in `run`: a cell per client, each with its calls."""
+    out = tmp_path / "t.json"
+    done = run_cli("target", f"{limited}/n", "--client", "py,go", "--expect-json", "ok=true", "--calls", "30", *FAST,
+                   "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    cells = load(out).cells
+    assert sorted((c.client, c.status, c.calls) for c in cells) == [("go", "ok", 30), ("py", "ok", 30)]
+
+
+class StoppedWhileProbing(FakeCells):
+    """The fake runner, with Ctrl-C during the second probe of a --find-max search."""
+
+    def measure(self, plan, context, cell, logs) -> None:
+        if len(self.measured) == 2:
+            raise KeyboardInterrupt
+        super().measure(plan, context, cell, logs)
+
+
+def test_an_interrupted_find_max_marks_its_out_file(tmp_path):
+    """Item 8: a stop during a probe marked only the probes' scratch file; --out looked finished."""
+    config = RunConfig(contenders=["grpc-py"], workloads=["usp.int32"], calls=10, warmup_s=0, out=tmp_path / "r.json")
+    with pytest.raises(Interrupted, match="while probing"):
+        find_max(config, slo.parse("p99<1s"), fake_plans(config, StoppedWhileProbing()), steps=3)
+    kept = load(config.out)
+    assert kept.interrupted == "Ctrl-C" and len(kept.cells) == 2  # the capacity cell and the first probe
+
+
+def test_find_max_says_each_probe_as_it_ends(tmp_path, capsys):
+    """Item 8: a search of minutes printed nothing until its end; now a line per probe, then the answer first."""
+    from rich.console import Console
+
+    from rpcarena.commands.run import find_max_arena
+
+    config = RunConfig(contenders=["grpc-py"], workloads=["usp.int32"], calls=10, warmup_s=0, out=tmp_path / "r.json")
+    console = Console(file=None, width=100, force_terminal=False)
+    find_max_arena(config, "p99<1s", console, fake_plans(config))
+    out = capsys.readouterr().out.splitlines()
+    probes = [line for line in out if line.startswith("probe grpc-py<-py usp.int32 x1 at ")]
+    assert len(probes) == 1 + 6 and "closed loop (capacity)" in probes[0]
+    assert all("meets the objective" in line for line in probes)
+    answer = next(i for i, line in enumerate(out) if ": max " in line and "meeting p99<" in line)
+    assert answer == len(probes)  # right after the probes, before the table

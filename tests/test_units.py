@@ -18,13 +18,13 @@ from rpcarena.process import placement
 from rpcarena.worker import pacer
 
 
-@pytest.mark.parametrize("text,seconds", [("10s", 10.0), ("500ms", 0.5), ("2m", 120.0), ("1.5", 1.5),
-                                          ("250us", 0.00025)])
+@pytest.mark.parametrize("text,seconds", [("10s", 10.0), ("500ms", 0.5), ("2m", 120.0), ("1.5s", 1.5),
+                                          ("250us", 0.00025), ("0", 0.0)])
 def test_parse_duration(text, seconds):
     assert parse_duration(text, "--duration") == pytest.approx(seconds)
 
 
-@pytest.mark.parametrize("text", ["ten", "5 parsecs", "-1s", ""])
+@pytest.mark.parametrize("text", ["ten", "5 parsecs", "-1s", "", "5", "1.5"])  # a bare number: which unit?
 def test_parse_duration_rejects(text):
     with pytest.raises(UsageError, match="--duration"):
         parse_duration(text, "--duration")

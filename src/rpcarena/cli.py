@@ -23,9 +23,10 @@ from rich.console import Console
 
 from rpcarena import __version__
 from rpcarena.commands import COMMANDS
-from rpcarena.commands.options import EXIT_CODES, EXIT_USAGE
+from rpcarena.commands.options import EXIT_CODES, EXIT_OK, EXIT_USAGE
 from rpcarena.errors import STOP_SIGNALS, ArenaError, Interrupted, Stop
 from rpcarena.process import children, leftovers
+from rpcarena.suggest import did_you_mean
 
 MEASURING = ("run", "target", "suite")  # the commands that start processes and make tables, namespaces
 # "--duration -5s": a value that argparse would take for an option (it knows only -5 and -.5 as numbers)
@@ -38,11 +39,49 @@ EXAMPLES = """examples:
 (rpcarena COMMAND --help: each command's options and examples)"""
 
 
+class PipeClosed(Exception):
+    """The reader of stdout went away (`rpcarena show ... | head -1`): not an error."""
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so that nothing more (nor the flush at exit) writes to the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+class Output(Console):
+    """rich's Console, but a closed pipe ends the command quietly with 0, as other tools do
+    (rich's own exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        silence_stdout()
+        raise PipeClosed
+
+    def _render_buffer(self, buffer: Any) -> str:
+        """A pipe or a file gets no padding: a table's cells are padded to 200 columns there, which
+        every line would carry as trailing spaces."""
+        text: str = super()._render_buffer(buffer)
+        if self.is_terminal:
+            return text
+        return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (exit 2), as every other error is."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"rpcarena: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"rpcarena: error: {message}{self._closest(message)} (see {self.prog} --help)\n")
+
+    def _closest(self, message: str) -> str:
+        """Did-you-mean for the first misspelled option: among this parser's options and, since
+        the top parser reports a command's unknown options, every command's."""
+        unknown = next((w for w in message.partition("unrecognized arguments: ")[2].split() if w.startswith("--")),
+                       None)
+        if unknown is None:
+            return ""
+        parsers = [self, *getattr(self, "commands", {}).values()]
+        return did_you_mean(unknown.partition("=")[0], {o for p in parsers for o in p._option_string_actions})
 
 
 def parser() -> argparse.ArgumentParser:
@@ -53,6 +92,7 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS.values():
         module.add(sub)
+    top.commands = sub.choices  # for did-you-mean on a command's unknown options
     return top
 
 
@@ -93,6 +133,9 @@ def stop_signals() -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # grpc's C core logs a failed TLS handshake ('Handshake failed') on stderr before the one-line
+    # error that says it; quiet unless the user asks (this process and every child it starts)
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     top = parser()
     args = top.parse_args(negative_values(sys.argv[1:] if argv is None else argv))
     if not args.command:
@@ -112,8 +155,8 @@ def messages_console(args: argparse.Namespace) -> Console:
     csv, markdown; run --out -). A terminal's width is its own (or COLUMNS); a pipe or a file gets 200 columns."""
     document = getattr(args, "format", "table") in ("json", "csv", "markdown") and args.command != "export"
     if document or (args.command == "run" and args.out == "-"):
-        return Console(stderr=True)
-    return Console(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 200)
+        return Output(stderr=True)
+    return Output(width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else 200)
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
@@ -125,6 +168,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     except Interrupted as error:
         print(f"rpcarena: {error}", file=sys.stderr)
         return error.exit_code
+    except PipeClosed:
+        return EXIT_OK
+    except BrokenPipeError:  # a document written to stdout (--format csv) whose reader went away
+        silence_stdout()
+        return EXIT_OK
     except ArenaError as error:
         print(f"rpcarena: error: {error}", file=sys.stderr)
         return error.exit_code

@@ -30,12 +30,15 @@ REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
 def parse_duration(text: str | float | None, option: str) -> float | None:
-    """'10s', '500ms', '2m' or a number of seconds."""
+    """'10s', '500ms', '2m' (a number given by code is seconds). Typed text needs its unit, as ghz
+    asks: a bare '5' was read as 5 seconds where a user may have meant 5 ms; only '0' needs none."""
     if text is None or isinstance(text, (int, float)):
         return None if text is None else float(text)
     match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ms|us|s|m|min)?\s*", text)
     if not match:
         raise UsageError(f"bad {option} {text!r}: write a duration such as 10s, 500ms or 2m")
+    if match.group(2) is None and float(match.group(1)) != 0:
+        raise UsageError(f"bad {option} {text!r}: give its unit, e.g. {match.group(1)}s or {match.group(1)}ms")
     seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
     if seconds > MAX_SECONDS:
         raise UsageError(f"bad {option} {text!r}: at most a day (86400s)")

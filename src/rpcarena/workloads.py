@@ -20,6 +20,7 @@ from google.protobuf import json_format
 
 from rpcarena.errors import UsageError
 from rpcarena.protocol import schema, semantics
+from rpcarena.suggest import did_you_mean
 
 
 class BackingService(Protocol):
@@ -96,6 +97,14 @@ def register(id: str, method: str, description: str, make_requests: Callable[[],
     WORKLOADS[id] = Workload(id, method, description, make_requests, mode, needs, reference)
 
 
+def _unmatched(pattern: str) -> str:
+    """Why a pattern chose nothing: a glob that matched nothing, or an unknown id (with the closest)."""
+    if any(char in pattern for char in "*?["):
+        return f"--workload {pattern!r} matched nothing: run 'rpcarena list' to see the workloads"
+    return (f"unknown workload {pattern!r}{did_you_mean(pattern, WORKLOADS)}: run 'rpcarena list' to see "
+            "the workloads")
+
+
 def select(patterns: str | list[str]) -> list[Workload]:
     """Workloads matching comma-separated ids or shell patterns ('usp.*'), in registry order."""
     if isinstance(patterns, str):
@@ -104,6 +113,6 @@ def select(patterns: str | list[str]) -> list[Workload]:
     for pattern in patterns:
         matched = [w for w in WORKLOADS.values() if fnmatch.fnmatchcase(w.id, pattern)]
         if not matched:
-            raise UsageError(f"unknown workload {pattern!r}: run 'rpcarena list' to see the workloads")
+            raise UsageError(_unmatched(pattern))
         chosen.extend(w for w in matched if w not in chosen)
     return chosen

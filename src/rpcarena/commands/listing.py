@@ -7,6 +7,7 @@ it (`builds.INSTALL`); a native one not built yet says so, as its first run will
 from __future__ import annotations
 
 import argparse
+import json
 
 from rich.console import Console
 from rich.markup import escape
@@ -20,13 +21,18 @@ NAME = "list"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    command(sub, NAME, "contenders, workloads and suites, with what is unavailable and why",
+    p = command(sub, NAME, "contenders, workloads and suites, with what is unavailable and why",
             "List what can be measured here: every contender (its language, protocol and clients), the clients "
             "without a server, the workloads and the suites; what cannot run here says why and what fixes it.",
-            ["rpcarena list", "rpcarena list | grep unavailable"])
+            ["rpcarena list", "rpcarena list | grep unavailable", "rpcarena list --format json"])
+    p.add_argument("--format", choices=("table", "json"), default="table",
+                   help="table (default) or json: every contender, client, workload and suite, on stdout")
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
+    if args.format == "json":
+        print(json.dumps(inventory(), indent=2))
+        return 0
     table = Table(title="contenders", header_style="bold")
     for name in ("id", "language", "protocol", "clients", "status", "description"):
         table.add_column(name)
@@ -44,6 +50,23 @@ def main(args: argparse.Namespace, console: Console) -> int:
     console.print(loads)
     _list_suites(console)
     return 0
+
+
+def inventory() -> dict[str, list[dict]]:
+    """What `list` shows, as data: for scripts (`--format json`), without the tables' markup."""
+    def status(c: contenders.Contender) -> dict:
+        reason = c.unavailable()
+        return {"available": reason is None, "unavailable_because": reason}
+    return {
+        "contenders": [dict(id=c.id, language=c.language, protocol=c.protocol, description=c.description,
+                            clients=contenders.python_client_ids(c.protocol) + native.client_ids(c.protocol),
+                            **status(c)) for c in contenders.all_contenders().values()],
+        "clients_without_server": [dict(id=c.id, language=c.language, protocol=c.protocol,
+                                        description=c.description, **status(c)) for c in native.clients_only()],
+        "workloads": [{"id": w.id, "method": w.method, "requests": len(w.requests), "description": w.description}
+                      for w in seeds.WORKLOADS.values()],
+        "suites": [{"name": s.name, "seed": s.seed, "runs": s.summary} for s in seeds.SUITES.values()],
+    }
 
 
 def _status(contender: contenders.Contender) -> str:

@@ -39,22 +39,25 @@ OUTPUT_FORMATS = ("table", "json", "csv", "markdown")
 
 
 def command(sub: argparse._SubParsersAction, name: str, summary: str, description: str,
-            examples: list[str], **kwargs: Any) -> argparse.ArgumentParser:
+            examples: list[str], verbose: bool = False, **kwargs: Any) -> argparse.ArgumentParser:
     """A subcommand as every command is made: never an option by its prefix, a description and
-    examples in its --help, -q/-v."""
+    examples in its --help, -q/-v (-v's help only where it means something: `verbose`)."""
     lines = "\n".join(f"  {line}" for line in examples)
     epilog = kwargs.pop("epilog", f"examples:\n{lines}")
     p: argparse.ArgumentParser = sub.add_parser(
         name, help=summary, description=textwrap.fill(description, 88), epilog=epilog, allow_abbrev=False,
         formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
-    add_verbosity(p)
+    add_verbosity(p, verbose)
     return p
 
 
-def add_verbosity(p: Any) -> None:
+def add_verbosity(p: Any, verbose: bool = True) -> None:
+    """-q, and -v where a command measures cells (elsewhere still taken, so scripts keep working, but
+    not offered: it changes nothing there)."""
     p.add_argument("-q", "--quiet", action="store_true", help="no progress and no notes: the answer only")
     p.add_argument("-v", "--verbose", action="store_true",
-                   help="more: a line per cell on a terminal too, and the full table after the summary")
+                   help="more: a line per cell on a terminal too, and the full table after the summary"
+                   if verbose else argparse.SUPPRESS)
 
 
 def add_output_options(p: Any) -> None:
@@ -101,6 +104,9 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
     if args.slo is not None:
         slo.parse(args.slo)  # refused before anything starts, not once the search begins
+    if args.calls is not None and args.duration is not None:  # one would silently win
+        raise UsageError("-n/--calls and -z/--duration both given: a cell measures a count of calls or a time, "
+                         "keep one")
     given: dict[str, Any] = {
         "clients": parse_ints(args.clients, "--clients") if args.clients is not None else None,
         "calls": args.calls, "duration_s": parse_duration(args.duration, "--duration"),

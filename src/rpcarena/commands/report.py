@@ -54,6 +54,9 @@ def main(args: argparse.Namespace, console: Console) -> int:
     out = Path(args.out) if args.out else default_out(args.results[0], args.format)
     if args.format == "html":
         spare_results(str(out), "--out", args.force)
+    if args.format != "html" and out.suffix.lower() in (".png", ".svg", ".html"):
+        raise UsageError(f"-o {out}: --format {args.format} writes one figure per chart into a folder; give a "
+                         f"folder, e.g. -o {out.with_suffix('')}-figures/")
     with console.status("drawing the report") if not args.quiet else contextlib.nullcontext():
         docs = sources(args.results)
         if args.format == "html":

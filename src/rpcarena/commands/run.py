@@ -174,7 +174,8 @@ def add(sub: argparse._SubParsersAction) -> None:
                  "rpcarena run --contender grpc-go,grpc-tonic --client py,go -c 1,32 -z 10s",
                  "rpcarena run --contender grpc-go --rate 2000 -z 10s     # open loop",
                  "rpcarena run --contender rest-fastapi --link wifi --format json > answer.json",
-                 "rpcarena run --resume results/arena.json          # after Ctrl-C: the missing and failed cells"])
+                 "rpcarena run --resume results/arena.json          # after Ctrl-C: the missing and failed cells"],
+                verbose=True)
     p.add_argument("--contender", help="comma-separated contender ids (default: the quick arena)")
     p.add_argument("--workload", help="comma-separated workload ids or patterns, e.g. 'usp.*'")
     p.add_argument("--client", help="client drivers, e.g. py,py-requests,go (default: the contender's own)")
@@ -201,14 +202,29 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
     if not slo_text:
         raise UsageError("--find-max needs an objective: add --slo 'p99<5ms'")
     objectives = slo.parse(slo_text)
+    quiet = bool(getattr(args, "quiet", False))
     with console.status("searching the highest rate that meets the objective"):
-        results = find_max(config, objectives, todo if todo is not None else plans_of(config))
-    present(results, args or argparse.Namespace(), console)
-    for answer in results.find_max:
+        results = find_max(config, objectives, todo if todo is not None else plans_of(config),
+                           on_cell=None if quiet else _probe_line(console, objectives))
+    for answer in results.find_max:  # the answer first, as `run` prints its ranking before the details
         console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "
                       f"max {answer['max_rate_per_s']:,.0f} calls/s meeting {', '.join(answer['slo'])} "
                       f"(closed-loop capacity {answer['capacity_per_s']:,.0f} calls/s)")
+    present(results, args or argparse.Namespace(), console)
     return results
+
+
+def _probe_line(console: Console, objectives: list) -> Any:
+    """A line per --find-max probe as it ends (a search takes minutes): its rate, p99 and verdict."""
+    def probed(index: int, total: int, plan: Plan, cell: Any) -> None:
+        if cell is None:
+            return
+        rate = f"{cell.rate_per_s:,.0f} calls/s" if cell.rate_per_s else "closed loop (capacity)"
+        p99_us = cell.latency.get("p99_us") if cell.calls else None
+        p99 = f"p99 {p99_us / 1000:,.2f} ms" if p99_us is not None else "no calls"
+        meets = "meets" if slo.verdict(cell, objectives) else "misses"
+        console.print(f"[dim]probe {plan.label} at {rate}: {cell.status}, {p99}, {meets} the objective[/]")
+    return probed
 
 
 def main(args: argparse.Namespace, console: Console) -> int:

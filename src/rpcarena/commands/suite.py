@@ -16,6 +16,7 @@ from rpcarena.errors import ArenaError, UsageError
 from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
 from rpcarena.seeds import SUITES
+from rpcarena.suggest import did_you_mean
 from rpcarena.suites import runner
 from rpcarena.suites.findings import findings
 from rpcarena.suites.model import Suite
@@ -29,7 +30,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
                 "and why, then the answer per part; write the results and an HTML report with the findings.",
                 ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick   # 5-15 min on 2 idle CPUs",
-                 "rpcarena suite predictions --repeat 5 -o results/predictions.json"])
+                 "rpcarena suite predictions --repeat 5 -o results/predictions.json"], verbose=True)
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true",
                    help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept: 5 to 15 minutes "
@@ -52,7 +53,8 @@ def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path) -> 
 def main(args: argparse.Namespace, console: Console) -> int:
     suite = SUITES.get(args.name)
     if suite is None:
-        raise UsageError(f"unknown suite {args.name!r}: use one of {', '.join(SUITES)}")
+        raise UsageError(f"unknown suite {args.name!r}{did_you_mean(args.name, SUITES)}: use one of "
+                         f"{', '.join(SUITES)}")
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
     out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)

@@ -159,7 +159,8 @@ def _add_measure_options(p: Any) -> None:
     add_measure_options(p)
     p.add_argument("--client", default=native.PYTHON,
                    help="who calls: py (default; what a Python caller feels, and RPyC), go (native: full speed, "
-                        "gRPC streams, HTTP/2) or rust (native, plain HTTP/1.1 only: as hard as wrk)")
+                        "gRPC streams, HTTP/2) or rust (native, plain HTTP/1.1 only: as hard as wrk); "
+                        "several, e.g. py,go: each measures every target")
     p.add_argument("--vars-limit", type=int, default=10_000,
                    help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
     p.add_argument("--max-error-rate", default="0", metavar="RATE",
@@ -227,10 +228,18 @@ def setup_timeout_s(args: argparse.Namespace) -> float:
 
 def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
     given = dict(measure_settings(args), contenders=[t.id for t in targets], workloads=[t.label for t in targets],
-                 client_drivers=[native.check_client(args.client)], out=Path(args.out))
+                 client_drivers=_clients(args.client), out=Path(args.out))
     given.setdefault("warmup_s", parse_duration(DEFAULT_WARMUP, "--warmup"))
     given.setdefault("pin", DEFAULT_PIN)
     return RunConfig(**given)
+
+
+def _clients(text: str) -> list[str]:
+    """`--client py,go`: each client measures every target, a matrix as in `run`."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise UsageError(f"bad --client {text!r}: use one or more of {', '.join(native.client_ids())}, e.g. py,go")
+    return [native.check_client(name) for name in dict.fromkeys(names)]
 
 
 def describe(target: Target, gate: cells.Gate) -> dict:
@@ -245,14 +254,15 @@ def describe(target: Target, gate: cells.Gate) -> dict:
 
 
 def _probe(target: Target, config: RunConfig, timeout_s: float, gate: cells.Gate) -> None:
-    """One checked call before measuring, by the client that will measure (when it can call the target)."""
-    client, allowed = config.client_drivers[0], gate.max_error_rate or 0.0
-    if native.cannot(target, client):
-        return  # its cells say why they are not measured
-    if client == native.PYTHON:
-        probe(target, timeout_s, allowed)
-    else:
-        native.probe(target, client, math.ceil(timeout_s * 1000), allowed)
+    """One checked call before measuring, by each client that will measure (and can call the target)."""
+    allowed = gate.max_error_rate or 0.0
+    for client in config.client_drivers:
+        if native.cannot(target, client):
+            continue  # its cells say why they are not measured
+        if client == native.PYTHON:
+            probe(target, timeout_s, allowed)
+        else:
+            native.probe(target, client, math.ceil(timeout_s * 1000), allowed)
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
@@ -268,7 +278,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, cells.plans(targets, config), args)
     else:
-        results = run_arena(config, console, cells.plans(targets, config, gate), quiet=args.quiet)
+        results = run_arena(config, console, cells.plans(targets, config, gate), quiet=args.quiet,
+                            verbose=args.verbose)
         present(results, args, console)
         if not args.quiet:
             console.print(f"[dim]{_placement(results)}[/]")

@@ -15,6 +15,7 @@ from rpcarena import clients
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Client, Contender
 from rpcarena.errors import UsageError
+from rpcarena.suggest import did_you_mean
 
 __all__ = ["Client", "Contender", "all_contenders", "client_language", "get", "python_client"]
 
@@ -72,7 +73,8 @@ def get(contender_id: str) -> Contender:
         pass
     if any(c.id == contender_id for c in native.clients_only()):
         raise UsageError(f"{contender_id!r} is a client without a server: pass it as --client {contender_id}")
-    raise UsageError(f"unknown contender {contender_id!r}: run 'rpcarena list' to see the contenders")
+    hint = did_you_mean(contender_id, all_contenders())
+    raise UsageError(f"unknown contender {contender_id!r}{hint}: run 'rpcarena list' to see the contenders")
 
 
 # protocol -> client id -> "module:Class": Python clients of streaming methods (mode "stream").

@@ -14,6 +14,7 @@ from typing import Any
 
 from rpcarena.analysis.slo import Objective, verdict
 from rpcarena.config import RunConfig
+from rpcarena.errors import Interrupted
 from rpcarena.orchestration.arena import Arena, OnCell
 from rpcarena.orchestration.plan import Plan
 from rpcarena.results import Cell, Results
@@ -41,7 +42,7 @@ def _bisect(config: RunConfig, plan: Plan, capacity: Cell, objectives: list[Obje
     probes = []
     rate = capacity.throughput_per_s * 0.5
     for _ in range(steps):
-        cell = _probe(config, plan, rate, on_cell)
+        cell = _probe(config, plan, rate, on_cell, results)
         results.cells.append(cell)
         results.save(config.out)
         ok = verdict(cell, objectives)
@@ -53,8 +54,16 @@ def _bisect(config: RunConfig, plan: Plan, capacity: Cell, objectives: list[Obje
             "max_rate_per_s": good, "slo": [str(o) for o in objectives], "probes": probes}
 
 
-def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None) -> Cell:
+def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, results: Results) -> Cell:
+    """One open-loop probe, measured into a scratch document; a stop during it marks the real --out
+    file interrupted (the scratch one alone was marked), so a reader does not take it as finished."""
     probe = dataclasses.replace(config, calls=None, duration_s=config.duration_s or PROBE_S, rate_per_s=rate,
                                 repeat=1, out=config.out.parent / ".probes" / "probe.json")
-    (cell,) = Arena(probe, [dataclasses.replace(plan, trial=0)], on_cell).run().cells
+    try:
+        (cell,) = Arena(probe, [dataclasses.replace(plan, trial=0)], on_cell).run().cells
+    except Interrupted as stop:
+        results.interrupted = str(stop).removeprefix("interrupted by ").partition(":")[0]
+        results.save(config.out)
+        raise Interrupted(f"interrupted by {results.interrupted} while probing {rate:,.0f} calls/s: "
+                          f"{len(results.cells)} cells kept in {config.out}", stop.exit_code) from None
     return cell

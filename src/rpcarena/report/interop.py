@@ -9,8 +9,10 @@ with them and not only with rpcarena.
 - pyperf: a suite document (pyperf's JSON, version 1.0) with one benchmark per group of trials,
   one run per trial, for `pyperf compare_to`, `pyperf hist` and `pyperf stats`.
 
-Latencies are written in milliseconds in the HdrHistogram formats (the unit wrk2 and the plotter
-use) and in seconds for pyperf (its unit); the histograms themselves stay in nanoseconds.
+Latencies are written in milliseconds in the HdrHistogram text formats (the unit wrk2 and the
+plotter use) and in seconds for pyperf (its unit); the histograms themselves stay in nanoseconds,
+so the `.hlog`'s encoded histograms are read in ns (its header says so) and only its
+Interval_Max column is in ms.
 """
 
 from __future__ import annotations
@@ -103,7 +105,8 @@ def interval_log(results: Results) -> str:
     cells = sorted(measured(results), key=lambda c: _epoch(c.started) or 0.0)
     starts = [_epoch(c.started) for c in cells]
     base = min((s for s in starts if s is not None), default=0.0)
-    lines = ["#[rpcarena results: one interval per cell, tagged contender workload xN trial k; values in ms]\n",
+    lines = ["#[rpcarena results: one interval per cell, tagged contender workload xN trial k; histogram values in ns, "
+             "Interval_Max in ms (HistogramLogProcessor -outputValueUnitRatio 1000000 prints ms)]\n",
              f"#[Histogram log format version {LOG_FORMAT_VERSION}]\n",
              f"#[StartTime: {base:.3f} (seconds since epoch), "
              f"{time.strftime('%a %b %d %H:%M:%S UTC %Y', time.gmtime(base))}]\n",

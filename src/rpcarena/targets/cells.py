@@ -42,7 +42,13 @@ class Gate:
         worst = max(cell.errors, key=lambda kind: cell.errors[kind])
         raise ThresholdFailed(f"{failed:,} of {sent:,} calls failed ({failed / sent:.1%}: {kinds}), above "
                               f"--max-error-rate {self.max_error_rate * 100:g}%; e.g. {worst}: "
-                              f"{cell.error_examples.get(worst, worst)}")
+                              f"{example(worst, cell.error_examples.get(worst, worst))}")
+
+
+def example(kind: str, text: str) -> str:
+    """An error example without its kind in front (the Go driver's examples start with it, and the
+    kind is printed before them: 'timeout: timeout: ...')."""
+    return text.removeprefix(f"{kind}: ") or text
 
 
 def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None) -> list[Plan]:

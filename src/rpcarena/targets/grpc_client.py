@@ -65,7 +65,8 @@ class GrpcTargetClient(Client):
     def describe(self, error: BaseException) -> str:
         """One line about a failed call."""
         if isinstance(error, self._grpc.RpcError) and hasattr(error, "details"):
-            return f"{error.code().name}: {error.details()}"
+            details = error.details()
+            return f"{error.code().name}: {details}" if details else error.code().name
         return str(error)
 
     def close(self) -> None:

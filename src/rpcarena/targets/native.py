@@ -131,7 +131,8 @@ def _first_answer(target: Target, result: DriveResult, max_error_rate: float) ->
     if result.calls == 1:
         return
     kind, _ = max(result.error_counts.items(), key=lambda item: item[1], default=("other", 0))
-    first_call_failed(target, kind, _line(result.error_examples.get(kind, ""))[:160], max_error_rate)
+    said = _line(result.error_examples.get(kind, "")).removeprefix(f"{kind}: ")
+    first_call_failed(target, kind, said[:160], max_error_rate)
 
 
 def _line(text: str) -> str:

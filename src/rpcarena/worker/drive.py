@@ -53,7 +53,7 @@ class Tally:
                 text = detail() if detail else str(error) if error else kind
             except Exception as failure:  # an example that cannot be told must not end the client
                 text = f"{kind} (its example failed: {failure!r})"
-            self.examples[kind] = text[:EXAMPLE_CHARS]
+            self.examples[kind] = " ".join(text.split())[:EXAMPLE_CHARS]  # one line: it ends in a progress line
 
     def flush(self) -> None:
         hist.record_many(self.histogram, self.pending)
@@ -288,10 +288,17 @@ def _wrong(client: Any, got: Any, want: Any) -> Callable[[], str]:
     return lambda: client.explain(got, want)
 
 
+def _told(client: Any, error: BaseException) -> str:
+    """What a failed call says: the client's own one line where it has one (grpcio's str() of an
+    RpcError is a multi-line `<_InactiveRpcError ...>`), else the error's text."""
+    describe = getattr(client, "describe", None)
+    return str(describe(error) if describe else error) or type(error).__name__
+
+
 def _failed(client: Any, tally: Tally, error: BaseException) -> None:
     """A call that raised: counted by its kind; a client whose connection broke reconnects."""
     kind = client.classify(error)
-    tally.fail(kind, error)
+    tally.fail(kind, error, lambda: _told(client, error))
     if kind in ("timeout", "connection"):
         _reconnect(client)
 
