@@ -498,3 +498,14 @@ def test_cs6650_network_rest_is_judged_with_a_new_connection_per_call_as_the_see
     assert rows[0].what == "rest-fastapi<-py-newconn/grpc-py cs6650.word x1"
     assert rows[-1].what == "rest-fastapi/grpc-py cs6650.word x1" and "keep-alive REST, beside" in rows[-1].significance
     assert "matches the seed's two round trips" in found.why
+
+
+def test_infobip_json_ahead_over_the_network_says_whether_loopback_was_ahead_too():
+    network = _infobip({"infobip.items100": 0.5}, LINK)
+    turned = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): JSON over HTTP beats MML",
+                     *_infobip({"infobip.items100": 2.0}), *network)
+    already = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): JSON over HTTP beats MML",
+                      *_infobip({"infobip.items100": 0.5}), *network)
+    assert turned.verdict == HOLDS and already.verdict == HOLDS
+    assert "did not turn the table" in already.why and "did not turn" not in turned.why
+    assert any(m.what.startswith("on loopback: ") for m in turned.measured)
