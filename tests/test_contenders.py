@@ -57,6 +57,23 @@ def test_requests_client_drives_fastapi(start_server):
         client.close()
 
 
+@pytest.mark.parametrize("client_id, kept", [("py", 1), ("py-newconn", 0)])
+def test_the_new_connection_client_keeps_no_connection_between_calls(start_server, client_id, kept):
+    import psutil
+
+    server = start_server("rest-fastapi")
+    port = int(server.target.rpartition(":")[2])
+    client = contenders.python_client("http-json", client_id)(server.target, "SayHello", 10.0)
+    try:
+        for _ in range(3):
+            assert client.call({"name": "arena"}) == {"message": "Hello arena"}
+        open_to_server = [c for c in psutil.Process().net_connections(kind="tcp")
+                          if c.raddr and c.raddr.port == port and c.status == psutil.CONN_ESTABLISHED]
+        assert len(open_to_server) == kept
+    finally:
+        client.close()
+
+
 def test_classic_rpyc_is_never_exposed(start_server):
     import rpyc
 

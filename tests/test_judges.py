@@ -485,3 +485,27 @@ def test_findings_at_100_columns_are_one_line_per_claim_with_the_evidence_beneat
     wide = Console(width=100, record=True)
     wide.print(findings_table(found, wide=True))
     assert "judged by:" in wide.export_text()
+
+
+def test_cs6650_network_rest_is_judged_with_a_new_connection_per_call_as_the_seed_ran():
+    import dataclasses
+    newconn = [dataclasses.replace(c, client="py-newconn")
+               for c in trials("rest-fastapi", WORD, 2.5, link=LINK, cpu=1.0)]
+    found = finding("cs6650", "Exp. 1 (network", trials("grpc-py", WORD, link=LINK),
+                    trials("rest-fastapi", WORD, 1.0, link=LINK, noise=SHUFFLED), newconn)
+    assert found.verdict == HOLDS
+    rows = judged_rows(found.measured)
+    assert rows[0].what == "rest-fastapi<-py-newconn/grpc-py cs6650.word x1"
+    assert rows[-1].what == "rest-fastapi/grpc-py cs6650.word x1" and "keep-alive REST, beside" in rows[-1].significance
+    assert "matches the seed's two round trips" in found.why
+
+
+def test_infobip_json_ahead_over_the_network_says_whether_loopback_was_ahead_too():
+    network = _infobip({"infobip.items100": 0.5}, LINK)
+    turned = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): JSON over HTTP beats MML",
+                     *_infobip({"infobip.items100": 2.0}), *network)
+    already = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): JSON over HTTP beats MML",
+                      *_infobip({"infobip.items100": 0.5}), *network)
+    assert turned.verdict == HOLDS and already.verdict == HOLDS
+    assert "did not turn the table" in already.why and "did not turn" not in turned.why
+    assert any(m.what.startswith("on loopback: ") for m in turned.measured)

@@ -193,6 +193,16 @@ class HttpxClient(_HttpClient):
         self._client.close()
 
 
+class NewConnectionClient(HttpxClient):
+    """httpx.Client asking for `Connection: close`: a new TCP connection for every call, as a REST client
+    without keep-alive makes; its handshake adds a round trip per call (cs6650's REST took two round
+    trips to gRPC's one). `--client py-newconn`."""
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        super().__init__(target, method, timeout_s)
+        self._client.headers["Connection"] = "close"
+
+
 class RequestsClient(_HttpClient):
     """requests.Session with a pool of one keep-alive connection."""
 

@@ -14,8 +14,14 @@ TRIMMED_MEAN = "trimmed_mean"
 CLIENT_BOUND, NAGLE, BIMODAL = "client-bound", "Nagle's delayed-ACK stalls", "bimodal"
 
 
+def driven(contender: str, client: str) -> str:
+    """How a claim names a contender driven by one client: 'rest-fastapi<-py-newconn'."""
+    return f"{contender}<-{client}"
+
+
 class Evidence:
-    """The measured groups of a run, by (contender, workload, clients), and what is missing.
+    """The measured groups of a run, by (contender, workload, clients), and what is missing. A
+    contender is also found by `driven(contender, client)`, for claims on one client of several.
 
     Only the cells of one network are looked at: loopback unless `network` says otherwise
     (a predicate on the cell, e.g. `lambda c: c.link is not None`; see `over`)."""
@@ -26,8 +32,9 @@ class Evidence:
         self.missing = missing
         self.groups: dict[tuple[str, str, int], Group] = {}
         for g in group(c for c in results.cells if network(c)):
-            if g.has_samples:
+            if g.has_samples:  # a contender's name alone: its first client measured (a part's own)
                 self.groups.setdefault((g.contender, g.workload, g.clients), g)
+                self.groups.setdefault((driven(g.contender, g.key[1]), g.workload, g.clients), g)
 
     def over(self, network: Callable[[Cell], bool]) -> Evidence:
         """The same run seen through the cells of another network."""

@@ -120,8 +120,10 @@ def tally(outcomes: dict[str, str], unit: str, share: float = 1.0, shown_as: str
     if len(few) == n:
         return Judgement((), UNDECIDED, f"{stats.CANNOT_TELL} (every {unit[:-1]} has fewer than {stats.MIN_TRIALS} "
                                         "trials on a side)")
-    if all(along(said) for said in outcomes.values()) or (share < 1 and len(held) >= share * n and not against):
-        return Judgement((), sized([outcomes[k] for k in held] or list(outcomes.values())), why)
+    if all(along(said) for said in outcomes.values()):
+        return Judgement((), sized(list(outcomes.values())), why)
+    if share < 1 and len(held) >= share * n and not against:
+        return Judgement((), sized([outcomes[k] for k in held]), why)
     part, most = f"{len(held)} of {n} {unit}", 2 * len(held) > n or (parts and 2 * len(held) >= n)
     if held and against:
         return Judgement((), PARTLY if most else MIXED, why, share=part)
