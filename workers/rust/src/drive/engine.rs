@@ -151,7 +151,8 @@ async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Pacer>, start: 
         match client.attempt().await {
             Ok(Timing { sent, done }) => {
                 record(run, recorder, nanos(done - intended));
-                recorder.schedule(nanos(done - sent), sent.saturating_duration_since(intended) > LATE);
+                let lag = sent.saturating_duration_since(intended);
+                recorder.schedule(nanos(done - sent), nanos(lag), lag > LATE);
             }
             Err(error) => recorder.failure(&error, || client.explain(&error)),
         }

@@ -25,6 +25,8 @@ pub struct Recorder {
     pub histogram: Histogram<u64>,
     /// Open loop only: latency from the actual send instead of the intended start.
     pub uncorrected: Option<Histogram<u64>>,
+    /// Open loop only: each call's schedule lag, from its intended start to its send (the driver's own lateness).
+    pub lag: Option<Histogram<u64>>,
     pub calls: u64,
     pub late_calls: u64,
     pub errors: BTreeMap<String, u64>,
@@ -41,6 +43,7 @@ impl Recorder {
         Recorder {
             histogram: new_histogram(),
             uncorrected: open_loop.then(new_histogram),
+            lag: open_loop.then(new_histogram),
             calls: 0,
             late_calls: 0,
             errors,
@@ -53,10 +56,13 @@ impl Recorder {
         self.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
     }
 
-    /// Open loop: the from-send latency, and whether the send was late.
-    pub fn schedule(&mut self, uncorrected_ns: u64, late: bool) {
+    /// Open loop: the from-send latency, the schedule lag (intended start to send), and whether the send was late.
+    pub fn schedule(&mut self, uncorrected_ns: u64, lag_ns: u64, late: bool) {
         if let Some(h) = self.uncorrected.as_mut() {
             h.saturating_record(uncorrected_ns.clamp(LOWEST_NS, HIGHEST_NS));
+        }
+        if let Some(h) = self.lag.as_mut() {
+            h.saturating_record(lag_ns.min(HIGHEST_NS));
         }
         self.late_calls += u64::from(late);
     }
@@ -73,6 +79,9 @@ impl Recorder {
     pub fn merge(&mut self, other: Recorder) {
         self.histogram.add(&other.histogram).expect("histograms share bounds");
         if let (Some(mine), Some(theirs)) = (self.uncorrected.as_mut(), other.uncorrected.as_ref()) {
+            mine.add(theirs).expect("histograms share bounds");
+        }
+        if let (Some(mine), Some(theirs)) = (self.lag.as_mut(), other.lag.as_ref()) {
             mine.add(theirs).expect("histograms share bounds");
         }
         self.calls += other.calls;
@@ -103,5 +112,17 @@ mod tests {
         let decoded: Histogram<u64> = Deserializer::new().deserialize(&mut bytes.as_slice()).unwrap();
         assert_eq!((decoded.len(), a.calls, a.errors["status_500"], a.errors["timeout"]), (2, 2, 1, 0));
         assert_eq!(a.examples["status_500"].len(), EXAMPLE_CHARS);
+    }
+
+    #[test]
+    fn open_loop_keeps_the_schedule_lag_apart_and_merges_it() {
+        let mut a = Recorder::new(true);
+        let mut b = Recorder::new(true);
+        a.schedule(1_000_000, 5_000_000, true);
+        b.schedule(1_000_000, 0, false);
+        a.merge(b);
+        let lag = a.lag.as_ref().unwrap();
+        assert_eq!((lag.len(), lag.equivalent(lag.max(), 5_000_000), a.late_calls), (2, true, 1));
+        assert!(Recorder::new(false).lag.is_none());
     }
 }

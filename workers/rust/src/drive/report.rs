@@ -19,6 +19,9 @@ pub struct DriveResult {
     pub histogram: String,
     pub samples: Vec<[u64; 2]>,
     pub histogram_uncorrected: Option<String>,
+    /// Open loop only: each call's schedule lag (intended start to send), the driver's own lateness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histogram_schedule_lag: Option<String>,
     pub late_calls: u64,
     pub tool: Tool,
 }
@@ -44,6 +47,7 @@ impl DriveResult {
             histogram: encode(&recorder.histogram),
             samples: measured.samples,
             histogram_uncorrected: recorder.uncorrected.as_ref().map(encode),
+            histogram_schedule_lag: recorder.lag.as_ref().map(encode),
             late_calls: recorder.late_calls,
             tool: Tool { name: contender.id.into(), version: contender.version.into(), runtime: crate::runtime::describe_current() },
         }

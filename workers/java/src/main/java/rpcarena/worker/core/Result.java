@@ -44,6 +44,9 @@ public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> sampl
         ArrayNode s = r.putArray("samples");
         samples.forEach(p -> s.addArray().add(p[0]).add(p[1]));
         r.put("histogram_uncorrected", openLoop ? encode(tally.uncorrected) : null);
+        if (openLoop) {
+            r.put("histogram_schedule_lag", encode(tally.lag));
+        }
         r.put("late_calls", tally.lateCalls);
         r.putPOJO("tool", Map.of("name", tool.name(), "version", tool.version(), "runtime", tool.runtime()));
         return r;

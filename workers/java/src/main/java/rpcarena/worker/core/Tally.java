@@ -12,6 +12,8 @@ public final class Tally {
 
     final Histogram latency = newHistogram();
     final Histogram uncorrected = newHistogram();
+    /** Open loop: each call's schedule lag, from its intended start to its send (the driver's own lateness). */
+    final Histogram lag = newHistogram();
     final Map<String, Long> errors = new TreeMap<>();
     long calls;
     long lateCalls;
@@ -20,10 +22,11 @@ public final class Tally {
         return new Histogram(LOWEST_NS, HIGHEST_NS, DIGITS);
     }
 
-    void ok(long latencyNs, long uncorrectedNs) {
+    void ok(long latencyNs, long uncorrectedNs, long lagNs) {
         calls++;
         latency.recordValue(clamp(latencyNs));
         uncorrected.recordValue(clamp(uncorrectedNs));
+        lag.recordValue(Math.max(0, Math.min(HIGHEST_NS, lagNs)));
     }
 
     void error(String kind) {
@@ -35,6 +38,7 @@ public final class Tally {
         lateCalls += other.lateCalls;
         latency.add(other.latency);
         uncorrected.add(other.uncorrected);
+        lag.add(other.lag);
         other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
     }
 
