@@ -118,6 +118,7 @@ def test_plain_tcp_beyond_loopback_is_warned_of():
 
     assert "plain TCP" in (exposure(parse("tcp://10.0.0.5:8786")) or "")
     assert "plain TCP" in (exposure(parse("vm-a:8786")) or "")
+    assert "SSHCluster speaks plain TCP" in (exposure(parse("ssh:vm-a,vm-b")) or "")  # no TLS through its JSON
     for safe in ("tcp://127.0.0.1:8786", "tcp://localhost:8786", "tcp://[::1]:8786", "tls://10.0.0.5:8786",
                  "local:2", "netns:rtt=1ms"):
         assert exposure(parse(safe)) is None, safe

@@ -106,7 +106,13 @@ def _address(address: str) -> str:
 
 def exposure(cluster: ClusterSpec) -> str | None:
     """A warning for a scheduler reached over plain TCP beyond this machine: anyone who can reach
-    it can run code on every node; a cluster started here is never one (it speaks TLS)."""
+    it can run code on every node. A cluster started here (local, netns) speaks TLS; one started
+    over SSH does not, as Dask's SSHCluster hands its hosts options as JSON, which cannot carry a
+    run's in-memory credentials."""
+    if cluster.kind == "ssh":
+        return (f"--cluster {cluster.address}: Dask's SSHCluster speaks plain TCP, unauthenticated: whoever reaches "
+                f"{cluster.hosts[0]} while the run lasts runs code on every node; keep the hosts on a network of your "
+                "own, or start Dask with TLS yourself and give tls://")
     parts = urlsplit(cluster.address)
     if cluster.kind != "scheduler" or parts.scheme != "tcp" or _loopback(parts.hostname or ""):
         return None
