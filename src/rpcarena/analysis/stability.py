@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rpcarena import clients
 from rpcarena.analysis import hist, stats
 from rpcarena.analysis.groups import Group
 from rpcarena.results import Cell
@@ -121,7 +122,7 @@ def client_bottleneck(cell: Cell, cpus: int) -> str | None:
     """The client busy on (nearly) all it can use: its CPUs, or for Python clients its processes, each
     of which runs Python on one CPU at a time (the GIL), however many clients it drives."""
     client_cpus = len(cell.placement.get("client_cpus") or []) or cpus
-    if cell.client.startswith("py") and cell.client_processes:
+    if clients.is_python(cell.client) and cell.client_processes:
         client_cpus = min(client_cpus, cell.client_processes)
     if cell.wall_s <= 0:
         return None
