@@ -34,12 +34,16 @@ def _busy_beside(server: psutil.Process) -> subprocess.Popen:
     return subprocess.Popen(["taskset", "-c", str(cpu), "yes"], stdout=subprocess.DEVNULL)
 
 
-def _machine_quiet() -> bool:
-    """Whether the machine ran less than stability.OTHER_CPUS of other work over the last second."""
-    before = contention.read(None)
-    time.sleep(1.0)
-    phase = before.until(contention.read(None), cell_cpu_s=0.0)
-    return phase["others_cpu_s"] / phase["phase_s"] < stability.OTHER_CPUS
+def _machine_quiet(seconds: int = 20) -> bool:
+    """Whether the machine ran less than stability.OTHER_CPUS of other work over a whole second,
+    waiting up to `seconds` for one (what an earlier test started may still be winding down)."""
+    for _ in range(seconds):
+        before = contention.read(None)
+        time.sleep(1.0)
+        phase = before.until(contention.read(None), cell_cpu_s=0.0)
+        if phase["others_cpu_s"] / phase["phase_s"] < stability.OTHER_CPUS / 4:
+            return True
+    return False
 
 
 def test_a_busy_process_beside_the_server_during_one_phase_is_other_load_for_that_cell_only(tmp_path):
