@@ -22,8 +22,8 @@ HIGH_CV = 1.0  # SD above the mean: a long tail or a bimodal distribution
 TRIAL_CV = 0.10  # medians of repeated trials differing by more than 10%
 FEW_CALLS = 100
 TAIL_CALLS = 10  # a percentile is supported when at least this many calls lie beyond it
-OTHER_WAIT_SHARE = 0.05  # of the phase, the server's threads runnable but waiting for a CPU
-OTHER_CPUS = 0.25  # CPUs' worth of other processes' time over the phase
+OTHER_WAIT_SHARE = 0.05  # of the phase, the server's threads waiting for a CPU while others ran
+OTHER_CPUS = 0.25  # CPUs' worth of CPU time of processes outside the run over the phase
 MHZ_CHANGE = 0.05
 CLIENT_SATURATED = 0.90
 DELAYED_ACK_MS = 40.0  # Linux's minimum delayed-ACK timeout (TCP_DELACK_MIN)
@@ -92,20 +92,23 @@ def failed_calls(cell: Cell, cpus: int) -> str | None:
 
 
 def other_load(cell: Cell, cpus: int) -> str | None:
-    """Other processes took CPU time from the cell during its measured phase: its server's threads
-    waited in the run queue, or the machine ran that much outside the cell's processes (both read
-    over the phase itself by process/contention; a document without them is not judged by the
-    1-minute load average, which trails a burst by minutes and cannot see one inside a phase)."""
+    """Other processes took CPU time from the cell during its measured phase: processes outside the
+    run ran a quarter of a CPU or more, or the server's threads waited in the run queue while they
+    ran (both read over the phase itself by process/contention). The wait counts only as far as the
+    others' CPU time can explain it: a server's threads also queue behind one another and behind the
+    drivers, and that wait is the cell's own. The 1-minute load average is not used: it trails a
+    burst by minutes and cannot see one inside a phase."""
     phase_s = cell.contention.get("phase_s") or 0.0
     if phase_s <= 0:
         return None
-    waited = cell.contention.get("server_waited_s", 0.0) / phase_s
-    others = cell.contention.get("others_cpu_s", 0.0) / phase_s
+    others_s = cell.contention.get("others_cpu_s", 0.0)
+    waited = min(cell.contention.get("server_waited_s", 0.0), others_s) / phase_s
+    others = others_s / phase_s
     if waited < OTHER_WAIT_SHARE and others < OTHER_CPUS:
         return None
-    return (f"other load: the server waited for a CPU {waited:.0%} of the measured phase and other processes "
-            f"ran {others:.2f} CPUs beside the cell, taking time from it; measure on a quiet machine, or "
-            "--repeat 3 and compare medians")
+    return (f"other load: processes outside the run ran {others:.2f} CPUs beside the cell and the server "
+            f"waited for a CPU up to {waited:.0%} of the measured phase behind them, taking time from it; "
+            "measure on a quiet machine, or --repeat 3 and compare medians")
 
 
 def clock_drift(cell: Cell, cpus: int) -> str | None:
