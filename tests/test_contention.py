@@ -23,24 +23,34 @@ from rpcarena.process import contention
 from rpcarena.report import export
 
 
-def test_a_reading_counts_a_process_outside_the_run_and_not_the_run_itself():
-    """`yes` started by this process is the run's own; the same `yes` started outside it (by a shell
-    that exits at once, so that init adopts it) is another process, its CPU time counted."""
-    for outside, argv in ((False, ["yes"]), (True, ["sh", "-c", "yes >/dev/null & echo $!"])):
-        before = contention.read(os.getpid())
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE if outside else subprocess.DEVNULL)
-        pid = int(proc.stdout.readline()) if outside and proc.stdout else proc.pid
-        try:
-            proc.wait() if outside else time.sleep(0.3)
-            time.sleep(0.3)
-            ended = contention.read(os.getpid())
-        finally:
-            os.kill(pid, 9)
-            proc.wait()
-        phase = before.until(ended)
-        assert set(phase) == {"phase_s", "server_waited_s", "others_cpu_s"} and phase["others_cpu_s"] >= 0
-        counted = [key for key in ended.others_ticks if key[0] == pid]
-        assert bool(counted) == outside and os.getpid() not in {key[0] for key in ended.others_ticks}
+def _yes(outside: bool) -> tuple[subprocess.Popen, int]:
+    """`yes`, started by this process, or by a shell that exits at once so that init adopts it."""
+    argv = ["sh", "-c", "yes >/dev/null & echo $!"] if outside else ["yes"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE if outside else subprocess.DEVNULL)
+    if not (outside and proc.stdout):
+        return proc, proc.pid
+    pid = int(proc.stdout.readline())
+    proc.wait()
+    return proc, pid
+
+
+@pytest.mark.parametrize("outside, as_server", [(False, False), (True, False), (True, True)])
+def test_a_reading_counts_a_process_outside_the_run_and_not_the_run_itself(outside, as_server):
+    """`yes` started by this process (the orchestrator) is the run's own; the same `yes` started
+    outside it is another process, its CPU time counted, unless it is the cell's server (a target's
+    --server-pid, which the run did not start)."""
+    before = contention.read(os.getpid())
+    proc, pid = _yes(outside)
+    try:
+        time.sleep(0.3)
+        ended = contention.read(pid if as_server else os.getpid())
+    finally:
+        os.kill(pid, 9)
+        proc.wait()
+    phase = before.until(ended)
+    assert set(phase) == {"phase_s", "server_waited_s", "others_cpu_s"} and phase["others_cpu_s"] >= 0
+    counted = {key[0] for key in ended.others_ticks}
+    assert (pid in counted) == (outside and not as_server) and os.getpid() not in counted
 
 
 def _busy_beside(server: psutil.Process) -> subprocess.Popen:

@@ -5,7 +5,8 @@ Two readings, at the start and at the end of the phase, and their difference:
   nanoseconds a thread was runnable but another task held its CPU) — time the cell itself lost;
 - the CPU time (`/proc/PID/stat`, utime + stime) of every process that is not the run's: not this
   process (the orchestrator) nor any of its descendants (the server, the drivers, the delay line,
-  HAProxy), and not a kernel thread (softirq work for the cell's own loopback traffic runs in
+  HAProxy), not a target's server that the run did not start (`--server-pid`) nor its children,
+  and not a kernel thread (softirq work for the cell's own loopback traffic runs in
   ksoftirqd). What else ran, by name of who ran it.
 
 Neither reading alone proves that another process ran: the server's threads also wait behind one
@@ -49,8 +50,11 @@ class Reading:
 
 
 def read(server_pid: int | None) -> Reading:
-    """The counters now; a server that is not on this host (a cluster node's) reads as zero wait."""
-    return Reading(time.monotonic(), _waited_s(server_pid) if server_pid else 0.0, _others_ticks(os.getpid()))
+    """The counters now; a server that is not on this host (a cluster node's) reads as zero wait. The
+    server and what it started are the cell's even when the run did not start it (a target's
+    --server-pid)."""
+    roots = {os.getpid()} | ({server_pid} if server_pid else set())
+    return Reading(time.monotonic(), _waited_s(server_pid) if server_pid else 0.0, _others_ticks(roots))
 
 
 def _ticks() -> int:
@@ -66,10 +70,10 @@ class _Stat:
     started: int
 
 
-def _others_ticks(run_pid: int) -> dict[tuple[int, int], int]:
-    """The CPU ticks of each user process that is neither `run_pid` nor one of its descendants."""
+def _others_ticks(roots: set[int]) -> dict[tuple[int, int], int]:
+    """The CPU ticks of each user process that is neither one of `roots` nor one of their descendants."""
     stats = [s for s in map(_stat, _pids()) if s is not None]
-    ours = _descendants(run_pid, stats)
+    ours = _descendants(roots, stats)
     return {(s.pid, s.started): s.cpu_ticks for s in stats if not s.kernel and s.pid not in ours}
 
 
@@ -88,12 +92,12 @@ def _stat(pid: int) -> _Stat | None:
                  int(fields[UTIME]) + int(fields[STIME]), int(fields[STARTTIME]))
 
 
-def _descendants(root: int, stats: list[_Stat]) -> set[int]:
-    """`root` and every process below it, from the parent links of one listing."""
+def _descendants(roots: set[int], stats: list[_Stat]) -> set[int]:
+    """`roots` and every process below them, from the parent links of one listing."""
     children: dict[int, list[int]] = {}
     for s in stats:
         children.setdefault(s.ppid, []).append(s.pid)
-    found, todo = {root}, [root]
+    found, todo = set(roots), list(roots)
     while todo:
         for child in children.get(todo.pop(), []):
             if child not in found:
