@@ -53,6 +53,23 @@ def test_a_reading_counts_a_process_outside_the_run_and_not_the_run_itself(outsi
     assert (pid in counted) == (outside and not as_server) and os.getpid() not in counted
 
 
+def test_short_lived_processes_of_another_are_counted_through_their_parent():
+    """A loop outside the run (adopted by init) that starts a short `yes` after another: none of
+    them lives from one reading to the next, yet their CPU time is counted, in the loop's reaped
+    children's time."""
+    loop = subprocess.run(["sh", "-c", "(while :; do timeout 0.05 yes >/dev/null; done) >/dev/null 2>&1 & echo $!"],
+                          capture_output=True, text=True, check=True)
+    pid = int(loop.stdout)
+    try:
+        before = contention.read(os.getpid())
+        time.sleep(0.5)
+        ended = contention.read(os.getpid())
+    finally:
+        os.kill(pid, 9)
+    grew = [t - before.others_ticks.get(key, 0) for key, t in ended.others_ticks.items() if key[0] == pid]
+    assert grew and grew[0] > 0 and before.until(ended)["others_cpu_s"] > 0
+
+
 def _busy_beside(server: psutil.Process) -> subprocess.Popen:
     cpu = min(server.cpu_affinity())
     return subprocess.Popen(["taskset", "-c", str(cpu), "yes"], stdout=subprocess.DEVNULL)

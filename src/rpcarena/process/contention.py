@@ -3,20 +3,22 @@
 Two readings, at the start and at the end of the phase, and their difference:
 - the run-queue wait of the server's threads (`/proc/PID/task/TID/schedstat`, its second field: the
   nanoseconds a thread was runnable but another task held its CPU) — time the cell itself lost;
-- the CPU time (`/proc/PID/stat`, utime + stime) of every process that is not the run's: not this
-  process (the orchestrator) nor any of its descendants (the server, the drivers, the delay line,
-  HAProxy), not a target's server that the run did not start (`--server-pid`) nor its children,
-  and not a kernel thread (softirq work for the cell's own loopback traffic runs in
-  ksoftirqd). What else ran, by name of who ran it.
+- the CPU time (`/proc/PID/stat`: utime + stime, and cutime + cstime, what the children it reaped
+  ran) of every process that is not the run's: not this process (the orchestrator) nor any of its
+  descendants (the server, the drivers, the delay line, HAProxy), not a target's server that the
+  run did not start (`--server-pid`) nor its children, and not a kernel thread (softirq work for
+  the cell's own loopback traffic runs in ksoftirqd). What else ran, by name of who ran it.
 
 Neither reading alone proves that another process ran: the server's threads also wait behind one
 another (a Python server's threads queue for the GIL and for the CPUs), and the machine's busy time
 in `/proc/stat` includes the interrupts the cell's own traffic raises. So the busy time is summed
 over the other processes only, and the wait is judged against it (analysis/stability.other_load).
 
-A process that started during the phase counts in full; one that ended in it is lost, as are its
-last CPU seconds (a short-lived helper of another user goes unseen). The 1-minute load average is
-not used at all: it trails a burst of load by minutes and cannot see one inside a phase of a second.
+A process that started during the phase counts in full. One that ended in it is counted through
+its parent's children's time once reaped (a compiler that `make` runs for a second is seen), less
+what it ran before the phase; one not yet reaped at the phase's end is a zombie, still read. The
+1-minute load average is not used at all: it trails a burst of load by minutes and cannot see one
+inside a phase of a second.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from pathlib import Path
 PROC = Path("/proc")
 PF_KTHREAD = 0x00200000  # in /proc/PID/stat's flags: a kernel thread
 # Fields of /proc/PID/stat after the command's closing parenthesis, counted from 0 at its state.
-PPID, FLAGS, UTIME, STIME, STARTTIME = 1, 6, 11, 12, 19
+PPID, FLAGS, STARTTIME = 1, 6, 19
+CPU_FIELDS = (11, 12, 13, 14)  # utime, stime, and cutime, cstime: the children it reaped
 
 
 @dataclass(frozen=True)
@@ -43,10 +46,13 @@ class Reading:
     others_ticks: Mapping[tuple[int, int], int]
 
     def until(self, later: Reading) -> dict[str, float]:
-        """The phase between two readings, as the cell records it (`Cell.contention`)."""
-        ticks = sum(max(t - self.others_ticks.get(key, 0), 0) for key, t in later.others_ticks.items())
+        """The phase between two readings, as the cell records it (`Cell.contention`). A process that
+        ended in the phase went into its parent's children's time whole: what it had run before the
+        phase is taken off again."""
+        grown = sum(max(t - self.others_ticks.get(key, 0), 0) for key, t in later.others_ticks.items())
+        ended = sum(t for key, t in self.others_ticks.items() if key not in later.others_ticks)
         return {"phase_s": later.at_s - self.at_s, "server_waited_s": max(later.waited_s - self.waited_s, 0.0),
-                "others_cpu_s": ticks / _ticks()}
+                "others_cpu_s": max(grown - ended, 0) / _ticks()}
 
 
 def read(server_pid: int | None) -> Reading:
@@ -89,7 +95,7 @@ def _stat(pid: int) -> _Stat | None:
         return None
     fields = text[text.rindex(")") + 2:].split()  # the command may hold spaces and parentheses
     return _Stat(pid, int(fields[PPID]), bool(int(fields[FLAGS]) & PF_KTHREAD),
-                 int(fields[UTIME]) + int(fields[STIME]), int(fields[STARTTIME]))
+                 sum(int(fields[i]) for i in CPU_FIELDS), int(fields[STARTTIME]))
 
 
 def _descendants(roots: set[int], stats: list[_Stat]) -> set[int]:
