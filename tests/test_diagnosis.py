@@ -49,6 +49,38 @@ def test_a_small_bump_in_the_tail_is_not_a_second_mode():
     assert "bimodal" not in _said(_cell(latencies))
 
 
+@pytest.mark.parametrize("fast_share, slow_us", [(0.85, 2500), (0.6, 560)])
+def test_a_tail_mode_or_a_near_one_is_not_two_modes_that_matter(fast_share, slow_us):
+    """15% of calls in a slow mode is a tail (the p99's), and a mode 1.6x slower is a cross-CPU
+    wake-up: neither moves the median from one mode to the other."""
+    rng = np.random.default_rng(4)
+    fast = int(2000 * fast_share)
+    latencies = np.concatenate([rng.lognormal(np.log(350), 0.05, fast),
+                                rng.lognormal(np.log(slow_us), 0.05, 2000 - fast)])
+    rng.shuffle(latencies)
+    assert "bimodal" not in _said(_cell(latencies))
+
+
+def _trials(medians_us) -> list[Cell]:
+    """One quiet cell a trial, each the same long tail moved to its median."""
+    cells = []
+    for t, median in enumerate(medians_us):
+        latencies = ONE_MODE * median / np.median(ONE_MODE)
+        recorded = hist.new()
+        hist.record_many(recorded, (int(v * 1e3) for v in latencies))
+        cells.append(_cell(latencies, trial=t, latency_histogram=hist.encode(recorded)))
+    return cells
+
+
+@pytest.mark.parametrize("medians_us, said", [([100, 112, 95], False), ([100, 125, 98], False),
+                                               ([100, 131, 99], True), ([200, 95, 100], True)])
+def test_trials_differ_only_by_as_much_as_the_mechanisms_ranked(medians_us, said):
+    diagnosed = {d.check: d.text for d in stability.diagnoses(group(_trials(medians_us))[0], cpus=2)}
+    assert ("trial_spread" in diagnosed) == said, diagnosed
+    if said:
+        assert f"{max(medians_us) / min(medians_us):.2f}x" in diagnosed["trial_spread"]
+
+
 @pytest.mark.parametrize("start, end, expected", [(500, 300, "faster over the measured phase"),
                                                   (300, 450, "slower over the measured phase")])
 def test_a_trend_over_the_phase_is_said_with_its_direction(start, end, expected):

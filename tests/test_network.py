@@ -21,6 +21,7 @@ from rpcarena.config import RunConfig
 from rpcarena.network import link, proxy
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
+from rpcarena.report import export
 
 
 def _need(reason: str | None) -> None:
@@ -96,6 +97,21 @@ def test_a_round_trip_is_never_shorter_than_the_link_and_is_recorded(tmp_path, c
     assert cell.histogram.get_total_count() == 20  # how long each took: benchmarks/timing_claims.py (link)
     assert cell.link_rtt_ms is not None and cell.link_cpu_s is not None
     assert results.link["rtt_ms"] == 20 and results.link["delay_line_cpus"] == [1]
+
+
+@pytest.mark.parametrize("rate", ["10mbit", "20mbit"])
+def test_large_calls_serialized_at_a_slow_link_with_tcp_nodelay_are_not_nagle(tmp_path, census, rate):
+    """A large call carries ~50 kB each way. At 20 Mbit/s both take about 40 ms to serialize, so the
+    calls land one delayed-ACK timer above the round trip (95% of them, read once: a cell without the
+    TCP_NODELAY reading was warned). With TCP_NODELAY on at both ends that is the link's rate, not
+    Nagle, and no warning says otherwise."""
+    _need_link()
+    config = RunConfig(contenders=["tcp-raw"], workloads=["hprpc.large8192"], calls=20, warmup_s=0,
+                       link=f"rtt=20ms,rate={rate}", out=tmp_path / "r.json")
+    cell = Arena(config, plans(config)).run().cells[0]
+    assert cell.status == "ok" and cell.calls == 20, cell.reason
+    assert cell.tcp_nodelay == {"client": True, "server": True}, cell.tcp_nodelay
+    assert "delayed-ack" not in [d.kind for d in export.cell_warnings(cell, cpus=2)]
 
 
 def test_namespace_and_veth_are_gone_after_a_failed_cell(tmp_path, census):

@@ -4,7 +4,7 @@ Drivers warm up; when all are warm the server's CPU time and the kernel's byte
 counters are read; the measured phase runs; both are read again. The cell then
 records the merged result, the differences, where everything ran, how loaded the
 machine was before and after (drift), and what other processes took during the phase
-(contention: the server's run-queue wait, the CPU time outside the cell's processes).
+(contention: the server's run-queue wait, the CPU time of processes outside the run).
 """
 
 from __future__ import annotations
@@ -87,13 +87,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     record(cell, outcome, used)
     cell.drift = {"before": load_before, "after": environment.load_now()}
     if server.pid is not None:  # a server elsewhere, or of unknown pid: its CPU would read as other load
-        cell.contention = at_warm["contention"].until(ended, _cell_cpu_s(cell, used))
-
-
-def _cell_cpu_s(cell: Cell, used: Usage) -> float:
-    """What the cell's own processes spent in the measured phase: server, drivers, delay line."""
-    server = used.cpu_s if used.cpu_s is not None else (used.cpu_user_s or 0.0) + (used.cpu_sys_s or 0.0)
-    return server + cell.client_cpu_user_s + cell.client_cpu_sys_s + (cell.link_cpu_s or 0.0)
+        cell.contention = at_warm["contention"].until(ended)
 
 
 def _nodelay(server: ServerSide, phase: Phase, target: str) -> dict[str, bool | str | None]:
