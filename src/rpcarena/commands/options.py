@@ -105,6 +105,8 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
     if args.slo is not None:
         slo.parse(args.slo)  # refused before anything starts, not once the search begins
+    if args.find_max and args.rate is not None:  # the search sets the rate of each probe
+        raise UsageError("--find-max searches the rate itself: drop --rate")
     if args.calls is not None and args.duration is not None:  # one would silently win
         raise UsageError("-n/--calls and -z/--duration both given: a cell measures a count of calls or a time, "
                          "keep one")
