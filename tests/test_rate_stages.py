@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tests.conftest import run_cli
+from tests.test_target import items  # noqa: F401 (the HTTP server fixture)
 
 from rpcarena.analysis import hist
 from rpcarena.config import parse_rate
@@ -44,16 +45,16 @@ def test_staged_offsets_keep_each_stage_rate():
     assert [schedule.stage(o) for o in offsets] == [0] * 10 + [1] * 20
 
 
-def test_stages_and_a_count_are_refused():
-    done = run_cli("run", "--contender", "tcp-raw", "--rate", STAGES, "-n", "10")
-    assert done.returncode == 2 and "drop -n" in done.stderr and "Traceback" not in done.stderr
+@pytest.mark.parametrize("extra,said", [(("-n", "10"), "drop -n"), (("-z", "5s"), "drop -z"),
+                                        (("--find-max", "--slo", "p99<5ms"), "drop --rate"),
+                                        (("--rate", "500:10"), "give its unit")])
+def test_what_stages_cannot_go_with_is_refused(extra, said):
+    done = run_cli("run", "--contender", "tcp-raw", "--rate", STAGES, *extra)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("client", ["py", "go"])
-def test_each_stage_counts_its_own_calls(tmp_path, client):
-    out = tmp_path / "r.json"
-    done = run_cli("run", "--contender", "tcp-raw", "--client", client, "--workload", "usp.void", "--rate", STAGES,
-                   "--warmup", "0", "--out", str(out))
+def _counted(out, done) -> None:
+    """The one cell's stages hold each stage's calls, timed three ways."""
     assert done.returncode == 0, done.stderr
     (cell,) = load(out).cells
     assert [s["calls"] for s in cell.stages] == PER_STAGE
@@ -62,4 +63,20 @@ def test_each_stage_counts_its_own_calls(tmp_path, client):
     for stage, calls in zip(cell.stages, PER_STAGE):
         for key in ("latency_histogram", "latency_uncorrected_histogram", "schedule_lag_histogram"):
             assert hist.decode(stage[key]).get_total_count() == calls
+
+
+@pytest.mark.parametrize("client", ["py", "go", "rust", "java"])
+def test_each_stage_counts_its_own_calls(tmp_path, client):
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--contender", "tcp-raw", "--client", client, "--workload", "usp.void", "--rate", STAGES,
+                   "--warmup", "0", "--out", str(out))
+    _counted(out, done)
     assert "--rate stages" in done.stdout
+
+
+@pytest.mark.parametrize("client", ["py", "go"])
+def test_a_target_is_driven_in_stages(items, tmp_path, client):  # noqa: F811
+    out = tmp_path / "t.json"
+    done = run_cli("target", "--client", client, "--http", items + "/items/{{id}}", "--var", "id=7",
+                   "--expect-json", "id=7", "--rate", STAGES, "--warmup", "0", "--out", str(out), timeout=300)
+    _counted(out, done)
