@@ -12,8 +12,10 @@ ghz `--rps` at the same rate and connections, in alternating rounds (the order r
 round, so drift hits every driver alike). It prints per driver and rate the medians over rounds
 of corrected p50/p99, uncorrected p50, the schedule lag p50 (due -> sent) where the driver
 reports it, the pacing error, ghz's p50 at the same rate and the closed-loop p50 at one client,
-with the load average before and after (the machine may be shared: the numbers are noisy), and
-whether the goal holds: a pacing error of at most 10 % of the uncorrected p50, or 20 us.
+with the load average before and after and at each row (the machine may be shared: the numbers
+are noisy), and whether the goal holds: a pacing error of at most 10 % of the uncorrected p50, or
+20 us; a row whose runs saw a load average of 1.5 or more is not judged ("void"), and the last
+line says whether the whole table can be.
 
     .venv/bin/python benchmarks/open_loop.py [--duration 3] [--warmup 1] [--rounds 2]
         [--drivers py,go,rust,java] [--shares 10,30,60] [--clients 4] [--capacity N]
@@ -47,6 +49,9 @@ SERVER = "grpc-go"
 WORKLOAD = "usp.int32"
 DRIVERS = ("py", "go", "rust", "java")
 GOAL_SHARE, GOAL_FLOOR_US = 0.10, 20.0
+# Above this 1-minute load average on the runs of a row, other work took the drivers' CPUs: the
+# goal is then not judged (a driver that could not run cannot keep a schedule).
+GOAL_MAX_LOAD = 1.5
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,7 @@ class Point:
     p99: float
     uncorrected_p50: float | None = None
     lag_p50: float | None = None
+    load: float = 0.0  # the 1-minute load average as the run ended
 
     @property
     def pacing_error(self) -> float | None:
@@ -85,7 +91,7 @@ def rpcarena_once(client: str, rate: float | None, clients: int, setup: Setup) -
                             setup.logs, server.alive, server.died_message)
         result = drive.run(lambda: None, setup.warmup_s + setup.duration_s + 60).result
     return Point(result.calls / result.wall_s, *_p50_p99(result.histogram),
-                 _p50(result.histogram_uncorrected), _p50(getattr(result, "histogram_schedule_lag", None)))
+                 _p50(result.histogram_uncorrected), _p50(result.histogram_schedule_lag), os.getloadavg()[0])
 
 
 def ghz_once(rate: float, clients: int, setup: Setup) -> Point:
@@ -98,7 +104,7 @@ def ghz_once(rate: float, clients: int, setup: Setup) -> Point:
         def run(seconds: float) -> Point:
             m = ghz_rate(server.target, workload.method, workload.requests[0], clients, rate, seconds,
                          setup.placement.clients)
-            return Point(m.calls_per_s, m.p50_us, m.p99_us)
+            return Point(m.calls_per_s, m.p50_us, m.p99_us, load=os.getloadavg()[0])
 
         run(setup.warmup_s)
         return run(setup.duration_s)
@@ -135,18 +141,20 @@ def _us(value: float | None) -> str:
 
 
 HEADER = (f"{'driver':<6}{'share':>6}{'rate/s':>8}{'got/s':>8}{'corr p50':>11}{'corr p99':>11}{'uncorr p50':>11}"
-          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}  goal (us)")
+          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}{'load':>6}  goal (us)")
 
 
 def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict) -> str:
     ours, peer = runs[(driver, rate)], runs[("ghz", rate)]
     error, uncorrected = _median(ours, "pacing_error"), _median(ours, "uncorrected_p50")
+    load = max(p.load for p in ours)
     goal = "-" if error is None or uncorrected is None else (
-        "met" if error <= max(GOAL_SHARE * uncorrected, GOAL_FLOOR_US) else "NOT met")
+        f"void (load {load:.1f} >= {GOAL_MAX_LOAD:g})" if load >= GOAL_MAX_LOAD
+        else "met" if error <= max(GOAL_SHARE * uncorrected, GOAL_FLOOR_US) else "NOT met")
     return (f"{driver:<6}{share:>5}%{rate:>8,.0f}{_us(_median(ours, 'calls_per_s')):>8}{_us(_median(ours, 'p50')):>11}"
             f"{_us(_median(ours, 'p99')):>11}{_us(uncorrected):>11}{_us(_median(ours, 'lag_p50')):>10}"
             f"{_us(error):>11}{_us(_median(peer, 'p50')):>10}{_us(_median(peer, 'p99')):>10}"
-            f"{_us(closed_p50.get(driver)):>11}  {goal}")
+            f"{_us(closed_p50.get(driver)):>11}{load:>6.1f}  {goal}")
 
 
 def main() -> int:
@@ -186,7 +194,21 @@ def main() -> int:
             print(row(driver, share, rate, runs, closed_p50))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"goal: pacing error <= {GOAL_SHARE:.0%} of the uncorrected p50 or {GOAL_FLOOR_US:g} us; logs {setup.logs}")
+    print(verdict(runs, drivers, rates))
     return 0
+
+
+def verdict(runs: dict, drivers: list[str], rates: list[float]) -> str:
+    """One line: the goal met or not over every row, or void when the load was too high to judge."""
+    loads = [p.load for points in runs.values() for p in points]
+    if max(loads, default=0.0) >= GOAL_MAX_LOAD:
+        return (f"judgement VOID: the load average reached {max(loads):.1f} (>= {GOAL_MAX_LOAD:g}) during the runs; "
+                "other work took the drivers' CPUs: rerun on a quiet machine")
+    missed = [f"{d}@{r:,.0f}" for r in rates for d in drivers
+              if (e := _median(runs[(d, r)], "pacing_error")) is not None
+              and (u := _median(runs[(d, r)], "uncorrected_p50")) is not None
+              and e > max(GOAL_SHARE * u, GOAL_FLOOR_US)]
+    return "goal met by every driver at every rate" if not missed else f"goal NOT met: {', '.join(missed)}"
 
 
 if __name__ == "__main__":

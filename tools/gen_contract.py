@@ -35,6 +35,9 @@ SPECS = {
                                    responses=[{"value": 7}, {"value": -1}],
                                    payloads_b64=["CAc=", "CP///////////wE="], clients=2, warmup_s=0.0),
     "spec.stream.json": _BASE.but(method="InvertStream", mode="stream", clients=1),
+    "spec.stages.json": _BASE.but(calls=None, duration_s=3.0, rate_per_s=500.0, sample_limit=500, sync=False,
+                                  stages=[{"rate_per_s": 500.0, "duration_s": 1.0},
+                                          {"rate_per_s": 2000.0, "duration_s": 2.0}]),
 }
 RESULT = DriveResult(calls=3, errors={"timeout": 0, "wrong_answer": 1}, wall_s=1.234, cpu_user_s=0.9,
                      cpu_sys_s=0.3, histogram="HISTFAAAACl4nJNpmSzMwMDAwQABzFCaEYh5f7hHMNh/gAgcLWZSZOpnYgIAetAGFg==",

@@ -45,6 +45,37 @@ def parse_duration(text: str | float | None, option: str) -> float | None:
     return seconds
 
 
+def parse_rate(text: str | float | None) -> tuple[float | None, list[dict[str, float]] | None]:
+    """--rate: '1000' (calls per second), or stages as k6's ramping arrival rate, '500:10s,2000:20s'
+    -> (the first stage's rate, [{rate_per_s, duration_s}, ...]). Each stage needs its duration's
+    unit, as -z does; a plain rate has no stages."""
+    if text is None or isinstance(text, (int, float)):
+        return (None if text is None else float(text)), None
+    if ":" not in text:
+        try:
+            return float(text), None
+        except ValueError:
+            raise UsageError(f"bad --rate {text!r}: give calls per second (1000) or stages such as "
+                             "500:10s,2000:20s") from None
+    stages = [_stage(part, text) for part in text.split(",")]
+    return stages[0]["rate_per_s"], stages
+
+
+def _stage(part: str, text: str) -> dict[str, float]:
+    rate, _, duration = part.partition(":")
+    try:
+        rate_per_s = float(rate)
+    except ValueError:
+        raise UsageError(f"bad --rate stage {part.strip()!r} in {text!r}: write RATE:DURATION, "
+                         "e.g. 500:10s,2000:20s") from None
+    if not duration.strip():
+        raise UsageError(f"bad --rate stage {part.strip()!r} in {text!r}: give its duration, e.g. {rate.strip()}:10s")
+    seconds = parse_duration(duration, f"--rate stage {part.strip()!r}")
+    if not seconds:
+        raise UsageError(f"bad --rate stage {part.strip()!r}: a stage lasts a positive time, e.g. 10s")
+    return {"rate_per_s": rate_per_s, "duration_s": seconds}
+
+
 def parse_ints(text: str | list[int], option: str, minimum: int = 1) -> list[int]:
     """'1,8,32' -> [1, 8, 32]; an empty part ('1,,2') is refused, not skipped: it is a typo."""
     if isinstance(text, list):
@@ -89,7 +120,8 @@ class RunConfig:
     timeout_ms: float = 5000  # fractional below 1 ms (--timeout 500us); workers get whole_timeout_ms
     cell_timeout_s: float = 600.0
     sample_limit: int = 10_000
-    rate_per_s: float | None = None
+    rate_per_s: float | None = None  # with rate_stages: the first stage's rate
+    rate_stages: list[dict[str, float]] | None = None  # --rate 500:10s,2000:20s: [{rate_per_s, duration_s}]
     arrival: str = "constant"
     fail_fast: bool = False
     redis_url: str | None = None
@@ -101,12 +133,25 @@ class RunConfig:
     client_nodes: list[str] | None = None  # which nodes drive (default: every other node)
 
     def __post_init__(self) -> None:
+        if self.rate_stages:
+            self._stage_the_phase()
         if self.calls is None and self.duration_s is None:
             self.calls = 1000
         self._check_counts()
         self._check_times()
         self._check_names()
         self._check_network()
+
+    def _stage_the_phase(self) -> None:
+        """Rate stages fix the measured phase: their durations added, the first stage's rate."""
+        stages = self.rate_stages or []
+        total = sum(s["duration_s"] for s in stages)
+        if self.calls is not None:
+            raise UsageError("--rate stages and -n/--calls both given: the stages set how long a cell lasts, "
+                             "drop -n")
+        if self.duration_s is not None and not math.isclose(self.duration_s, total):
+            raise UsageError(f"--rate stages last {total:g}s but -z/--duration is {self.duration_s:g}s: drop -z")
+        self.duration_s, self.rate_per_s = total, stages[0]["rate_per_s"]
 
     def _check_counts(self) -> None:
         if self.calls is not None and not 1 <= self.calls <= MAX_CALLS:
@@ -117,9 +162,11 @@ class RunConfig:
             raise UsageError(f"bad --repeat {self.repeat}: give 1 to {MAX_REPEAT:,} trials")
         if not 1 <= self.sample_limit <= MAX_SAMPLES:
             raise UsageError(f"bad --samples {self.sample_limit}: keep 1 to {MAX_SAMPLES:,} raw latencies per cell")
-        if self.rate_per_s is not None and not (math.isfinite(self.rate_per_s) and 0 < self.rate_per_s <= MAX_RATE):
-            raise UsageError(f"bad --rate {self.rate_per_s}: give a positive number of calls per second, "
-                             f"at most {MAX_RATE:,}")
+        rates = [s["rate_per_s"] for s in self.rate_stages or []] or [self.rate_per_s]
+        for rate in rates:
+            if rate is not None and not (math.isfinite(rate) and 0 < rate <= MAX_RATE):
+                raise UsageError(f"bad --rate {rate:g}: give a positive number of calls per second, "
+                                 f"at most {MAX_RATE:,}")
 
     def _check_times(self) -> None:
         for option, value, least in (("--duration", self.duration_s, "a positive duration such as 10s"),
@@ -194,6 +241,7 @@ class RunConfig:
 OPTIONS = {"contenders": "--contender", "workloads": "--workload", "client_drivers": "--client",
            "duration_s": "--duration", "warmup_s": "--warmup", "timeout_ms": "--timeout (ms)",
            "cell_timeout_s": "--cell-timeout", "sample_limit": "--samples", "rate_per_s": "--rate",
+           "rate_stages": "--rate (stages)",
            "redis_url": "--redis", "fail_fast": "--fail-fast"}
 
 

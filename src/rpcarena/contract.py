@@ -115,7 +115,7 @@ class DriveSpec(Document):
     """What a driver is asked to do: one cell's measured phase against one target."""
 
     WHAT: ClassVar[str] = "drive spec"
-    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external")
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external", "stages")
 
     contender: str = field(metadata=kind("string"))
     target: str = field(metadata=kind("string"))
@@ -131,6 +131,9 @@ class DriveSpec(Document):
     sample_limit: int = field(default=DEFAULT_SAMPLE_LIMIT, metadata=kind("integer"))
     rate_per_s: float | None = field(default=None, metadata=kind("number", nullable=True))
     arrival: str = field(default="constant", metadata=kind("string"))
+    # open loop in stages (k6's ramping arrival rate): [{rate_per_s, duration_s}, ...] paced one after
+    # the other from the phase's start; rate_per_s is then the first stage's and duration_s their sum
+    stages: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
     mode: str = field(default="unary", metadata=kind("string"))
     sync: bool = field(default=False, metadata=kind("boolean"))
     # tcp-raw to native drivers: the protobuf encoding of each request, base64, instead of requests
@@ -164,7 +167,7 @@ class DriveResult(Document):
 
     WHAT: ClassVar[str] = "drive result"
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns", "messages", "histogram_messages",
-                                                 "histogram_schedule_lag")
+                                                 "histogram_schedule_lag", "stages")
 
     calls: int = field(metadata=kind("integer"))
     errors: dict[str, Any] = field(metadata=kind("object"))
@@ -188,6 +191,9 @@ class DriveResult(Document):
     # start or the message before it (HdrHistogram, ns), beside the streams' own in `histogram`
     messages: int | None = field(default=None, metadata=kind("integer", nullable=True))
     histogram_messages: str | None = field(default=None, metadata=kind("string", nullable=True))
+    # open loop in stages: each stage's figures, in the spec's order: {calls, histogram,
+    # histogram_uncorrected, histogram_schedule_lag}, a call counted in the stage it was due in
+    stages: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
 
     @property
     def error_counts(self) -> dict[str, int]:

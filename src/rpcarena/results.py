@@ -64,7 +64,10 @@ class Cell:
     samples_ns: list[list[int]] = field(default_factory=list)
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
-    rate_per_s: float | None = None
+    rate_per_s: float | None = None  # with stages: the first stage's
+    # --rate stages: each one's rate_per_s, duration_s, calls and latency_histogram,
+    # latency_uncorrected_histogram, schedule_lag_histogram (a call counted in the stage it was due in)
+    stages: list[dict[str, Any]] = field(default_factory=list)
     via: str | None = None  # "haproxy", or "direct" for a contender the proxy leaves alone
     link: str | None = None  # the emulated link as given (--link), e.g. "wifi"; None: loopback
     link_rtt_ms: float | None = None  # the link's round trip measured (ping) just before the cell

@@ -19,7 +19,7 @@ from typing import Any
 
 from rpcarena import results
 from rpcarena.analysis import slo
-from rpcarena.config import parse_duration, parse_ints
+from rpcarena.config import parse_duration, parse_ints, parse_rate
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 
 DEFAULT_WARMUP = "1s"
@@ -81,7 +81,8 @@ def add_measure_options(p: Any) -> None:
                                      "of kind timeout, never a sample (default 5s)")
     p.add_argument("--cell-timeout", help="give up on a cell after this long (default 600s)")
     p.add_argument("--samples", type=int, help="raw latencies kept per cell for plots (default 10000)")
-    p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")
+    p.add_argument("--rate", help="open loop: calls per second over all clients (1000), or stages of a ramping "
+                                  "arrival rate, RATE:DURATION each (500:10s,2000:20s,500:10s)")
     p.add_argument("--arrival", help="open-loop arrivals: constant (default) or poisson")
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
@@ -104,6 +105,8 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
     if args.slo is not None:
         slo.parse(args.slo)  # refused before anything starts, not once the search begins
+    if args.find_max and args.rate is not None:  # the search sets the rate of each probe
+        raise UsageError("--find-max searches the rate itself: drop --rate")
     if args.calls is not None and args.duration is not None:  # one would silently win
         raise UsageError("-n/--calls and -z/--duration both given: a cell measures a count of calls or a time, "
                          "keep one")
@@ -113,8 +116,13 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         "warmup_s": parse_duration(args.warmup, "--warmup"), "repeat": args.repeat, "pin": args.pin,
         "timeout_ms": _ms(parse_duration(args.timeout, "--timeout")),
         "cell_timeout_s": parse_duration(args.cell_timeout, "--cell-timeout"), "sample_limit": args.samples,
-        "rate_per_s": args.rate, "arrival": args.arrival, "fail_fast": args.fail_fast or None}
+        **_rates(args.rate), "arrival": args.arrival, "fail_fast": args.fail_fast or None}
     return {name: value for name, value in given.items() if value is not None}
+
+
+def _rates(text: str | None) -> dict[str, Any]:
+    rate_per_s, stages = parse_rate(text)
+    return {"rate_per_s": rate_per_s, "rate_stages": stages}
 
 
 def _ms(seconds: float | None) -> float | None:

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from rpcarena import results
 from rpcarena.commands.options import add_output_options, command
-from rpcarena.report import answer, export, terminal
+from rpcarena.report import answer, export, stages, terminal
 from rpcarena.results import Results
 
 NAME = "show"
@@ -54,6 +54,9 @@ def present(doc: Results, args: argparse.Namespace, console: Console) -> None:
         terminal.render(doc, console)
     else:
         terminal.summary(doc, console, quiet=getattr(args, "quiet", False))
+        staged = stages.table(doc)
+        if staged is not None:
+            console.print(staged)
         if getattr(args, "verbose", False):
             terminal.render(doc, console)
     sys.stdout.flush()

@@ -109,4 +109,4 @@ class Arena:
                     clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
                     client_language=contenders.client_language(p.client),
                     rate_per_s=self.config.rate_per_s, link=self.config.link, via=self.config.via,
-                    started=now())
+                    stages=[dict(s) for s in self.config.rate_stages or []], started=now())

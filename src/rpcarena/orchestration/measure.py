@@ -131,6 +131,14 @@ def record_wire(cell: Cell, count: wire.Count) -> None:
     cell.wire_out_bytes, cell.wire_out_packets = count.out_bytes, count.out_packets
 
 
+def _record_stages(cell: Cell, measured: list[dict[str, Any]]) -> None:
+    """Each --rate stage's figures beside its rate and duration, under the cell's key names."""
+    names = {"histogram": "latency_histogram", "histogram_uncorrected": "latency_uncorrected_histogram",
+             "histogram_schedule_lag": "schedule_lag_histogram", "calls": "calls"}
+    for stage, figures in zip(cell.stages, measured):
+        stage.update({names[k]: v for k, v in figures.items() if k in names})
+
+
 def record(cell: Cell, outcome: Outcome, used: Usage) -> None:
     """A measured phase's merged result and the server's usage into the cell (also a cluster's)."""
     result = outcome.result
@@ -141,6 +149,7 @@ def record(cell: Cell, outcome: Outcome, used: Usage) -> None:
     cell.latency_histogram = result.histogram
     cell.latency_uncorrected_histogram = result.histogram_uncorrected
     cell.schedule_lag_histogram = result.histogram_schedule_lag
+    _record_stages(cell, result.stages or [])
     cell.messages, cell.message_latency_histogram = result.messages, result.histogram_messages
     cell.samples_ns = result.samples
     cell.late_calls = result.late_calls

@@ -54,8 +54,14 @@ def split(spec: DriveSpec, procs: int) -> list[DriveSpec]:
         calls[0] += spec.calls - sum(calls)  # type: ignore[operator]
     return [spec.but(clients=n, calls=None if calls is None else calls[p],
                      rate_per_s=spec.rate_per_s * n / spec.clients if spec.rate_per_s else spec.rate_per_s,
+                     stages=_shared_stages(spec.stages, n / spec.clients),
                      sample_limit=max(1, spec.sample_limit // procs))
             for p, n in enumerate(shares)]
+
+
+def _shared_stages(stages: list[Any] | None, share: float) -> list[Any] | None:
+    """A driver process's part of each stage's rate: the share of the clients it runs."""
+    return None if stages is None else [dict(s, rate_per_s=s["rate_per_s"] * share) for s in stages]
 
 
 def python_drivers(spec: DriveSpec, procs: int = MAX_PYTHON_PROCS) -> list[DriverSpec]:
@@ -164,7 +170,17 @@ def merge(results: list[DriveResult]) -> DriveResult:
         retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
         cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
         start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None,
-        **_messages(results))
+        stages=_merged_stages(results), **_messages(results))
+
+
+def _merged_stages(results: list[DriveResult]) -> list[Any] | None:
+    """Each stage's figures over every driver (None when the drivers measured no stages)."""
+    if not all(r.stages for r in results):
+        return None
+    return [{"calls": sum(r.stages[k]["calls"] for r in results),  # type: ignore[index]
+             **{key: _sum([r.stages[k][key] for r in results])  # type: ignore[index]
+                for key in ("histogram", "histogram_uncorrected", "histogram_schedule_lag")}}
+            for k in range(len(results[0].stages or []))]
 
 
 def _messages(results: list[DriveResult]) -> dict[str, Any]:

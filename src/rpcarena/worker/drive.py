@@ -43,6 +43,7 @@ class Tally:
     examples: dict = field(default_factory=dict)
     samples: list = field(default_factory=list)
     late: int = 0
+    staged: list = field(default_factory=list)  # open loop in stages: a Tally per stage, of due -> done etc.
     pending: array = field(default_factory=lambda: array("q"))  # latencies not yet in the histogram
 
     def fail(self, kind: str, error: BaseException | None, detail: Callable[[], str] | None = None) -> None:
@@ -178,7 +179,8 @@ class Driver:
         client, schedule = self.clients[i], self.schedule
         assert schedule is not None, "set before the go barrier opens"
         reservoir, kept, keep_at, k = Reservoir(self.sample_share(), rng), 0, 1, 0
-        tally.uncorrected, tally.lag = hist.new(), hist.new()
+        _open(tally)
+        tally.staged = [_open(Tally()) for _ in self.spec.stages or []]
         pacer.fine_timers()
         while (due := schedule.next()) is not None:
             pacer.wait_until(due)
@@ -188,9 +190,10 @@ class Driver:
                 continue
             sent, done = timed
             tally.late += sent - due > LATE_NS
-            tally.histogram.record_value(done - due)
-            tally.uncorrected.record_value(done - sent)
-            tally.lag.record_value(sent - due)
+            for each in (tally, tally.staged[schedule.stage(due)]) if tally.staged else (tally,):
+                each.histogram.record_value(done - due)
+                each.uncorrected.record_value(done - sent)
+                each.lag.record_value(sent - due)
             kept += 1
             if kept == keep_at:
                 keep_at = reservoir.keep(kept, k * self.n + i, done - due)
@@ -219,7 +222,7 @@ class Driver:
         self.start_ns = time.perf_counter_ns()
         if self.spec.rate_per_s:
             self.schedule = pacer.Schedule(self.spec.rate_per_s, self.spec.arrival, self.start_ns, self.spec.calls,
-                                           self.start_ns + int((self.spec.duration_s or 0) * 1e9))
+                                           self.start_ns + int((self.spec.duration_s or 0) * 1e9), self.spec.stages)
         mono_start = time.monotonic_ns()
         self.go.wait()
         for thread in threads:
@@ -249,11 +252,34 @@ class Driver:
             histogram=hist.encode(histogram), samples=sorted(samples),
             histogram_uncorrected=hist.encode(uncorrected) if uncorrected is not None else None,
             histogram_schedule_lag=hist.encode(lag) if lag is not None else None,
-            late_calls=sum(t.late for t in self.tallies),
+            late_calls=sum(t.late for t in self.tallies), stages=self.stages(),
             # calls a failing-over client (typed-json) resent to another server; 0 for the others
             retries=sum(getattr(client, "retries", 0) for client in self.clients),
             tool={"name": "rpcarena-py", "runtime": sys.version.split()[0]},
         )
+
+
+    def stages(self) -> list[dict] | None:
+        """Each stage's figures, the clients' added (None without stages)."""
+        if not self.spec.stages:
+            return None
+        return [_stage_figures([t.staged[k] for t in self.tallies if t.staged]) for k in range(len(self.spec.stages))]
+
+
+def _open(tally: Tally) -> Tally:
+    """A tally that also keeps the open loop's uncorrected and schedule-lag histograms."""
+    tally.uncorrected, tally.lag = hist.new(), hist.new()
+    return tally
+
+
+def _stage_figures(tallies: list[Tally]) -> dict:
+    histogram, uncorrected, lag = hist.new(), hist.new(), hist.new()
+    for tally in tallies:
+        histogram.add(tally.histogram)
+        uncorrected.add(tally.uncorrected)
+        lag.add(tally.lag)
+    return {"calls": histogram.get_total_count(), "histogram": hist.encode(histogram),
+            "histogram_uncorrected": hist.encode(uncorrected), "histogram_schedule_lag": hist.encode(lag)}
 
 
 def call_timeout_s(spec: DriveSpec) -> float:

@@ -7,7 +7,9 @@ that stalls cannot hide the calls that piled up behind the stall.
 
 from __future__ import annotations
 
+import bisect
 import ctypes
+import itertools
 import random
 import threading
 import time
@@ -39,6 +41,24 @@ def offsets_ns(rate_per_s: float, arrival: str = "constant", seed: int = 1) -> I
         t += rng.expovariate(1.0) * interval
 
 
+def staged_offsets_ns(stages: list[dict], arrival: str = "constant", seed: int = 1) -> Iterator[int]:
+    """Offsets through each stage in turn, each at its own rate from its own start (k6's ramping
+    arrival rate, in steps); the last stage's end ends them."""
+    begin = 0
+    for stage in stages:
+        span = round(stage["duration_s"] * 1e9)
+        for offset in offsets_ns(stage["rate_per_s"], arrival, seed):
+            if offset >= span:
+                break
+            yield begin + offset
+        begin += span
+
+
+def stage_ends_ns(stages: list[dict]) -> list[int]:
+    """Each stage's end, as an offset from the phase's start."""
+    return list(itertools.accumulate(round(s["duration_s"] * 1e9) for s in stages))
+
+
 class Schedule:
     """The open loop's calls, due over all clients together, each taken by whichever client is free.
 
@@ -46,17 +66,26 @@ class Schedule:
     free client takes them (wrk2 gives each connection its own rate, which lets one stalled
     connection delay its share; ghz and k6 hand calls to free workers, as here)."""
 
-    def __init__(self, rate_per_s: float, arrival: str, start_ns: int, calls: int | None, end_ns: int) -> None:
-        self._offsets = offsets_ns(rate_per_s, arrival)
+    def __init__(self, rate_per_s: float, arrival: str, start_ns: int, calls: int | None, end_ns: int,
+                 stages: list[dict] | None = None) -> None:
+        self._offsets = staged_offsets_ns(stages, arrival) if stages else offsets_ns(rate_per_s, arrival)
+        self._ends = stage_ends_ns(stages or [])
         self._lock = threading.Lock()
         self.start_ns, self.left, self.end_ns = start_ns, calls, end_ns
+
+    def stage(self, due_ns: int) -> int:
+        """The stage a call due at `due_ns` belongs to (0 without stages)."""
+        return min(bisect.bisect_right(self._ends, due_ns - self.start_ns), max(len(self._ends) - 1, 0))
 
     def next(self) -> int | None:
         """When the next call is due (perf_counter ns), or None when the phase has no more calls."""
         with self._lock:
             if self.left == 0:
                 return None
-            due = self.start_ns + next(self._offsets)
+            offset = next(self._offsets, None)
+            if offset is None:  # the last stage has ended
+                return None
+            due = self.start_ns + offset
             if self.left is None:
                 return due if due < self.end_ns else None
             self.left -= 1

@@ -23,5 +23,16 @@ type Result struct {
 	// (from the stream's start or the message before it), beside the streams'.
 	Messages          *int64  `json:"messages,omitempty"`
 	HistogramMessages *string `json:"histogram_messages,omitempty"`
-	Tool              Tool    `json:"tool"`
+	// Stages: a staged open loop only, each stage's figures in the spec's order.
+	Stages []StageResult `json:"stages,omitempty"`
+	Tool   Tool          `json:"tool"`
+}
+
+// StageResult is what one stage of a staged open loop measured: the calls due
+// in it, timed three ways as the whole phase's are.
+type StageResult struct {
+	Calls                int64  `json:"calls"`
+	Histogram            string `json:"histogram"`
+	HistogramUncorrected string `json:"histogram_uncorrected"`
+	HistogramScheduleLag string `json:"histogram_schedule_lag"`
 }

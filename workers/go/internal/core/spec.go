@@ -28,11 +28,20 @@ type Spec struct {
 	SampleLimit *int              `json:"sample_limit"`
 	RatePerS    *float64          `json:"rate_per_s"`
 	Arrival     string            `json:"arrival"`
-	Mode        string            `json:"mode"`
-	Sync        bool              `json:"sync"`
+	// Stages: an open loop in steps of rate (k6's ramping arrival rate), paced
+	// one after the other; RatePerS is then the first stage's, DurationS their sum.
+	Stages []Stage `json:"stages"`
+	Mode   string  `json:"mode"`
+	Sync   bool    `json:"sync"`
 	// External describes a server rpcarena did not start (`rpcarena target`):
 	// its kind, schema and checks, read by the target driver only.
 	External json.RawMessage `json:"external"`
+}
+
+// Stage is one step of a staged open loop.
+type Stage struct {
+	RatePerS  float64 `json:"rate_per_s"`
+	DurationS float64 `json:"duration_s"`
 }
 
 // Modes and arrivals of the contract.
@@ -76,6 +85,13 @@ func (s *Spec) check() error {
 		return fmt.Errorf("spec arrival %q: use constant or poisson", s.Arrival)
 	case s.Mode != ModeUnary && s.Mode != ModeStream:
 		return fmt.Errorf("spec mode %q: use unary or stream", s.Mode)
+	case len(s.Stages) > 0 && s.RatePerS == nil:
+		return errors.New("spec stages need rate_per_s (the first stage's)")
+	}
+	for _, stage := range s.Stages {
+		if stage.RatePerS <= 0 || stage.DurationS <= 0 {
+			return errors.New("spec stages: each needs a positive rate_per_s and duration_s")
+		}
 	}
 	return nil
 }

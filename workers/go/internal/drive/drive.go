@@ -23,7 +23,9 @@ type run struct {
 	spec     *core.Spec
 	sessions []*session
 	tallies  []*tally
-	ends     []time.Time
+	staged   [][]*tally // staged open loop: per client, a tally per stage
+	ends     []time.Duration
+	lastEnds []time.Time
 	samples  *reservoir
 	pacing   plan // set before release is closed, read after
 	release  chan struct{}
@@ -36,10 +38,11 @@ type run struct {
 
 func newRun(spec *core.Spec, client core.Client) *run {
 	r := &run{spec: spec, samples: newReservoir(*spec.SampleLimit), release: make(chan struct{}),
-		ends: make([]time.Time, spec.Clients)}
+		lastEnds: make([]time.Time, spec.Clients), ends: stageEnds(spec.Stages)}
 	for i := range spec.Clients {
 		r.sessions = append(r.sessions, &session{id: i, client: client, timeout: spec.Timeout()})
 		r.tallies = append(r.tallies, newTally(spec.RatePerS != nil))
+		r.staged = append(r.staged, stageTallies(len(spec.Stages)))
 	}
 	return r
 }
@@ -86,9 +89,13 @@ func (r *run) client(i int, s *session, warmEnd time.Time) {
 		if !due.IsZero() {
 			wake.waitUntil(due) // open loop: wait for the call's intended start
 		}
-		r.tallies[i].add(s.call(), due, r.samples)
+		o := s.call()
+		r.tallies[i].add(o, due, r.samples)
+		if len(r.ends) > 0 {
+			r.staged[i][stageOf(r.ends, due.Sub(r.began))].add(o, due, nil)
+		}
 	}
-	r.ends[i] = time.Now()
+	r.lastEnds[i] = time.Now()
 }
 
 func (r *run) newPlan(start time.Time) plan {
@@ -96,9 +103,17 @@ func (r *run) newPlan(start time.Time) plan {
 	if spec.RatePerS == nil {
 		return newQuota(spec.Clients, spec.Calls, start.Add(spec.Duration()))
 	}
-	var pacer Pacer = NewConstantPacer(*spec.RatePerS)
-	if spec.Arrival == core.ArrivalPoisson {
-		pacer = NewPoissonPacer(*spec.RatePerS, 1)
+	pacer := newPacer(*spec.RatePerS, spec.Arrival)
+	if len(spec.Stages) > 0 {
+		pacer = NewStagedPacer(spec.Stages, spec.Arrival)
 	}
 	return newSchedule(pacer, start, spec.Calls, spec.Duration())
+}
+
+func stageTallies(n int) []*tally {
+	tallies := make([]*tally, n)
+	for k := range tallies {
+		tallies[k] = newTally(true)
+	}
+	return tallies
 }

@@ -3,6 +3,8 @@ package drive
 import (
 	"testing"
 	"time"
+
+	"rpcarena/workers/go/internal/core"
 )
 
 func TestQuotaSplitsCallsEvenlyFirstClientsOneMore(t *testing.T) {
@@ -62,5 +64,19 @@ func TestScheduleStopsAfterCallsOrSpan(t *testing.T) {
 	}
 	if n != 3 { // arrivals at 0, 100 and 200 ms
 		t.Errorf("%d arrivals in 250 ms at 10/s", n)
+	}
+}
+
+// Stages: each at its own rate from its own start; the schedule ends with the last.
+func TestStagedScheduleKeepsEachStageRate(t *testing.T) {
+	stages := []core.Stage{{RatePerS: 10, DurationS: 1}, {RatePerS: 40, DurationS: 0.5}}
+	start := time.Unix(0, 0)
+	s := newSchedule(NewStagedPacer(stages, core.ArrivalConstant), start, nil, 1500*time.Millisecond)
+	ends, counts := stageEnds(stages), []int{0, 0}
+	for due, ok := s.next(0); ok; due, ok = s.next(0) {
+		counts[stageOf(ends, due.Sub(start))]++
+	}
+	if counts[0] != 10 || counts[1] != 20 {
+		t.Errorf("calls per stage %v, want [10 20]", counts)
 	}
 }

@@ -38,13 +38,41 @@ func (r *run) result() (core.Result, error) {
 	}
 	lag, err := encode(total.lag)
 	res.HistogramScheduleLag = &lag
+	if err != nil {
+		return res, err
+	}
+	res.Stages, err = r.stageResults()
 	return res, err
+}
+
+// stageResults merges each stage's tallies over the clients (nil without stages).
+func (r *run) stageResults() ([]core.StageResult, error) {
+	var out []core.StageResult
+	for k := range r.ends {
+		total := newTally(true)
+		for _, tallies := range r.staged {
+			total.merge(tallies[k])
+		}
+		stage := core.StageResult{Calls: total.calls}
+		var err error
+		for _, h := range []struct {
+			to  *string
+			src *hdrhistogram.Histogram
+		}{{&stage.Histogram, total.hist}, {&stage.HistogramUncorrected, total.uncorrected},
+			{&stage.HistogramScheduleLag, total.lag}} {
+			if *h.to, err = encode(h.src); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, stage)
+	}
+	return out, nil
 }
 
 // wall runs from the barrier's release to the end of the last client.
 func (r *run) wall() time.Duration {
 	last := r.began
-	for _, end := range r.ends {
+	for _, end := range r.lastEnds {
 		if end.After(last) {
 			last = end
 		}

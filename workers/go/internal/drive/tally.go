@@ -39,7 +39,7 @@ func newTally(openLoop bool) *tally {
 }
 
 // add records one call; due is zero in closed loop. A failed call is counted by
-// kind, never as a latency.
+// kind, never as a latency; samples may be nil (a stage's tally keeps none).
 func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 	latency := o.end.Sub(o.start)
 	if !due.IsZero() && o.start.Sub(due) > lateAfter {
@@ -59,7 +59,9 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 		latency = o.end.Sub(due) // from the intended start (wrk2): a stall shows
 	}
 	t.hist.RecordValue(clamp(latency))
-	samples.offer(clamp(latency))
+	if samples != nil {
+		samples.offer(clamp(latency))
+	}
 	t.addMessages(o.messages)
 }
 

@@ -3,7 +3,7 @@
 
 use super::call::{BoxFut, SharedConnector};
 use super::client::{Client, Timing};
-use super::pacer::Pacer;
+use super::pacer::{Pacer, Schedule};
 use super::recorder::Recorder;
 use super::reservoir::Reservoir;
 use super::rusage::{cpu_times, CpuTimes};
@@ -36,7 +36,8 @@ struct Run {
     go: Barrier,
     start: OnceLock<(Instant, CpuTimes)>,
     reservoir: Mutex<Reservoir>,
-    pacer: Option<Mutex<Pacer>>,
+    pacer: Option<Mutex<Schedule>>,
+    stages: usize,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -52,7 +53,7 @@ pub async fn run(spec: &Spec, connector: SharedConnector, gate: BoxFut<'static, 
     gate.await;
     let _ = run.start.set((Instant::now(), cpu_times()));
     run.go.wait().await;
-    let mut recorder = Recorder::new(run.pacer.is_some());
+    let mut recorder = Recorder::staged(run.pacer.is_some(), run.stages);
     let mut last_end = None;
     for task in tasks {
         let (client_recorder, end) = task.await.expect("client task does not panic");
@@ -74,7 +75,10 @@ impl Run {
                 Stop::Calls(n) => (Some(n), None),
                 Stop::Seconds(s) => (None, Some(s)),
             };
-            Mutex::new(Pacer::new(spec.arrival, rate, limit, horizon, PACER_SEED))
+            Mutex::new(match &spec.stages {
+                Some(stages) => Schedule::staged(spec.arrival, stages, PACER_SEED),
+                None => Schedule::single(Pacer::new(spec.arrival, rate, limit, horizon, PACER_SEED)),
+            })
         });
         Run {
             connector,
@@ -87,6 +91,7 @@ impl Run {
             start: OnceLock::new(),
             reservoir: Mutex::new(Reservoir::new(spec.sample_limit, RESERVOIR_SEED)),
             pacer,
+            stages: spec.stages.as_ref().map_or(0, Vec::len),
         }
     }
 
@@ -106,7 +111,7 @@ async fn client_task(run: Arc<Run>, id: usize) -> (Recorder, Instant) {
     run.warm.wait().await;
     run.go.wait().await;
     let start = run.start.get().expect("set before the go barrier opens").0;
-    let mut recorder = Recorder::new(run.pacer.is_some());
+    let mut recorder = Recorder::staged(run.pacer.is_some(), run.stages);
     match &run.pacer {
         None => closed_loop(&run, &mut client, id, start, &mut recorder).await,
         Some(pacer) => open_loop(&run, &mut client, pacer, start, &mut recorder).await,
@@ -143,9 +148,9 @@ fn record(run: &Run, recorder: &mut Recorder, latency_ns: u64) {
 }
 
 /// wrk2-style: each call takes the next slot of the shared schedule and is timed from it.
-async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Pacer>, start: Instant, recorder: &mut Recorder) {
+async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Schedule>, start: Instant, recorder: &mut Recorder) {
     loop {
-        let Some(offset_s) = lock(pacer).next_offset_s() else { break };
+        let Some((offset_s, stage)) = lock(pacer).next_due() else { break };
         let intended = start + Duration::from_secs_f64(offset_s);
         wait_until(intended).await;
         match client.attempt().await {
@@ -153,6 +158,10 @@ async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Pacer>, start: 
                 record(run, recorder, nanos(done - intended));
                 let lag = sent.saturating_duration_since(intended);
                 recorder.schedule(nanos(done - sent), nanos(lag), lag > LATE);
+                if let Some(staged) = recorder.stages.get_mut(stage) {
+                    staged.success(nanos(done - intended));
+                    staged.schedule(nanos(done - sent), nanos(lag), lag > LATE);
+                }
             }
             Err(error) => recorder.failure(&error, || client.explain(&error)),
         }

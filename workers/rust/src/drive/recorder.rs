@@ -32,6 +32,8 @@ pub struct Recorder {
     pub errors: BTreeMap<String, u64>,
     /// The first failure of each kind, said in words (bounded to `EXAMPLE_CHARS`).
     pub examples: BTreeMap<String, String>,
+    /// A staged open loop: each stage's own recorder (successes only), a call in the stage it was due in.
+    pub stages: Vec<Recorder>,
 }
 
 /// The longest error example kept, as the Go worker bounds them.
@@ -48,7 +50,13 @@ impl Recorder {
             late_calls: 0,
             errors,
             examples: BTreeMap::new(),
+            stages: Vec::new(),
         }
+    }
+
+    /// A recorder with one recorder per stage (none: no stages).
+    pub fn staged(open_loop: bool, stages: usize) -> Self {
+        Recorder { stages: (0..stages).map(|_| Recorder::new(true)).collect(), ..Recorder::new(open_loop) }
     }
 
     pub fn success(&mut self, latency_ns: u64) {
@@ -91,6 +99,9 @@ impl Recorder {
         }
         for (kind, text) in other.examples {
             self.examples.entry(kind).or_insert(text);
+        }
+        for (mine, theirs) in self.stages.iter_mut().zip(other.stages) {
+            mine.merge(theirs);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The result document `drive` writes (worker contract, version 1).
 
 use super::engine::Measured;
-use super::recorder::encode;
+use super::recorder::{encode, Recorder};
 use crate::contenders::Contender;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -23,7 +23,30 @@ pub struct DriveResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub histogram_schedule_lag: Option<String>,
     pub late_calls: u64,
+    /// A staged open loop only: each stage's figures, in the spec's order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stages: Option<Vec<StageResult>>,
     pub tool: Tool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct StageResult {
+    pub calls: u64,
+    pub histogram: String,
+    pub histogram_uncorrected: String,
+    pub histogram_schedule_lag: String,
+}
+
+impl StageResult {
+    fn new(recorder: &Recorder) -> Self {
+        let open = |h: &Option<_>| h.as_ref().map(encode).unwrap_or_default();
+        StageResult {
+            calls: recorder.calls,
+            histogram: encode(&recorder.histogram),
+            histogram_uncorrected: open(&recorder.uncorrected),
+            histogram_schedule_lag: open(&recorder.lag),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -49,6 +72,7 @@ impl DriveResult {
             histogram_uncorrected: recorder.uncorrected.as_ref().map(encode),
             histogram_schedule_lag: recorder.lag.as_ref().map(encode),
             late_calls: recorder.late_calls,
+            stages: (!recorder.stages.is_empty()).then(|| recorder.stages.iter().map(StageResult::new).collect()),
             tool: Tool { name: contender.id.into(), version: contender.version.into(), runtime: crate::runtime::describe_current() },
         }
     }

@@ -54,6 +54,10 @@ pub struct Spec {
     pub rate_per_s: Option<f64>,
     #[serde(default, deserialize_with = "null_is_default")]
     pub arrival: Arrival,
+    /// An open loop in steps of rate (k6's ramping arrival rate), paced one after the other;
+    /// `rate_per_s` is then the first stage's and `duration_s` their sum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<Vec<Stage>>,
     #[serde(default, deserialize_with = "null_is_default")]
     pub mode: Mode,
     /// Say `{"event": "warm"}` after the warm-up and wait for a line on stdin before measuring.
@@ -62,6 +66,13 @@ pub struct Spec {
     /// `rpcarena target` only: the external target's description (kind, expect_status, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<Value>,
+}
+
+/// One step of a staged open loop.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+pub struct Stage {
+    pub rate_per_s: f64,
+    pub duration_s: f64,
 }
 
 fn contract_version() -> u32 {
@@ -129,6 +140,10 @@ impl Spec {
         }
         if matches!(self.rate_per_s, Some(r) if !(r > 0.0 && r.is_finite())) {
             return Err(bad("rate_per_s must be a positive number"));
+        }
+        let positive = |x: f64| x > 0.0 && x.is_finite();
+        if self.stages.iter().flatten().any(|s| !positive(s.rate_per_s) || !positive(s.duration_s)) {
+            return Err(bad("stages: each needs a positive rate_per_s and duration_s"));
         }
         self.stop().map(drop)
     }

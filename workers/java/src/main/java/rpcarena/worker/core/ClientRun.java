@@ -23,11 +23,13 @@ final class ClientRun implements Runnable {
     private final Supplier<Plan> plan;
     private final Reservoir reservoir;
     final Tally tally = new Tally();
+    /** A staged open loop: a tally per stage, a call counted in the stage it was due in. */
+    final Tally[] staged;
     volatile long endNs;
     volatile Throwable crash;
 
     ClientRun(int index, Connection connection, int slots, long warmupNs, CyclicBarrier barrier,
-              Supplier<Plan> plan, Reservoir reservoir) {
+              Supplier<Plan> plan, Reservoir reservoir, int stages) {
         this.index = index;
         this.connection = connection;
         this.slots = slots;
@@ -35,6 +37,10 @@ final class ClientRun implements Runnable {
         this.barrier = barrier;
         this.plan = plan;
         this.reservoir = reservoir;
+        this.staged = new Tally[stages];
+        for (int k = 0; k < stages; k++) {
+            staged[k] = new Tally();
+        }
     }
 
     @Override
@@ -90,6 +96,9 @@ final class ClientRun implements Runnable {
             } else if (measured) {
                 tally.ok(done - begin, done - sent, sent - begin);
                 reservoir.offer(done - begin);
+                if (staged.length > 0) {
+                    staged[plan.get().stage(due)].ok(done - begin, done - sent, sent - begin);
+                }
             }
         } catch (Exception e) {
             String kind = Failures.kind(e);

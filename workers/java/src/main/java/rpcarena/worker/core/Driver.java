@@ -28,7 +28,7 @@ public final class Driver {
         for (int i = 0; i < spec.clients(); i++) {
             connections.add(workload.open(i));
             runs.add(new ClientRun(i, connections.get(i), workload.slots(), (long) (spec.warmupS() * 1e9),
-                    barrier, () -> plan, reservoir));
+                    barrier, () -> plan, reservoir, spec.stages().size()));
         }
         try {
             runAll(runs);
@@ -50,7 +50,12 @@ public final class Driver {
         startNs = System.nanoTime();
         plan = spec.ratePerS() == null
                 ? new Plan.Quota(spec.clients(), spec.calls(), deadlineNs())
-                : new Plan.Schedule(Pacer.of(spec.arrival(), spec.ratePerS()), startNs, spec.calls(), durationNs());
+                : new Plan.Schedule(pacer(), startNs, spec.calls(), durationNs(), spec.stages());
+    }
+
+    private Pacer pacer() {
+        return spec.stages().isEmpty() ? Pacer.of(spec.arrival(), spec.ratePerS())
+                : Pacer.staged(spec.arrival(), spec.stages());
     }
 
     private long deadlineNs() {
@@ -75,11 +80,16 @@ public final class Driver {
     private Result result(List<ClientRun> runs, Reservoir reservoir) {
         CpuTimes cpu = CpuTimes.now().minus(cpuAtStart);
         Tally total = new Tally();
+        List<Tally> stages = new ArrayList<>();
+        spec.stages().forEach(s -> stages.add(new Tally()));
         long endNs = startNs;
         for (ClientRun r : runs) {
             total.add(r.tally);
+            for (int k = 0; k < stages.size(); k++) {
+                stages.get(k).add(r.staged[k]);
+            }
             endNs = Math.max(endNs, r.endNs);
         }
-        return new Result(total, (endNs - startNs) / 1e9, cpu, reservoir.samples(), spec.ratePerS() != null);
+        return new Result(total, (endNs - startNs) / 1e9, cpu, reservoir.samples(), spec.ratePerS() != null, stages);
     }
 }

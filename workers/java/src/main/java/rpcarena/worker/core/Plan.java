@@ -9,6 +9,11 @@ public interface Plan {
 
     long next(int client);
 
+    /** The stage a call due at {@code dueNs} belongs to (0 without stages). */
+    default int stage(long dueNs) {
+        return 0;
+    }
+
     /** Closed loop: each client's share of the calls, or a deadline. */
     final class Quota implements Plan {
         private final long[] left;
@@ -37,13 +42,33 @@ public interface Plan {
         private final long startNs;
         private final Pacer pacer;
         private final Long spanNs;
+        private final long[] stageEndsNs;
         private long left;
 
         public Schedule(Pacer pacer, long startNs, Long calls, Long spanNs) {
+            this(pacer, startNs, calls, spanNs, java.util.List.of());
+        }
+
+        public Schedule(Pacer pacer, long startNs, Long calls, Long spanNs, java.util.List<Spec.Stage> stages) {
             this.pacer = pacer;
             this.startNs = startNs;
             this.left = calls == null ? -1 : calls;
             this.spanNs = spanNs;
+            this.stageEndsNs = new long[stages.size()];
+            long end = 0;
+            for (int i = 0; i < stages.size(); i++) {
+                end += stages.get(i).durationNs();
+                stageEndsNs[i] = end;
+            }
+        }
+
+        @Override
+        public int stage(long dueNs) {
+            int k = 0;
+            while (k < stageEndsNs.length - 1 && dueNs - startNs >= stageEndsNs[k]) {
+                k++;
+            }
+            return k;
         }
 
         @Override

@@ -10,7 +10,8 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /** The measured record of one drive, written as the contract's result document. */
-public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> samples, boolean openLoop) {
+public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> samples, boolean openLoop,
+                     List<Tally> stages) {
 
     public long calls() {
         return tally.calls;
@@ -48,6 +49,11 @@ public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> sampl
             r.put("histogram_schedule_lag", encode(tally.lag));
         }
         r.put("late_calls", tally.lateCalls);
+        if (!stages.isEmpty()) {
+            ArrayNode staged = r.putArray("stages");
+            stages.forEach(t -> staged.addObject().put("calls", t.calls).put("histogram", encode(t.latency))
+                    .put("histogram_uncorrected", encode(t.uncorrected)).put("histogram_schedule_lag", encode(t.lag)));
+        }
         r.putPOJO("tool", Map.of("name", tool.name(), "version", tool.version(), "runtime", tool.runtime()));
         return r;
     }

@@ -22,9 +22,17 @@ public record Spec(
         Double ratePerS,
         String arrival,
         String mode,
-        boolean sync) {
+        boolean sync,
+        List<Stage> stages) {
 
     public static final int CONTRACT = 1;
+
+    /** One step of a staged open loop (k6's ramping arrival rate), paced one after the other. */
+    public record Stage(double ratePerS, double durationS) {
+        long durationNs() {
+            return (long) (durationS * 1e9);
+        }
+    }
 
     public static Spec parse(JsonNode n) throws SpecError {
         if (n == null || !n.isObject()) {
@@ -40,7 +48,8 @@ public record Spec(
                 n.hasNonNull("duration_s") ? n.get("duration_s").asDouble() : null,
                 n.path("timeout_ms").asDouble(5000), n.path("sample_limit").asInt(10000),
                 n.hasNonNull("rate_per_s") ? n.get("rate_per_s").asDouble() : null,
-                text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false));
+                text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false),
+                stages(n.path("stages")));
         s.check();
         return s;
     }
@@ -67,6 +76,14 @@ public record Spec(
         if (!mode.equals("unary") && !mode.equals("stream")) {
             throw new SpecError("spec mode '" + mode + "': use unary or stream");
         }
+        if (!stages.isEmpty() && ratePerS == null) {
+            throw new SpecError("spec stages need rate_per_s (the first stage's)");
+        }
+        for (Stage stage : stages) {
+            if (!(stage.ratePerS() > 0) || !(stage.durationS() > 0)) {
+                throw new SpecError("spec stages: each needs a positive rate_per_s and duration_s");
+            }
+        }
     }
 
     public Duration timeout() {
@@ -91,6 +108,12 @@ public record Spec(
     private static List<JsonNode> list(JsonNode array) {
         List<JsonNode> out = new ArrayList<>();
         array.forEach(out::add);
+        return out;
+    }
+
+    private static List<Stage> stages(JsonNode array) {
+        List<Stage> out = new ArrayList<>();
+        array.forEach(e -> out.add(new Stage(e.path("rate_per_s").asDouble(0), e.path("duration_s").asDouble(0))));
         return out;
     }
 

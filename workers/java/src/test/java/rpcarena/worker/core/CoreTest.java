@@ -44,6 +44,17 @@ class CoreTest {
     }
 
     @Test
+    void stagesKeepEachRateFromTheirOwnStart() {
+        List<Spec.Stage> stages = List.of(new Spec.Stage(10, 1.0), new Spec.Stage(40, 0.5));
+        Plan plan = new Plan.Schedule(Pacer.staged("constant", stages), 0, null, 1_500_000_000L, stages);
+        int[] made = new int[2];
+        for (long due = plan.next(0); due != Plan.DONE; due = plan.next(0)) {
+            made[plan.stage(due)]++;
+        }
+        assertArrayEquals(new int[] {10, 20}, made);
+    }
+
+    @Test
     void poissonGapsAverageTheRate() {
         Pacer p = Pacer.of("poisson", 1000);
         long last = 0;
