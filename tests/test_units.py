@@ -15,7 +15,7 @@ from rpcarena.contract import DriveResult, DriveSpec
 from rpcarena.errors import UsageError, WorkerError
 from rpcarena.orchestration import phase
 from rpcarena.process import placement
-from rpcarena.worker import pacer
+from rpcarena.worker import merge, pacer
 
 
 @pytest.mark.parametrize("text,seconds", [("10s", 10.0), ("500ms", 0.5), ("2m", 120.0), ("1.5s", 1.5),
@@ -96,7 +96,7 @@ def test_merge_adds_histograms_and_counts():
     for v in (1000, 2000):
         a.record_value(v)
     b.record_value(3000)
-    merged = phase.merge([DriveResult.from_json(r) for r in (
+    merged = merge.merge([DriveResult.from_json(r) for r in (
         {"calls": 2, "errors": {"timeout": 1}, "wall_s": 1.0, "histogram": hist.encode(a), "samples": [[0, 1000]],
          "start_mono_ns": 10, "end_mono_ns": 1_000_000_010, "cpu_user_s": 0.5, "cpu_sys_s": 0.1, "tool": {}},
         {"calls": 1, "errors": {"timeout": 2, "connection": 1}, "wall_s": 1.5, "histogram": hist.encode(b),

@@ -8,7 +8,7 @@ The runner of a run's plans when `--cluster` is given. One cell:
     "marked" -> "go": every node releases its drivers at once; each returns its DriveResult
     "stop" -> the server's node reads its counters again and stops the server
 
-The nodes' results are merged as local drivers' are (`phase.merge`: HdrHistograms added, counts
+The nodes' results are merged as local drivers' are (`worker.merge`: HdrHistograms added, counts
 summed), with each node's times first moved onto this machine's clock; each node's own result
 stays in the cell (`cell.cluster["nodes"]`). A task that fails, a node that leaves, or a word
 that does not come in time fails the cell with the reason, and every task of the cell is let go.
@@ -37,10 +37,11 @@ from rpcarena.errors import ArenaError, UnavailableError, UsageError, WorkerErro
 from rpcarena.network import wire
 from rpcarena.orchestration import contender_cells, measure
 from rpcarena.orchestration.context import RunContext
-from rpcarena.orchestration.phase import CONNECT_GRACE_S, Outcome, merge, split
+from rpcarena.orchestration.phase import CONNECT_GRACE_S, Outcome, split
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.server_process import Usage
 from rpcarena.results import Cell
+from rpcarena.worker.merge import merge
 
 STOP_GRACE_S = 30.0  # how long the server's node may take to read its counters and stop
 NODE_RETURN_S = 60.0  # how long a cell waits for a lost node to come back before it fails
