@@ -118,10 +118,10 @@ def placed(target: Target, context: RunContext, measured: Mapping[str, Any]) -> 
 
 def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]:
     """Python drivers with the target's description: they build its client, not a contender's
-    (with the exact timeout: the contract's whole milliseconds are too coarse below 1 ms)."""
+    (with the exact timeout, as native drivers get it: `native.external`)."""
     return python_drivers(DriveSpec(
         contender=target.id, target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
         rate_per_s=config.rate_per_s, arrival=config.arrival, client="py",
-        external=dict(target.description, timeout_us=round(config.timeout_ms * 1000))))
+        external=native.external(target, config)))
