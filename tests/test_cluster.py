@@ -4,8 +4,8 @@ The end-to-end tests start one testbed for the module (rpcarena.cluster.testbed)
 and two client nodes' workers in the client namespace of an emulated 10 ms link, the server
 node's worker in the server namespace (`ip netns exec`), so every measured call really crosses
 the delay line between nodes. They assert counts, merges, reasons and what is left behind,
-never a duration of ours; the only bound on time is physical (no call across a 10 ms link
-returns in under 8 ms). A census after each test finds no serve or drive process on any node.
+never a duration (a call across an emulated link: benchmarks/timing_claims.py link_floor). A census
+after each test finds no serve or drive process on any node.
 """
 
 from __future__ import annotations
@@ -33,9 +33,6 @@ from rpcarena.orchestration.arena import Arena, cell_of
 from rpcarena.process.server_process import Usage
 
 distributed = pytest.importorskip("distributed")
-
-LINK_FLOOR_US = 8_000  # no call across a 10 ms link returns sooner
-
 
 # --- what the user says ---------------------------------------------------------------------
 
