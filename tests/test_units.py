@@ -110,6 +110,22 @@ def test_merge_adds_histograms_and_counts():
     assert len(merged.samples) == 2
 
 
+def test_merged_samples_interleave_as_the_parts_took_turns():
+    """Client p of n makes calls p, p + n, ...: its k-th kept call is call k * n + p once merged (a
+    driver's threads and a phase's processes alike), and messages of streams add up."""
+    def part(samples: list[list[int]], messages: int | None = None) -> DriveResult:
+        h = hist.new()
+        for _, ns in samples:
+            h.record_value(ns)
+        return DriveResult(calls=len(samples), errors={}, wall_s=1.0, cpu_user_s=0.0, cpu_sys_s=0.0,
+                           histogram=hist.encode(h), samples=samples, tool={}, messages=messages,
+                           histogram_messages=hist.encode(h) if messages else None)
+    merged = merge.merge([part([[0, 10], [1, 11]], messages=4), part([[0, 20], [2, 22]], messages=6), part([])])
+    assert merged.samples == [[0, 10], [1, 20], [3, 11], [7, 22]]
+    assert merged.messages == 10 and hist.decode(merged.histogram_messages).get_total_count() == 4
+    assert merged.histogram_uncorrected is None and merged.histogram_schedule_lag is None
+
+
 def test_workload_selection():
     assert len(seeds.select("usp.*")) == 12
     assert [w.id for w in seeds.select("usp.void,usp.bool")] == ["usp.void", "usp.bool"]
