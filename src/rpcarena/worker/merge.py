@@ -19,12 +19,10 @@ from rpcarena.contract import DriveResult
 def merge(results: list[DriveResult]) -> DriveResult:
     """One result from several parts' results. A part's sample index i becomes i * parts + p, so
     that the samples of parts that took turns (client p of n made calls p, p + n, ...) interleave."""
-    histogram = hist.new()
     errors: Counter[str] = Counter()
     examples: dict[str, str] = {}
     samples: list[list[int]] = []
     for p, result in enumerate(results):
-        histogram.add(hist.decode(result.histogram))
         errors.update(result.errors)
         for kind, text in result.error_examples.items():
             examples.setdefault(kind, text)
@@ -35,7 +33,7 @@ def merge(results: list[DriveResult]) -> DriveResult:
     return DriveResult(
         calls=sum(r.calls for r in results), errors=dict(errors), error_examples=examples,
         wall_s=(max(ends) - min(starts)) / 1e9 if timed else max(r.wall_s for r in results),
-        histogram=hist.encode(histogram),
+        histogram=hist.encode(hist.merge(r.histogram for r in results)),
         histogram_uncorrected=_sum([r.histogram_uncorrected for r in results]),
         histogram_schedule_lag=_sum([r.histogram_schedule_lag for r in results]),
         samples=sorted(samples), late_calls=sum(r.late_calls for r in results),
@@ -47,13 +45,7 @@ def merge(results: list[DriveResult]) -> DriveResult:
 
 def _sum(encoded: list[str | None]) -> str | None:
     """The sum of the histograms the parts gave (None when none gave one)."""
-    given = [e for e in encoded if e]
-    if not given:
-        return None
-    total = hist.new()
-    for e in given:
-        total.add(hist.decode(e))
-    return hist.encode(total)
+    return hist.encode(hist.merge(encoded)) if any(encoded) else None
 
 
 def _messages(results: list[DriveResult]) -> dict[str, Any]:
