@@ -17,41 +17,51 @@ import pytest
 
 import rpcarena
 from rpcarena import contenders
+from rpcarena.contract import DriveResult
 from rpcarena.errors import ServerError
+from rpcarena.network import wire
 from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.backing import Backing
 from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.measurement import Measurement, ServerFigures
 from rpcarena.orchestration.plan import CellRunner, Plan
 from rpcarena.process import placement
-from rpcarena.process.server_process import ServerProcess
+from rpcarena.process.server_process import ServerProcess, Usage
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 
 
 class FakeCells(CellRunner):
-    """A cell runner that starts nothing (hyperfine's mock executor): every cell it measures is the
-    fixture's first measured cell, relabelled, so the arena, --repeat, --find-max, suites and
-    reports run without a server. `fail` names contenders whose cells fail; `skip` those skipped."""
+    """A cell runner that starts nothing (hyperfine's mock executor): every cell it measures returns
+    the fixture's first measured cell as a template measurement (the arena labels and stores it),
+    so the arena, --repeat, --find-max, suites and reports run without a server. `fail` names
+    contenders whose cells fail; `skip` those skipped."""
 
     def __init__(self, fail: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> None:
-        self.template = rpcarena.load(FIXTURE).cells[0]
+        self.template = template_measurement(rpcarena.load(FIXTURE).cells[0])
         self.fail, self.skip_ids = fail, skip
         self.measured: list[str] = []
 
     def skip(self, plan: Plan, context: RunContext):
         return ("unsupported", "skipped by the fake runner") if plan.subject.id in self.skip_ids else None
 
-    def measure(self, plan: Plan, context: RunContext, cell, logs: Path) -> None:
+    def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
         self.measured.append(plan.label)
         if plan.subject.id in self.fail:
             raise ServerError(f"{plan.subject.id} server died (fake)")
-        for name in ("calls", "errors", "wall_s", "latency_histogram", "samples_ns", "client_cpu_user_s",
-                     "client_cpu_sys_s", "client_processes", "server_cpu_user_s", "server_cpu_sys_s",
-                     "wire_in_bytes", "wire_in_packets", "wire_out_bytes", "wire_out_packets"):
-            setattr(cell, name, copy.deepcopy(getattr(self.template, name)))
-        cell.warmup_s = context.config.warmup_s
+        return dataclasses.replace(self.template, warmup_s=context.config.warmup_s)
+
+
+def template_measurement(cell) -> Measurement:
+    """A stored cell's figures as the measurement a runner would have returned for it."""
+    clients = DriveResult(calls=cell.calls, errors=dict(cell.errors), wall_s=cell.wall_s,
+                          cpu_user_s=cell.client_cpu_user_s, cpu_sys_s=cell.client_cpu_sys_s,
+                          histogram=cell.latency_histogram, samples=copy.deepcopy(cell.samples_ns), tool={})
+    wired = wire.Count(cell.wire_in_bytes, cell.wire_in_packets, cell.wire_out_bytes, cell.wire_out_packets)
+    return Measurement(clients, cell.client_processes,
+                       ServerFigures(Usage(cell.server_cpu_user_s, cell.server_cpu_sys_s), wired))
 
 
 NOISE = (1.0, 1.02, 0.98, 1.01, 0.99)  # five trials that differ a little, as trials do

@@ -4,8 +4,8 @@ The end-to-end tests start one testbed for the module (rpcarena.cluster.testbed)
 and two client nodes' workers in the client namespace of an emulated 10 ms link, the server
 node's worker in the server namespace (`ip netns exec`), so every measured call really crosses
 the delay line between nodes. They assert counts, merges, reasons and what is left behind,
-never a duration of ours; the only bound on time is physical (no call across a 10 ms link
-returns in under 8 ms). A census after each test finds no serve or drive process on any node.
+never a duration (a call across an emulated link: benchmarks/timing_claims.py link_floor). A census
+after each test finds no serve or drive process on any node.
 """
 
 from __future__ import annotations
@@ -22,19 +22,17 @@ from tests.conftest import command_of, descendants, popen_cli, wait_for
 
 from rpcarena import cluster_spec, load
 from rpcarena.analysis import hist
-from rpcarena.cluster.cells import plans, record
+from rpcarena.cluster.cells import measured, plans
+from rpcarena.cluster.reports import NodeReport, ServeReport
 from rpcarena.cluster_spec import Node, Roles, assign
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveResult
 from rpcarena.errors import UsageError
-from rpcarena.network import link
-from rpcarena.orchestration.arena import Arena
-from rpcarena.results import Cell
+from rpcarena.network import link, wire
+from rpcarena.orchestration.arena import Arena, cell_of
+from rpcarena.process.server_process import Usage
 
 distributed = pytest.importorskip("distributed")
-
-LINK_FLOOR_US = 8_000  # no call across a 10 ms link returns sooner
-
 
 # --- what the user says ---------------------------------------------------------------------
 
@@ -76,32 +74,28 @@ def test_nodes_apart_by_default_and_by_address_name_host_or_resource():
 
 # --- the merge, on one clock ------------------------------------------------------------------
 
-def _result(latencies_us: list[int], start_ns: int) -> dict:
+def _result(latencies_us: list[int], start_ns: int) -> DriveResult:
     h = hist.new()
     for us in latencies_us:
         h.record_value(us * 1000)
     return DriveResult(calls=len(latencies_us), errors={"timeout": 1}, wall_s=1.0, cpu_user_s=0.5, cpu_sys_s=0.25,
                        histogram=hist.encode(h), samples=[[0, latencies_us[0] * 1000]], tool={"name": "t"},
-                       start_mono_ns=start_ns, end_mono_ns=start_ns + 1_000_000_000).to_json()
+                       start_mono_ns=start_ns, end_mono_ns=start_ns + 1_000_000_000)
 
 
 def test_two_nodes_merge_into_one_cell_whose_calls_are_their_sum():
     """Node b's clock runs 5 s ahead of ours: its times are moved back before the merge, so the
     skew and the wall time are the real ones (2 ms and 1.002 s), not 5 s."""
     here = time.time_ns() - time.monotonic_ns()
-    reports = [{"node": "a", "result": _result([100, 200, 300], 10_000_000), "release_mono_ns": 10_000_000,
-                "mono_to_wall_ns": here, "processes": 2, "counters_include_warmup": False, "engine_cpu_s": 0.001,
-                "engine_window_s": 1.0, "rtt_ms": 1.0, "cpus": [1]},
-               {"node": "b", "result": _result([400, 500], 5_012_000_000), "release_mono_ns": 5_012_000_000,
-                "mono_to_wall_ns": here, "processes": 1, "counters_include_warmup": False, "engine_cpu_s": 0.002,
-                "engine_window_s": 1.0, "rtt_ms": 1.1, "cpus": [1]}]
-    served = {"cpu_user_s": 1.0, "cpu_sys_s": 0.5, "cpu_s": 1.5123,
-              "wire": {"in_bytes": 10, "in_packets": 1, "out_bytes": 20, "out_packets": 2}, "wire_unavailable": None,
-              "peak_rss_bytes": 1 << 20, "engine_cpu_s": 0.0, "engine_window_s": 1.0, "cpus": [0]}
+    reports = [NodeReport("a", _result([100, 200, 300], 10_000_000), 2, False, 10_000_000, here, 0.001, 1.0, 1.0, [1]),
+               NodeReport("b", _result([400, 500], 5_012_000_000), 1, False, 5_012_000_000, here, 0.002, 1.0, 1.1,
+                          [1])]
+    served = ServeReport("s", Usage(1.0, 0.5, 1.5123), wire.Count(10, 1, 20, 2), None, 1 << 20, 0.0, 1.0, [0])
     clocks = {"a": (0, 1000), "b": (5_000_000_000, 3000)}
     roles = Roles(_node("s", "10.0.0.9"), (_node("a", "10.0.0.1"), _node("b", "10.0.0.2")))
-    cell = Cell(contender="x", client="py", workload="w", method="Void", clients=2)
-    record(cell, 0.5, reports, served, clocks, roles, 0.01, "tcp://s:8786")
+    config = RunConfig(contenders=["tcp-raw"], workloads=["usp.void"], clients=[2])
+    m = measured(0.5, reports, served, clocks, roles, 0.01, "tcp://s:8786")
+    cell = cell_of(plans(config)[0], config, "now", m)  # the arena's one way from a measurement to a cell
     nodes = cell.cluster["nodes"]
     assert cell.calls == nodes["a"]["calls"] + nodes["b"]["calls"] == 5
     assert cell.histogram.get_total_count() == 5 == sum(hist.decode(nodes[n]["histogram"]).get_total_count()

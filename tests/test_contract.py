@@ -9,7 +9,8 @@ import sys
 import pytest
 from tests.conftest import ROOT
 
-from rpcarena.contract import ContractError, DriveResult, DriveSpec, Ready
+from rpcarena.contract import ContractError, DriveResult, DriveSpec, ManifestEntry, Ready
+from rpcarena.process import builds
 from rpcarena.worker import drive
 
 GOLDEN = ROOT / "proto" / "contract"
@@ -66,3 +67,13 @@ def test_python_payloads_are_refused_without_requests():
     line = json.dumps({**json.loads((GOLDEN / "spec.tcp-raw.json").read_text()), "requests": []})
     with pytest.raises(Exception, match="canonical requests"):
         drive.parse(line)
+
+
+def test_every_manifest_entry_parses_and_a_misspelt_key_names_itself():
+    """The workers' manifests are read once into typed entries; a key no entry has is refused by
+    name (`serevr` read as a missing `server` would have made a load client a server)."""
+    entries = [e for worker in builds.workers().values() for e in worker.entries]
+    assert len(entries) == len({e.id for e in entries}) and any(not e.server for e in entries)
+    assert ManifestEntry.from_json({"id": "x", "protocol": "grpc"}).services == ["arena.Arena"]
+    with pytest.raises(ContractError, match="serevr"):
+        ManifestEntry.from_json({"id": "x", "protocol": "grpc", "serevr": False})

@@ -325,7 +325,6 @@ def test_a_server_that_dies_as_the_drive_ends_fails_the_cell(tmp_path):
     from rpcarena.orchestration.measure import measure
     from rpcarena.orchestration.phase import DriverSpec
     from rpcarena.process import placement
-    from rpcarena.results import Cell
 
     server = SleepServer(tmp_path / "server.log")
     result = DriveResult(calls=1160, errors={"connection": 1840}, wall_s=0.5, cpu_user_s=0.1, cpu_sys_s=0.1,
@@ -333,12 +332,11 @@ def test_a_server_that_dies_as_the_drive_ends_fails_the_cell(tmp_path):
     spec = DriveSpec(contender="sleep", target="127.0.0.1:9", method="Void", requests=[{}], calls=3000, sync=True)
     driver = DriverSpec([sys.executable, "-c", DRIVER, str(server.pid), result.to_line()], spec)
     config = RunConfig(contenders=["tcp-raw"], workloads=["usp.void"], out=tmp_path / "r.json")
-    cell = Cell(contender="sleep", client="py", workload="usp.void", method="Void", clients=1)
     try:
         with Backing([], {}, config.host) as backing:
             context = RunContext(config, placement.plan("none"), tmp_path, backing, None, "not counted here")
             with pytest.raises(ServerError, match="SIGKILL"):
-                measure(server, [driver], context, cell, tmp_path)
+                measure(server, [driver], context, tmp_path)
     finally:
         server.child.stop()
 

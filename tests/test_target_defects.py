@@ -275,10 +275,10 @@ def test_several_clients_measure_every_target(limited, tmp_path):
 class StoppedWhileProbing(FakeCells):
     """The fake runner, with Ctrl-C during the second probe of a --find-max search."""
 
-    def measure(self, plan, context, cell, logs) -> None:
+    def measure(self, plan, context, logs):
         if len(self.measured) == 2:
             raise KeyboardInterrupt
-        super().measure(plan, context, cell, logs)
+        return super().measure(plan, context, logs)
 
 
 def test_an_interrupted_find_max_marks_its_out_file(tmp_path):

@@ -219,4 +219,22 @@ class Ready(Document):
             raise ContractError(f"ready line: want event 'ready' and a port, got {self.event!r} {self.port}")
 
 
+@dataclass(frozen=True)
+class ManifestEntry(Document):
+    """One contender of a native worker's manifest (`workers/<language>/worker.json`), parsed once
+    where the manifest is read, so a misspelt key names itself instead of reading as its default."""
+
+    WHAT: ClassVar[str] = "manifest entry"
+
+    id: str = field(metadata=kind("string"))
+    protocol: str = field(metadata=kind("string"))
+    description: str = field(default="", metadata=kind("string"))
+    server: bool = field(default=True, metadata=kind("boolean"))  # False: a load client only (rust-h1)
+    client: bool = field(default=False, metadata=kind("boolean"))  # it drives servers of its protocol
+    # the gRPC services it serves besides the arena's own (a seed's), for the protocols that have services
+    services: list[Any] = field(default_factory=lambda: ["arena.Arena"], metadata=kind("array"))
+    unsupported_methods: list[Any] = field(default_factory=list, metadata=kind("array"))
+    why: str = field(default="not implemented", metadata=kind("string"))  # why those methods are not
+
+
 WARM = {"event": "warm"}  # a synced driver's line when its warm-up is done

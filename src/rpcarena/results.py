@@ -87,17 +87,17 @@ class Cell:
     wire_out_packets: int | None = None
     server_peak_rss_bytes: int | None = None
     server_counters_include_warmup: bool = False
-    placement: dict = field(default_factory=dict)
+    placement: dict[str, Any] = field(default_factory=dict)
     protocol: str = ""
     language: str = ""
     client_language: str = ""  # py, go, rust, java ("" in documents before 2026-11-26: read from the id)
-    client_tool: dict = field(default_factory=dict)
-    drift: dict = field(default_factory=dict)
+    client_tool: dict[str, Any] = field(default_factory=dict)
+    drift: dict[str, Any] = field(default_factory=dict)
     # the measured phase's other load (process/contention): phase_s, server_waited_s, others_cpu_s
-    contention: dict = field(default_factory=dict)
+    contention: dict[str, Any] = field(default_factory=dict)
     started: str = ""
     # --cluster: the nodes (each one's result and histogram, round trip, clock, the engine's CPU), the skew
-    cluster: dict = field(default_factory=dict)
+    cluster: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
     def histogram(self) -> Any:
@@ -208,11 +208,11 @@ class Cell:
         out["message_p99_us"] = self.message_latency.get("p99_us")
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items()}
 
     @classmethod
-    def from_json(cls, data: dict) -> Cell:
+    def from_json(cls, data: dict[str, Any]) -> Cell:
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -221,33 +221,35 @@ class Cell:
 class Results:
     """A whole run: environment, configuration and cells."""
 
-    environment: dict = field(default_factory=dict)
-    config: dict = field(default_factory=dict)
+    environment: dict[str, Any] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
     cells: list[Cell] = field(default_factory=list)
     created: str = field(default_factory=now)
     finished: str | None = None
     interrupted: str | None = None
-    placement: dict | None = None  # the CPU placement policy and CPUs of the run
-    link: dict | None = None  # the emulated link the servers were behind, as configured and measured
+    placement: dict[str, Any] | None = None  # the CPU placement policy and CPUs of the run
+    link: dict[str, Any] | None = None  # the emulated link the servers were behind, as configured and measured
     wire_unavailable: str | None = None  # why bytes on the wire were not counted
     failures: list[str] = field(default_factory=list)  # "cell label: reason" of every failed cell
-    find_max: list[dict] = field(default_factory=list)  # --find-max: the highest rate meeting the SLO, per plan
-    targets: list[dict] = field(default_factory=list)  # rpcarena target: the external servers measured
-    suite: dict | None = None  # rpcarena suite: its name, quick or not, the systems missing here
-    resumed: list[dict] = field(default_factory=list)  # run --resume: when, the cells it lacked, the environment
-    cluster: dict | None = None  # --cluster: the scheduler, the engine's quiet, each node's environment
+    # --find-max: the highest rate meeting the SLO, per plan
+    find_max: list[dict[str, Any]] = field(default_factory=list)
+    targets: list[dict[str, Any]] = field(default_factory=list)  # rpcarena target: the external servers measured
+    suite: dict[str, Any] | None = None  # rpcarena suite: its name, quick or not, the systems missing here
+    # run --resume: when, the cells it lacked, the environment
+    resumed: list[dict[str, Any]] = field(default_factory=list)
+    cluster: dict[str, Any] | None = None  # --cluster: the scheduler, the engine's quiet, each node's environment
     path: Path | None = None
 
     def notes(self) -> dict[str, Any]:
         """The run's notes that are set (placement, link, failures, ...), by name."""
         return {name: getattr(self, name) for name in NOTES if getattr(self, name) not in (None, [])}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "created": self.created, "finished": self.finished,
                 "interrupted": self.interrupted, "environment": self.environment, "config": self.config,
                 **{name: getattr(self, name) for name in NOTES}, "cells": [c.to_json() for c in self.cells]}
 
-    def save(self, path: str | os.PathLike | None = None) -> Path:
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Write the document atomically and durably: a reader never sees half a file, a crash
         never loses a saved one, and a failed write leaves the previous version and no temp file."""
         target = Path(path or self.path or "results.json")
@@ -296,7 +298,7 @@ def _write_durably(target: Path, data: bytes) -> None:
         os.close(folder)
 
 
-def load(path: str | os.PathLike) -> Results:
+def load(path: str | os.PathLike[str]) -> Results:
     """Read a results document of any readable version; a malformed one is a one-line UsageError
     naming what is wrong, never a traceback later in a report."""
     target = Path(path)
@@ -339,7 +341,7 @@ def _read_bounded(target: Path) -> bytearray:
     return data
 
 
-def is_document(path: str | os.PathLike) -> bool:
+def is_document(path: str | os.PathLike[str]) -> bool:
     """Whether a file holds a results document, by its content whatever its name: what no command
     writes over without --force. Only a regular file can be one."""
     target = Path(path)
@@ -371,7 +373,7 @@ _CELL_TYPES = {f.name: str(f.type) for f in fields(Cell)}
 _REQUIRED = [f.name for f in fields(Cell) if f.default is MISSING and f.default_factory is MISSING]
 
 
-def _results(data: dict, target: Path) -> Results:
+def _results(data: dict[str, Any], target: Path) -> Results:
     notes = data.get("extra", {}) if data["version"] == 1 else data
     _check("the document", {k: v for k, v in data.items() if k in _TOP}, _TOP)
     if not isinstance(notes, dict):
@@ -409,7 +411,7 @@ def _histogram(where: str, encoded: str | None) -> Any:
         raise Malformed(f"{where}: a latency histogram does not decode") from None
 
 
-def _check(where: str, values: dict, types: dict[str, str]) -> None:
+def _check(where: str, values: dict[str, Any], types: dict[str, str]) -> None:
     for name, value in values.items():
         if not _fits(value, types[name]):
             raise Malformed(f"{where}: {name} is {json.dumps(value)[:40]}, not {_WORDS.get(types[name], types[name])}")

@@ -8,9 +8,9 @@ The runner of a run's plans when `--cluster` is given. One cell:
     "marked" -> "go": every node releases its drivers at once; each returns its DriveResult
     "stop" -> the server's node reads its counters again and stops the server
 
-The nodes' results are merged as local drivers' are (`phase.merge`: HdrHistograms added, counts
+The nodes' results are merged as local drivers' are (`worker.merge`: HdrHistograms added, counts
 summed), with each node's times first moved onto this machine's clock; each node's own result
-stays in the cell (`cell.cluster["nodes"]`). A task that fails, a node that leaves, or a word
+stays in the measurement (the stored cell's `cluster["nodes"]`). A task that fails, a node that leaves, or a word
 that does not come in time fails the cell with the reason, and every task of the cell is let go.
 """
 
@@ -29,18 +29,18 @@ from rpcarena import contenders as registry
 from rpcarena.cluster import tasks
 from rpcarena.cluster.channel import OrchestratorSide
 from rpcarena.cluster.engine import Engine
+from rpcarena.cluster.reports import NodeReport, ServeReport, received
 from rpcarena.cluster_spec import Node, Roles, assign
 from rpcarena.config import RunConfig
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import DriveResult
 from rpcarena.errors import ArenaError, UnavailableError, UsageError, WorkerError
-from rpcarena.network import wire
-from rpcarena.orchestration import contender_cells, measure
+from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.context import RunContext
-from rpcarena.orchestration.phase import CONNECT_GRACE_S, Outcome, merge, split
+from rpcarena.orchestration.measurement import Measurement, ServerFigures
+from rpcarena.orchestration.phase import CONNECT_GRACE_S, split
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
-from rpcarena.process.server_process import Usage
-from rpcarena.results import Cell
+from rpcarena.worker.merge import merge
 
 STOP_GRACE_S = 30.0  # how long the server's node may take to read its counters and stop
 NODE_RETURN_S = 60.0  # how long a cell waits for a lost node to come back before it fails
@@ -74,11 +74,11 @@ class ClusterCells(CellRunner):
         # whether a node can build and run the client is asked of the node itself
         return contender_cells.client_cannot(plan, contender, here=False)
 
-    def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
+    def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
         engine = self.engine
         if engine is None:
             raise UsageError("cluster cells without a cluster: give --cluster")
-        ClusterCell(engine, plan, _roles(engine, context), context, logs).measure(cell)
+        return ClusterCell(engine, plan, _roles(engine, context), context, logs).measure()
 
 
 def plans(config: RunConfig) -> list[Plan]:
@@ -111,14 +111,14 @@ class ClusterCell:
         self.config = context.config
         self.futures: list[tuple[Node, Any]] = []
 
-    def measure(self, cell: Cell) -> None:
+    def measure(self) -> Measurement:
         channel = OrchestratorSide(self.engine.client, self.engine.queue, self.id)
         try:
-            self._measure(channel, cell)
+            return self._measure(channel)
         finally:
             self._let_go(channel)
 
-    def _measure(self, channel: OrchestratorSide, cell: Cell) -> None:
+    def _measure(self, channel: OrchestratorSide) -> Measurement:
         server = self.roles.server
         serving = self._submit(tasks.serve, self._serve_job(), server)
         ready = channel.expect("ready", [server.name], self.config.cell_timeout_s, self._watch)[server.name]
@@ -136,12 +136,13 @@ class ClusterCell:
         channel.set("mark")
         channel.expect("marked", [server.name], STOP_GRACE_S, self._watch)
         channel.set("go")
-        reports = [self._result(n, f, self.config.cell_timeout_s) for n, f in zip(drivers, driving)]
+        reports = [received(self._result(n, f, self.config.cell_timeout_s), NodeReport, n.name)
+                   for n, f in zip(drivers, driving)]
         scheduler_after = self.engine.scheduler_cpu_s()
         channel.set("stop")
-        served = self._result(server, serving, STOP_GRACE_S)
+        served = received(self._result(server, serving, STOP_GRACE_S), ServeReport, server.name)
         scheduler = None if scheduler_before is None or scheduler_after is None else scheduler_after - scheduler_before
-        record(cell, spec.warmup_s, reports, served, clocks, self.roles, scheduler, self.engine.address)
+        return measured(spec.warmup_s, reports, served, clocks, self.roles, scheduler, self.engine.address)
 
     def _serve_job(self) -> tasks.ServeJob:
         server = self.roles.server
@@ -176,7 +177,7 @@ class ClusterCell:
             if node.address not in present:
                 raise WorkerError(f"node {node.name} ({node.address}) left the cluster mid-cell")
 
-    def _result(self, node: Node, future: Any, timeout_s: float) -> dict[str, Any]:
+    def _result(self, node: Node, future: Any, timeout_s: float) -> object:
         deadline = time.monotonic() + timeout_s
         while future.status == "pending":
             self._watch()
@@ -184,7 +185,7 @@ class ClusterCell:
                 raise WorkerError(f"node {node.name}: no result within {timeout_s:.0f} s; raise --cell-timeout")
             time.sleep(0.2)
         self._watch()
-        result: dict[str, Any] = future.result()
+        result: object = future.result()
         return result
 
     def _let_go(self, channel: OrchestratorSide) -> None:
@@ -207,29 +208,25 @@ def _translated(node: Node, error: BaseException | None) -> ArenaError:
     return WorkerError(f"on node {node.name}: {type(error).__name__}: {error}")
 
 
-def record(cell: Cell, warmup_s: float, reports: list[dict[str, Any]], served: dict[str, Any],
-           clocks: dict[str, tuple[int, int]], roles: Roles, scheduler_cpu_s: float | None, scheduler: str) -> None:
-    """The cell from the nodes' reports: merged results, and each node's own."""
+def measured(warmup_s: float, reports: list[NodeReport], served: ServeReport, clocks: dict[str, tuple[int, int]],
+             roles: Roles, scheduler_cpu_s: float | None, scheduler: str) -> Measurement:
+    """The cell's measurement from the nodes' reports: merged results, and each node's own."""
     here = time.time_ns() - time.monotonic_ns()
-    results = {r["node"]: _on_our_clock(r, clocks[r["node"]][0] + here) for r in reports}
-    outcome = Outcome(merge(list(results.values())), sum(r["processes"] for r in reports),
-                      any(r["counters_include_warmup"] for r in reports))
-    measure.record(cell, outcome, Usage(served["cpu_user_s"], served["cpu_sys_s"], served.get("cpu_s")))
-    if served["wire"] is not None:
-        measure.record_wire(cell, wire.Count(**served["wire"]))
-    cell.server_peak_rss_bytes = served["peak_rss_bytes"]
-    cell.warmup_s = warmup_s
-    releases = {r["node"]: r["release_mono_ns"] - clocks[r["node"]][0] + (r["mono_to_wall_ns"] - here)
-                for r in reports}
-    cell.placement = {"server_node": roles.server.name, "server_cpus": served["cpus"],
-                      "client_nodes": {r["node"]: r["cpus"] for r in reports}}
-    cell.cluster = _cluster_record(results, reports, served, clocks, releases, roles, scheduler_cpu_s, scheduler)
+    results = {r.node: _on_our_clock(r, clocks[r.node][0] + here) for r in reports}
+    releases = {r.node: r.release_mono_ns - clocks[r.node][0] + (r.mono_to_wall_ns - here) for r in reports}
+    server = ServerFigures(served.usage, served.wire, served.peak_rss_bytes,
+                           any(r.counters_include_warmup for r in reports))
+    return Measurement(
+        merge(list(results.values())), sum(r.processes for r in reports), server, warmup_s=warmup_s,
+        placement={"server_node": roles.server.name, "server_cpus": served.cpus,
+                   "client_nodes": {r.node: r.cpus for r in reports}},
+        nodes=_cluster_record(results, reports, served, clocks, releases, roles, scheduler_cpu_s, scheduler))
 
 
-def _on_our_clock(report: dict[str, Any], shift_ns: int) -> DriveResult:
+def _on_our_clock(report: NodeReport, shift_ns: int) -> DriveResult:
     """A node's result with its measured phase's start and end on this machine's monotonic clock."""
-    result = DriveResult.from_json(report["result"])
-    shift = report["mono_to_wall_ns"] - shift_ns  # node monotonic -> node wall -> our wall -> our monotonic
+    result = report.result
+    shift = report.mono_to_wall_ns - shift_ns  # node monotonic -> node wall -> our wall -> our monotonic
     if result.start_mono_ns is None or result.end_mono_ns is None:
         return result
     return dataclasses.replace(result, start_mono_ns=result.start_mono_ns + shift,
@@ -240,27 +237,26 @@ def _spread_us(values: list[int]) -> float | None:
     return (max(values) - min(values)) / 1e3 if len(values) > 1 else (0.0 if values else None)
 
 
-def _cluster_record(results: dict[str, DriveResult], reports: list[dict[str, Any]], served: dict[str, Any],
+def _cluster_record(results: dict[str, DriveResult], reports: list[NodeReport], served: ServeReport,
                     clocks: dict[str, tuple[int, int]], releases: dict[str, int], roles: Roles,
                     scheduler_cpu_s: float | None, scheduler: str) -> dict[str, Any]:
     first = min(releases.values())
     starts = [r.start_mono_ns for r in results.values() if r.start_mono_ns is not None]
     nodes: dict[str, Any] = {roles.server.name: {
-        "role": "server", "address": roles.server.address, "engine_cpu_s": served["engine_cpu_s"],
-        "engine_window_s": served["engine_window_s"], "cpus": served["cpus"],
-        "wire_unavailable": served["wire_unavailable"]}}
+        "role": "server", "address": roles.server.address, "engine_cpu_s": served.engine_cpu_s,
+        "engine_window_s": served.engine_window_s, "cpus": served.cpus, "wire_unavailable": served.wire_unavailable}}
     for report in reports:
-        name, result = report["node"], results[report["node"]]
+        name, result = report.node, results[report.node]
         nodes[name] = dict(nodes.get(name, {}), role="client" if name not in nodes else "server+client",
                            address=next(n.address for n in roles.clients if n.name == name),
                            calls=result.calls, errors=result.error_counts, wall_s=result.wall_s,
-                           histogram=result.histogram, processes=report["processes"],
-                           cpu_user_s=result.cpu_user_s, cpu_sys_s=result.cpu_sys_s, rtt_ms=report["rtt_ms"],
+                           histogram=result.histogram, processes=report.processes,
+                           cpu_user_s=result.cpu_user_s, cpu_sys_s=result.cpu_sys_s, rtt_ms=report.rtt_ms,
                            clock_offset_ns=clocks[name][0], clock_uncertainty_ns=clocks[name][1],
                            release_after_first_us=(releases[name] - first) / 1e3,
-                           engine_cpu_s=report["engine_cpu_s"], engine_window_s=report["engine_window_s"],
-                           cpus=report["cpus"])
-    return {"scheduler": scheduler, "server_node": roles.server.name, "client_nodes": [r["node"] for r in reports],
+                           engine_cpu_s=report.engine_cpu_s, engine_window_s=report.engine_window_s,
+                           cpus=report.cpus)
+    return {"scheduler": scheduler, "server_node": roles.server.name, "client_nodes": [r.node for r in reports],
             "release_skew_us": _spread_us(list(releases.values())),
             "start_skew_us": _spread_us(starts) if len(starts) == len(results) else None,
             "clock_uncertainty_us": 2 * max(u for _, u in clocks.values()) / 1e3 if clocks else None,

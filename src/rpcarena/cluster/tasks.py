@@ -30,6 +30,7 @@ import psutil
 from rpcarena import clients, contract, environment
 from rpcarena import contenders as registry
 from rpcarena.cluster.channel import NodeSide
+from rpcarena.cluster.reports import NodeReport, ServeReport
 from rpcarena.contenders import native
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import ServerError, UnavailableError, UsageError
@@ -75,7 +76,7 @@ class DriveJob:
     timeout_s: float
 
 
-def serve(job: ServeJob) -> dict[str, Any]:
+def serve(job: ServeJob) -> ServeReport:
     """Run the cell's server on this node until the orchestrator says stop; report its costs."""
     channel = NodeSide(job.run, job.cell, job.node)
     contender = registry.get(job.contender)
@@ -90,7 +91,7 @@ def serve(job: ServeJob) -> dict[str, Any]:
         return _serve_cell(channel, server, job)
 
 
-def _serve_cell(channel: NodeSide, server: ServerProcess, job: ServeJob) -> dict[str, Any]:
+def _serve_cell(channel: NodeSide, server: ServerProcess, job: ServeJob) -> ServeReport:
     def check() -> None:
         if not server.alive():
             raise ServerError(f"on node {job.node}: {server.died_message()}")
@@ -101,12 +102,9 @@ def _serve_cell(channel: NodeSide, server: ServerProcess, job: ServeJob) -> dict
         channel.say("marked")
         channel.wait("stop", job.timeout_s, check)
         end = (server.usage(), counter.read() if counter else None, engine_cpu_s(), time.monotonic())
-    used = end[0] - start[0]
-    return {"node": job.node, "cpu_user_s": used.cpu_user_s, "cpu_sys_s": used.cpu_sys_s, "cpu_s": used.cpu_s,
-            "wire": vars(end[1] - start[1]) if end[1] and start[1] else None, "wire_unavailable": why_not,
-            "peak_rss_bytes": server.peak_rss_bytes(), "engine_cpu_s": end[2] - start[2],
-            "engine_window_s": end[3] - start[3],
-            "cpus": placement.where(server.pid) if server.pid else None}
+    return ServeReport(job.node, end[0] - start[0], end[1] - start[1] if end[1] and start[1] else None, why_not,
+                       server.peak_rss_bytes(), end[2] - start[2], end[3] - start[3],
+                       placement.where(server.pid) if server.pid else None)
 
 
 class ArrivalCounter(wire.Counter):
@@ -118,7 +116,7 @@ class ArrivalCounter(wire.Counter):
         self.rules = (("requests", "input", "dport"), ("replies", "output", "sport"))
 
 
-def drive(job: DriveJob) -> dict[str, Any]:
+def drive(job: DriveJob) -> NodeReport:
     """Run this node's drivers: warm, wait on the barrier, measure; report the node's result."""
     channel = NodeSide(job.run, job.cell, job.node)
     drivers = _drivers(job, DriveSpec.from_json(job.spec))
@@ -135,12 +133,10 @@ def drive(job: DriveJob) -> dict[str, Any]:
     phase = Phase(drivers, cpus, log_dir(job.logs, job.node), channel.wanted,
                   lambda: f"cell let go on node {job.node}")
     outcome = phase.run(on_warm, job.timeout_s)
-    return {"node": job.node, "result": outcome.result.to_json(), "processes": outcome.processes,
-            "counters_include_warmup": outcome.counters_include_warmup,
-            "release_mono_ns": marks["release_mono_ns"], "mono_to_wall_ns": time.time_ns() - time.monotonic_ns(),
-            "engine_cpu_s": engine_cpu_s() - marks["engine_cpu_s"],
-            "engine_window_s": time.monotonic() - marks["released"], "rtt_ms": rtt_ms,
-            "cpus": list(cpus) if cpus else None}
+    return NodeReport(job.node, outcome.result, outcome.processes, outcome.counters_include_warmup,
+                      marks["release_mono_ns"], time.time_ns() - time.monotonic_ns(),
+                      engine_cpu_s() - marks["engine_cpu_s"], time.monotonic() - marks["released"], rtt_ms,
+                      list(cpus) if cpus else None)
 
 
 def _drivers(job: DriveJob, spec: DriveSpec) -> list[DriverSpec]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rpcarena.contenders.base import Contender, service_options
+from rpcarena.contract import ManifestEntry
 from rpcarena.errors import UnavailableError
 from rpcarena.process.builds import Worker, workers
 
@@ -16,17 +17,16 @@ from rpcarena.process.builds import Worker, workers
 class NativeContender(Contender):
     """A contender served by a native worker."""
 
-    def __init__(self, worker: Worker, entry: dict) -> None:
+    def __init__(self, worker: Worker, entry: ManifestEntry) -> None:
         self.worker = worker
-        self.id = entry["id"]
-        self.protocol = entry["protocol"]
+        self.id = entry.id
+        self.protocol = entry.protocol
         self.language = worker.language
-        self.description = entry.get("description", "")
-        self.has_server = bool(entry.get("server", True))
-        self.native_clients = (worker.language,) if entry.get("client") else ()
-        self._unsupported = {m: entry.get("why", "not implemented") for m in entry.get("unsupported_methods", [])}
-        services = entry.get("services", ["arena.Arena"])
-        self.services = None if entry["protocol"] == "tcp-raw" else tuple(services)
+        self.description = entry.description
+        self.has_server = entry.server
+        self.native_clients = (worker.language,) if entry.client else ()
+        self._unsupported = {m: entry.why for m in entry.unsupported_methods}
+        self.services = None if entry.protocol == "tcp-raw" else tuple(entry.services)
 
     def unavailable(self) -> str | None:
         return self.worker.unavailable()
@@ -47,7 +47,7 @@ class NativeContender(Contender):
 def contenders() -> list[NativeContender]:
     """The native contenders that serve (client-only entries are in `client`)."""
     return [NativeContender(worker, entry) for worker in workers().values()
-            for entry in worker.manifest["contenders"] if entry.get("server", True)]
+            for entry in worker.entries if entry.server]
 
 
 def client_ids(protocol: str) -> list[str]:
@@ -67,4 +67,4 @@ def client(client_id: str, protocol: str) -> NativeContender | None:
 def clients_only() -> list[NativeContender]:
     """Native clients without a server of their own (load clients such as `rust-h1`)."""
     return [NativeContender(worker, entry) for worker in workers().values()
-            for entry in worker.manifest["contenders"] if not entry.get("server", True)]
+            for entry in worker.entries if not entry.server]

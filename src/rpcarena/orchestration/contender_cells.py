@@ -12,6 +12,7 @@ import base64
 import contextlib
 import itertools
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from google.protobuf import json_format
@@ -28,11 +29,11 @@ from rpcarena.errors import UsageError
 from rpcarena.network import proxy
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
+from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol import schema
-from rpcarena.results import Cell
 from rpcarena.workloads import Workload
 
 FLOOR_MEASUREMENTS = 2  # at least, per workload and concurrency, for a floor that divides other cells
@@ -123,14 +124,17 @@ class ContenderCells(CellRunner):
         return (client_cannot(plan, contender) or _backing_missing(plan, context)
                 or _network_missing(contender, context))
 
-    def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
+    def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
         contender = _contender(plan)
         server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
                                prefix=context.server_prefix, services=context.backing.urls)
         with server, contextlib.ExitStack() as front:
             server.start(context.config.port)
-            address, helpers = _front(contender, context, cell, server.target, logs, front)
-            measure(server, driver_specs(plan, contender, context.config, address), context, cell, logs, helpers)
+            address, helpers = _front(contender, context, server.target, logs, front)
+            measured = measure(server, driver_specs(plan, contender, context.config, address), context, logs,
+                               helpers)
+        note = proxy.direct(contender.protocol, context.config.via)
+        return replace(measured, via="direct", note=note) if note else measured
 
 
 CONTENDER_CELLS = ContenderCells()
@@ -173,15 +177,12 @@ def _network_missing(contender: Contender, context: RunContext) -> Skip | None:
     return None
 
 
-def _front(contender: Contender, context: RunContext, cell: Cell, address: str, logs: Path,
+def _front(contender: Contender, context: RunContext, address: str, logs: Path,
            stack: contextlib.ExitStack) -> tuple[str, list[proxy.Haproxy]]:
     """Where the drivers call: the server, or a fresh HAProxy before it (pinned with the server),
-    watched while they do."""
+    watched while they do; the server itself for a protocol the proxy leaves alone."""
     via = context.config.via
-    note = proxy.direct(contender.protocol, via)
-    if note:
-        cell.via, cell.reason = "direct", note
-    if via is None or note:
+    if via is None or proxy.direct(contender.protocol, via):
         return address, []
     front = stack.enter_context(proxy.Haproxy(address, context.placement.server, logs / "proxy",
                                               prefix=context.client_prefix))

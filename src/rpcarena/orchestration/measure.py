@@ -1,27 +1,29 @@
 """One cell's measurement against a server that is up, whoever started it.
 
 Drivers warm up; when all are warm the server's CPU time and the kernel's byte
-counters are read; the measured phase runs; both are read again. The cell then
-records the merged result, the differences, where everything ran, how loaded the
-machine was before and after (drift), and what other processes took during the phase
-(contention: the server's run-queue wait, the CPU time of processes outside the run).
+counters are read; the measured phase runs; both are read again. The measurement
+returned holds the merged result, the differences, where everything ran, how loaded
+the machine was before and after (drift), and what other processes took during the
+phase (contention: the server's run-queue wait, the CPU time of processes outside
+the run); the arena makes the stored cell of it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from rpcarena import environment
 from rpcarena.errors import ServerError, WorkerError
-from rpcarena.network import nodelay, wire
+from rpcarena.network import nodelay
 from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.measurement import Measurement, ServerFigures
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
 from rpcarena.process import contention
 from rpcarena.process.placement import where
 from rpcarena.process.server_process import Usage
-from rpcarena.results import Cell
 
 
 class ServerSide(Protocol):
@@ -50,19 +52,17 @@ class Helper(Protocol):
     def lost(self) -> str | None: ...
 
 
-def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, cell: Cell, logs: Any,
-            helpers: Sequence[Helper] = ()) -> None:
-    """Run the measured phase of `drivers` against `server` and record it into `cell`. A helper of
-    the run or the cell that dies fails it at once, naming it, as a dying server does."""
+def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, logs: Any,
+            helpers: Sequence[Helper] = ()) -> Measurement:
+    """Run the measured phase of `drivers` against `server` and return what it measured. A helper
+    of the run or the cell that dies fails it at once, naming it, as a dying server does."""
     def lost() -> str | None:
         return context.lost() or next((why for why in (h.lost() for h in helpers) if why), None)
 
     if lost():
         raise ServerError(str(lost()))
     load_before = environment.load_now()
-    cell.warmup_s = drivers[0].spec.warmup_s
-    if context.link is not None:
-        cell.link_rtt_ms = context.link.rtt_ms()  # the link as it is now, beside its configuration
+    rtt_ms = context.link.rtt_ms() if context.link is not None else None  # the link as it is now
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
     phase = Phase(prefixed, context.placement.clients, logs, lambda: server.alive() and not lost(),
                   lambda: lost() or server.died_message())
@@ -72,22 +72,31 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
             at_warm["usage"] = server.usage()
             at_warm["wire"] = counter.read() if counter else None
             at_warm["link_cpu_s"] = context.link.delay_line_cpu_s() if context.link else None
-            cell.tcp_nodelay = _nodelay(server, phase, drivers[0].spec.target)
+            at_warm["tcp_nodelay"] = _nodelay(server, phase, drivers[0].spec.target)
             at_warm["contention"] = contention.read(server.pid)
         outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
         ended = contention.read(server.pid)
         used = server.usage() - at_warm["usage"]
-        if counter:
-            record_wire(cell, counter.read() - at_warm["wire"])
-        if context.link is not None and at_warm["link_cpu_s"] is not None:
-            now = context.link.delay_line_cpu_s()
-            cell.link_cpu_s = None if now is None else now - at_warm["link_cpu_s"]
-    cell.server_peak_rss_bytes = server.peak_rss_bytes()
-    cell.placement = dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None)
-    record(cell, outcome, used)
-    cell.drift = {"before": load_before, "after": environment.load_now()}
-    if server.pid is not None:  # a server elsewhere, or of unknown pid: its CPU would read as other load
-        cell.contention = at_warm["contention"].until(ended)
+        counted = counter.read() - at_warm["wire"] if counter else None
+        link_cpu_s = _link_cpu_s(context, at_warm["link_cpu_s"])
+    measured = Measurement(
+        outcome.result, outcome.processes,
+        ServerFigures(used, counted, server.peak_rss_bytes(), outcome.counters_include_warmup),
+        warmup_s=drivers[0].spec.warmup_s, link_rtt_ms=rtt_ms, link_cpu_s=link_cpu_s,
+        tcp_nodelay=at_warm["tcp_nodelay"],
+        placement=dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None),
+        drift={"before": load_before, "after": environment.load_now()})
+    if server.pid is None:  # a server elsewhere, or of unknown pid: its CPU would read as other load
+        return measured
+    return replace(measured, contention=at_warm["contention"].until(ended))
+
+
+def _link_cpu_s(context: RunContext, at_warm: float | None) -> float | None:
+    """The delay line's CPU time since the drivers were warm (None without a link or its reading)."""
+    if context.link is None or at_warm is None:
+        return None
+    now = context.link.delay_line_cpu_s()
+    return None if now is None else now - at_warm
 
 
 def _nodelay(server: ServerSide, phase: Phase, target: str) -> dict[str, bool | str | None]:
@@ -124,39 +133,3 @@ def _gone(server: ServerSide, grace_s: float) -> bool:
             return False
         time.sleep(0.02)
     return True
-
-
-def record_wire(cell: Cell, count: wire.Count) -> None:
-    cell.wire_in_bytes, cell.wire_in_packets = count.in_bytes, count.in_packets
-    cell.wire_out_bytes, cell.wire_out_packets = count.out_bytes, count.out_packets
-
-
-def _record_stages(cell: Cell, measured: list[dict[str, Any]]) -> None:
-    """Each --rate stage's figures beside its rate and duration, under the cell's key names."""
-    names = {"histogram": "latency_histogram", "histogram_uncorrected": "latency_uncorrected_histogram",
-             "histogram_schedule_lag": "schedule_lag_histogram", "calls": "calls"}
-    for stage, figures in zip(cell.stages, measured):
-        stage.update({names[k]: v for k, v in figures.items() if k in names})
-
-
-def record(cell: Cell, outcome: Outcome, used: Usage) -> None:
-    """A measured phase's merged result and the server's usage into the cell (also a cluster's)."""
-    result = outcome.result
-    cell.calls = result.calls
-    cell.errors = result.error_counts
-    cell.error_examples = dict(result.error_examples)
-    cell.wall_s = result.wall_s
-    cell.latency_histogram = result.histogram
-    cell.latency_uncorrected_histogram = result.histogram_uncorrected
-    cell.schedule_lag_histogram = result.histogram_schedule_lag
-    _record_stages(cell, result.stages or [])
-    cell.messages, cell.message_latency_histogram = result.messages, result.histogram_messages
-    cell.samples_ns = result.samples
-    cell.late_calls = result.late_calls
-    cell.retries = result.retries
-    cell.client_cpu_user_s = result.cpu_user_s
-    cell.client_cpu_sys_s = result.cpu_sys_s
-    cell.client_processes = outcome.processes
-    cell.client_tool = dict(result.tool)
-    cell.server_counters_include_warmup = outcome.counters_include_warmup
-    cell.server_cpu_user_s, cell.server_cpu_sys_s, cell.server_cpu_s = used.cpu_user_s, used.cpu_sys_s, used.cpu_s

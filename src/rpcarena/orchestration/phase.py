@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rpcarena.analysis import hist
 from rpcarena.contract import WARM, DriveResult, DriveSpec
 from rpcarena.errors import ServerError, WorkerError
 from rpcarena.process.children import Child
+from rpcarena.worker.merge import merge
 
 MAX_PYTHON_PROCS = 16
 CONNECT_GRACE_S = 60.0
@@ -132,63 +131,3 @@ class Phase:
         deadline = time.monotonic() + timeout_s
         return [DriveResult.from_json(self._await(child, deadline, lambda m: "calls" in m))
                 for child in self.children]
-
-
-def _sum(encoded: list[str | None]) -> str | None:
-    """The sum of the histograms the drivers gave (None when none gave one)."""
-    given = [e for e in encoded if e]
-    if not given:
-        return None
-    total = hist.new()
-    for e in given:
-        total.add(hist.decode(e))
-    return hist.encode(total)
-
-
-def merge(results: list[DriveResult]) -> DriveResult:
-    """One result from several drivers' results (histograms added, counts summed)."""
-    histogram = hist.new()
-    errors: Counter[str] = Counter()
-    examples: dict[str, str] = {}
-    samples: list[list[int]] = []
-    for p, result in enumerate(results):
-        histogram.add(hist.decode(result.histogram))
-        errors.update(result.errors)
-        for kind, text in result.error_examples.items():
-            examples.setdefault(kind, text)
-        samples.extend([index * len(results) + p, ns] for index, ns in result.samples)
-    starts = [r.start_mono_ns for r in results if r.start_mono_ns is not None]
-    ends = [r.end_mono_ns for r in results if r.end_mono_ns is not None]
-    timed = len(starts) == len(ends) == len(results)
-    return DriveResult(
-        calls=sum(r.calls for r in results), errors=dict(errors), error_examples=examples,
-        wall_s=(max(ends) - min(starts)) / 1e9 if timed else max(r.wall_s for r in results),
-        histogram=hist.encode(histogram),
-        histogram_uncorrected=_sum([r.histogram_uncorrected for r in results]),
-        histogram_schedule_lag=_sum([r.histogram_schedule_lag for r in results]),
-        samples=sorted(samples), late_calls=sum(r.late_calls for r in results),
-        retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
-        cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
-        start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None,
-        stages=_merged_stages(results), **_messages(results))
-
-
-def _merged_stages(results: list[DriveResult]) -> list[Any] | None:
-    """Each stage's figures over every driver (None when the drivers measured no stages)."""
-    if not all(r.stages for r in results):
-        return None
-    return [{"calls": sum(r.stages[k]["calls"] for r in results),  # type: ignore[index]
-             **{key: _sum([r.stages[k][key] for r in results])  # type: ignore[index]
-                for key in ("histogram", "histogram_uncorrected", "histogram_schedule_lag")}}
-            for k in range(len(results[0].stages or []))]
-
-
-def _messages(results: list[DriveResult]) -> dict[str, Any]:
-    """Streams' reply messages: counts summed, per-message histograms added (none without streams)."""
-    streams = [r for r in results if r.histogram_messages]
-    if not streams:
-        return {}
-    histogram = hist.new()
-    for result in streams:
-        histogram.add(hist.decode(result.histogram_messages))
-    return {"messages": sum(r.messages or 0 for r in streams), "histogram_messages": hist.encode(histogram)}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rpcarena.orchestration.context import RunContext
-from rpcarena.results import Cell
+from rpcarena.orchestration.measurement import Measurement
 from rpcarena.workloads import Workload
 
 Skip = tuple[str, str]  # (status, reason): "unavailable" or "unsupported", and why
@@ -46,8 +46,9 @@ class CellRunner(Protocol):
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         """Why this cell cannot run here, or None."""
 
-    def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
-        """Measure the cell and record it into `cell`; raise an ArenaError when it fails."""
+    def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
+        """Measure the cell and return what was measured (the arena stores it); raise an ArenaError
+        when it fails."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena import sources
+from rpcarena.contract import ManifestEntry
 from rpcarena.errors import UnavailableError
 from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
 
@@ -139,17 +140,22 @@ class Worker:
         self.ensure_built()
         return [self._expand(a) for a in self.manifest["run"]] + list(args)
 
-    def client_entries(self, protocol: str) -> dict[str, dict[str, Any]]:
+    @cached_property
+    def entries(self) -> list[ManifestEntry]:
+        """The manifest's contenders, typed (a tool such as the delay line has none)."""
+        return [ManifestEntry.from_json(entry) for entry in self.manifest.get("contenders", [])]
+
+    def client_entries(self, protocol: str) -> dict[str, ManifestEntry]:
         """This worker's clients of `protocol`, by the id users pass to --client.
 
         The client of a contender that also serves goes by the language (`--client go`, the
         first such contender of the protocol); a client-only entry (`"server": false`, such as
         the lean load client `rust-h1`) goes by its own id.
         """
-        found: dict[str, dict[str, Any]] = {}
-        for entry in self.manifest["contenders"]:
-            if entry["protocol"] == protocol and entry.get("client"):
-                found.setdefault(self.language if entry.get("server", True) else entry["id"], entry)
+        found: dict[str, ManifestEntry] = {}
+        for entry in self.entries:
+            if entry.protocol == protocol and entry.client:
+                found.setdefault(self.language if entry.server else entry.id, entry)
         return found
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable
+from typing import Any
 
 from rpcarena.errors import UsageError
 
@@ -21,7 +22,7 @@ CLIENTS = {
 }
 
 
-def client_factory(description: dict) -> Callable:
+def client_factory(description: dict[str, Any]) -> Callable[..., Any]:
     """(target, method, timeout_s) -> a client of the kind the description names."""
     path = CLIENTS.get(description.get("kind", ""))
     if path is None:

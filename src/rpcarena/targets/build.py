@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from rpcarena.errors import UsageError
@@ -30,14 +31,14 @@ ONLY = {"method": ("grpc",), "proto": ("grpc",), "import_path": ("grpc",), "data
         **{key: ("grpc", "http") for key in tls.OPTIONS}}
 # each kind's request data option, which --data-file replaces
 DATA = {"grpc": "data", "http": "body", "rpyc": "args"}
-Slot = tuple  # (the request data template of this slot or None, the binding of its variables)
+Slot = tuple[Any, Any]  # (the request data template of this slot or None, the binding of its variables)
 
 
 def option(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
-def build(group: dict, name: str, vars_limit: int, timeout_s: float) -> Target:
+def build(group: dict[str, Any], name: str, vars_limit: int, timeout_s: float) -> Target:
     """A Target from one group of options ({"kind", "address", "var": [...], ...})."""
     kind = group.get("kind")
     if kind not in KINDS:
@@ -54,7 +55,7 @@ def build(group: dict, name: str, vars_limit: int, timeout_s: float) -> Target:
     return BUILDERS[kind](group, name, slots, rendered, timeout_s)
 
 
-def _slots(group: dict, kind: str, vars_limit: int) -> list[Slot]:
+def _slots(group: dict[str, Any], kind: str, vars_limit: int) -> list[Slot]:
     binds = template.bindings([template.parse_var(v) for v in group.get("var", [])], vars_limit)
     data = group.get(DATA[kind])
     if group.get("data_file") is None:
@@ -75,7 +76,7 @@ def host_port(text: str, opt: str) -> str:
     return text
 
 
-def _grpc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s: float) -> Target:
+def _grpc(group: dict[str, Any], name: str, slots: list[Slot], rendered: tuple[Any, ...], timeout_s: float) -> Target:
     address = host_port(group["address"], "--grpc")
     if not group.get("method"):
         raise UsageError(f"the --grpc target {name} needs --method package.Service/Method")
@@ -100,11 +101,11 @@ def _grpc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s:
                                         **native_stream.description(method, group.get("stream_messages"))))
 
 
-def _where(group: dict, option: str) -> str:
+def _where(group: dict[str, Any], option: str) -> str:
     return f"--data-file {group['data_file']}" if group.get("data_file") else option
 
 
-def _metadata(group: dict) -> list[list[str]]:
+def _metadata(group: dict[str, Any]) -> list[list[str]]:
     """`--metadata 'key: value'` as gRPC wants it: lowercase keys, not templated (sent with every call)."""
     out = []
     for text in group.get("metadata", []):
@@ -115,7 +116,7 @@ def _metadata(group: dict) -> list[list[str]]:
     return out
 
 
-def _with(target: Target, requests: tuple, description: dict) -> Target:
+def _with(target: Target, requests: tuple[Any, ...], description: dict[str, Any]) -> Target:
     return Target(target.id, target.protocol, target.address, target.method, target.label, description,
                   requests, target.checks, target.server_pid)
 
@@ -131,14 +132,14 @@ def _grpc_status(text: str | None) -> str | None:
     return text.upper()
 
 
-def _proto_data(data: object, request_type: type, name: str, client_streams: bool) -> object:
+def _proto_data(data: object, request_type: Any, name: str, client_streams: bool) -> object:
     """A request, or for a method that streams from the client a list of its messages."""
     if client_streams and isinstance(data, list):
         return [_proto_json(item, request_type, name) for item in data]
     return _proto_json(data, request_type, name)
 
 
-def _proto_json(data: object, request_type: type, name: str) -> dict:
+def _proto_json(data: object, request_type: Any, name: str) -> dict[str, Any]:
     """The rendered --data, checked against the request message type."""
     from google.protobuf import json_format
 
@@ -153,7 +154,7 @@ def _proto_json(data: object, request_type: type, name: str) -> dict:
     return data
 
 
-def _http(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s: float) -> Target:
+def _http(group: dict[str, Any], name: str, slots: list[Slot], rendered: tuple[Any, ...], timeout_s: float) -> Target:
     url_template = group["address"]
     _split(url_template)
     body = slots[0][0]
@@ -185,7 +186,8 @@ def _header(text: str, opt: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def _http_request(method: str, url: str, headers: list, body: str | None, binding: dict, where: str) -> dict:
+def _http_request(method: str, url: str, headers: list[Any], body: str | None, binding: dict[str, Any],
+                  where: str) -> dict[str, Any]:
     json_body = body is not None and body.lstrip()[:1] in ("{", "[")
     rendered = template.render(body, binding, where, escape="json" if json_body else "text") if body else body
     if json_body and where.startswith("--data-file"):
@@ -226,7 +228,7 @@ def _http_status(text: str | None) -> int | None:
     return int(text)
 
 
-def _rpyc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s: float) -> Target:
+def _rpyc(group: dict[str, Any], name: str, slots: list[Slot], rendered: tuple[Any, ...], timeout_s: float) -> Target:
     address = host_port(group["address"], "--rpyc")
     method = group.get("rpyc_method")
     if not method:
@@ -239,7 +241,7 @@ def _rpyc(group: dict, name: str, slots: list[Slot], rendered: tuple, timeout_s:
                   server_pid(group.get("server_pid"), address))
 
 
-def _args(value: object) -> list:
+def _args(value: object) -> list[Any]:
     if not isinstance(value, list):
         raise UsageError("--args must be a JSON list of the method's arguments, e.g. '[\"x\", 3]'")
     return value

@@ -10,20 +10,42 @@ each as the expected responses. A measured cell whose failed calls exceed
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, Protocol
 
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import ThresholdFailed
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
+from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.placement import where
-from rpcarena.results import Cell
 from rpcarena.targets import native
 from rpcarena.targets.target import ExternalServer, Target
+
+
+class Labelled(Protocol):
+    """What the gate names a failed cell by (a plan)."""
+
+    @property
+    def label(self) -> str: ...
+
+
+class Counted(Protocol):
+    """What the gate reads of a cell's calls: a merged drive result, or a stored cell."""
+
+    @property
+    def calls(self) -> int: ...
+
+    @property
+    def errors(self) -> Mapping[str, int]: ...
+
+    @property
+    def error_examples(self) -> Mapping[str, str]: ...
 
 
 @dataclass
@@ -33,16 +55,18 @@ class Gate:
     max_error_rate: float | None = 0.0  # None: no gate (a --find-max search probes past failures)
     failed: list[str] = field(default_factory=list)
 
-    def check(self, plan: Plan, cell: Cell) -> None:
-        sent, failed = cell.calls_sent, cell.error_count
+    def check(self, plan: Labelled, counted: Counted) -> None:
+        errors = {kind: n for kind, n in counted.errors.items() if n}
+        failed = sum(errors.values())
+        sent = counted.calls + failed
         if self.max_error_rate is None or not sent or failed / sent <= self.max_error_rate:
             return
         self.failed.append(plan.label)
-        kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(cell.errors.items()))
-        worst = max(cell.errors, key=lambda kind: cell.errors[kind])
+        kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(errors.items()))
+        worst = max(errors, key=lambda kind: errors[kind])
         raise ThresholdFailed(f"{failed:,} of {sent:,} calls failed ({failed / sent:.1%}: {kinds}), above "
                               f"--max-error-rate {self.max_error_rate * 100:g}%; e.g. {worst}: "
-                              f"{example(worst, cell.error_examples.get(worst, worst))}")
+                              f"{example(worst, counted.error_examples.get(worst, worst))}")
 
 
 def example(kind: str, text: str) -> str:
@@ -71,16 +95,21 @@ class TargetCells(CellRunner):
             return "unsupported", "an external target is measured where it runs (no --via, no --link)"
         return native.cannot(self.target, plan.client)
 
-    def measure(self, plan: Plan, context: RunContext, cell: Cell, logs: Path) -> None:
+    def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
+        """The target measured; a cell past --max-error-rate fails, its figures kept."""
         server = ExternalServer(self.target).start()
         specs = (driver_specs if plan.client == native.PYTHON else native.driver_specs)(self.target, plan,
                                                                                         context.config)
-        measure(server, specs, context, cell, logs)
-        cell.placement = placed(self.target, context, cell.placement)
-        self.gate.check(plan, cell)
+        measured = measure(server, specs, context, logs)
+        measured = replace(measured, placement=placed(self.target, context, measured.placement))
+        try:
+            self.gate.check(plan, measured.clients)
+        except ThresholdFailed as failed:
+            return replace(measured, failed=str(failed))
+        return measured
 
 
-def placed(target: Target, context: RunContext, measured: dict) -> dict:
+def placed(target: Target, context: RunContext, measured: Mapping[str, Any]) -> dict[str, Any]:
     """Where everything ran: rpcarena pins no server it did not start, and says so."""
     clients = context.placement.clients
     return dict(measured, server_cpus=None, server=f"external at {target.address}, not pinned by rpcarena",
@@ -89,10 +118,10 @@ def placed(target: Target, context: RunContext, measured: dict) -> dict:
 
 def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]:
     """Python drivers with the target's description: they build its client, not a contender's
-    (with the exact timeout: the contract's whole milliseconds are too coarse below 1 ms)."""
+    (with the exact timeout, as native drivers get it: `native.external`)."""
     return python_drivers(DriveSpec(
         contender=target.id, target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
         rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, client="py",
-        external=dict(target.description, timeout_us=round(config.timeout_ms * 1000))))
+        external=native.external(target, config)))

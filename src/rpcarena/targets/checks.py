@@ -34,7 +34,7 @@ def parse(text: str) -> tuple[str, str, str | None]:
     return path, value, mode
 
 
-def render(checks: list[tuple[str, str, str | None]], binding: dict) -> list[list]:
+def render(checks: list[tuple[str, str, str | None]], binding: dict[str, Any]) -> list[list[Any]]:
     """The checks for one request: [path, expected value] with the value rendered and parsed
     ([path, list, "any_order"] for a list in any order)."""
     out = []
@@ -47,7 +47,7 @@ def render(checks: list[tuple[str, str, str | None]], binding: dict) -> list[lis
     return out
 
 
-def any_order(checks: list[list]) -> bool:
+def any_order(checks: list[list[Any]]) -> bool:
     """Whether one of a request's rendered checks compares a list in any order."""
     return any(check[2:] == [ANY_ORDER] for check in checks)
 
@@ -72,12 +72,12 @@ def dig(reply: Any, path: str) -> Any:
     return node
 
 
-def holds(reply: Any, checks: list[list]) -> bool:
+def holds(reply: Any, checks: list[list[Any]]) -> bool:
     """Whether every [path, value] check holds for a decoded reply."""
     return failed(reply, checks) is None
 
 
-def failed(reply: Any, checks: list[list]) -> list | None:
+def failed(reply: Any, checks: list[list[Any]]) -> list[Any] | None:
     """The first check a decoded reply fails, or None."""
     for check in checks:
         got = dig(reply, check[0])
@@ -86,7 +86,7 @@ def failed(reply: Any, checks: list[list]) -> list | None:
     return None
 
 
-def _any_order(got: Any, want: list) -> bool:
+def _any_order(got: Any, want: list[Any]) -> bool:
     """The same items as `want`, each as often, in any order."""
     if not isinstance(got, list) or len(got) != len(want):
         return False
@@ -99,7 +99,7 @@ def _any_order(got: Any, want: list) -> bool:
     return True
 
 
-def explain(reply: Any, checks: list[list]) -> str:
+def explain(reply: Any, checks: list[list[Any]]) -> str:
     """Why a decoded reply fails its checks: the check, its path, expected and actual (bounded)."""
     check = failed(reply, checks)
     if check is None:

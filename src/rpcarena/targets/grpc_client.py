@@ -17,7 +17,7 @@ class GrpcTargetClient(Client):
     `tls` (the `targets.tls` settings) and `metadata` ([key, value] sent with every call).
     """
 
-    def __init__(self, target: str, method: str, timeout_s: float, description: dict) -> None:
+    def __init__(self, target: str, method: str, timeout_s: float, description: dict[str, Any]) -> None:
         import grpc
 
         super().__init__(target, method, timeout_s)
@@ -31,7 +31,7 @@ class GrpcTargetClient(Client):
         self._call = self._channel.unary_unary(ref.path, request_serializer=self._request_type.SerializeToString,
                                                response_deserializer=self._response_type.FromString)
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         from google.protobuf import json_format
 
         return json_format.ParseDict(request, self._request_type())
@@ -44,12 +44,12 @@ class GrpcTargetClient(Client):
                 return None  # the status asked for with --expect-status: an answer
             raise
 
-    def same(self, got: Any, want: list) -> bool:
+    def same(self, got: Any, want: list[Any]) -> bool:
         if self._status != "OK":
             return got is None and not want
         return not want or checks.holds(self.canonical(got), want)
 
-    def explain(self, got: Any, want: list) -> str:
+    def explain(self, got: Any, want: list[Any]) -> str:
         if self._status != "OK":
             return f"expected status {self._status}, got a reply"
         return checks.explain(self.canonical(got), want)

@@ -30,7 +30,7 @@ class HttpTargetClient(Client):
     `status_NNN`; JSON checks run on the body after the call is timed.
     """
 
-    def __init__(self, target: str, method: str, timeout_s: float, description: dict) -> None:
+    def __init__(self, target: str, method: str, timeout_s: float, description: dict[str, Any]) -> None:
         import httpx
 
         super().__init__(target, method, timeout_s)
@@ -42,7 +42,7 @@ class HttpTargetClient(Client):
                                     http2=self._http2, http1=not (self._http2 and secure is None),
                                     limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         body = request.get("body")
         return (request["method"], request["url"], request.get("headers") or {},
                 body.encode() if body is not None else None)
@@ -57,7 +57,7 @@ class HttpTargetClient(Client):
             raise HttpStatusError(status)
         return reply.content
 
-    def same(self, got: bytes, want: list) -> bool:
+    def same(self, got: bytes, want: list[Any]) -> bool:
         if not want:
             return True
         try:
@@ -65,7 +65,7 @@ class HttpTargetClient(Client):
         except ValueError:
             return False  # checks asked for JSON and the body is not JSON
 
-    def explain(self, got: bytes, want: list) -> str:
+    def explain(self, got: bytes, want: list[Any]) -> str:
         try:
             return checks.explain(json.loads(got), want)
         except ValueError:

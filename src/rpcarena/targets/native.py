@@ -12,10 +12,11 @@ caller of the service feels, and it alone speaks RPyC.
 from __future__ import annotations
 
 import subprocess
+from typing import Any
 from urllib.parse import urlsplit
 
 from rpcarena.config import RunConfig
-from rpcarena.contract import ContractError, DriveResult, DriveSpec
+from rpcarena.contract import ContractError, DriveResult, DriveSpec, ManifestEntry
 from rpcarena.errors import ServerError, UnavailableError, UsageError
 from rpcarena.orchestration.phase import DriverSpec
 from rpcarena.orchestration.plan import Plan, Skip
@@ -41,7 +42,7 @@ def check_client(client: str) -> str:
     return client
 
 
-def _entry(worker: Worker) -> dict | None:
+def _entry(worker: Worker) -> ManifestEntry | None:
     return next(iter(worker.client_entries(PROTOCOL).values()), None)
 
 
@@ -83,15 +84,23 @@ def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]
     """One native driver process with every client of the cell."""
     worker, entry = _worker(p.client)
     spec = DriveSpec(
-        contender=entry["id"], target=target.address, method=target.method, requests=list(target.requests),
+        contender=entry.id, target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
-        duration_s=config.duration_s, timeout_ms=config.timeout_ms, sample_limit=config.sample_limit,
-        rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, external=target.description,
+        duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
+        rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival,
+        external=external(target, config),
         sync=bool(worker.manifest.get("drive_sync")))
     return [DriverSpec(worker.argv("drive"), spec)]
 
 
-def _worker(client: str) -> tuple[Worker, dict]:
+def external(target: Target, config: RunConfig) -> dict[str, Any]:
+    """The target's description as every driver of it gets it (Python or native), with the exact
+    per-call deadline: the contract's whole `timeout_ms` is too coarse below 1 ms (--timeout 500us),
+    so the drivers of a target read `timeout_us` and fall back to `timeout_ms` only without it."""
+    return dict(target.description, timeout_us=round(config.timeout_ms * 1000))
+
+
+def _worker(client: str) -> tuple[Worker, ManifestEntry]:
     worker = workers().get(client)
     entry = _entry(worker) if worker else None
     if worker is None or entry is None:
@@ -104,7 +113,7 @@ def probe(target: Target, client: str, timeout_ms: int, max_error_rate: float = 
     the Python client's first call is (`target.first_call_failed`)."""
     reachable(target)
     worker, entry = _worker(client)
-    spec = DriveSpec(contender=entry["id"], target=target.address, method=target.method,
+    spec = DriveSpec(contender=entry.id, target=target.address, method=target.method,
                      requests=list(target.requests[:1]), responses=list(target.checks[:1]), calls=1,
                      timeout_ms=timeout_ms, sample_limit=1, external=target.description)
     try:

@@ -62,7 +62,7 @@ def from_proto(proto: Path, import_paths: list[Path]) -> bytes:
         return out.read_bytes()
 
 
-def from_reflection(address: str, service: str, timeout_s: float, secure: dict | None = None) -> bytes:
+def from_reflection(address: str, service: str, timeout_s: float, secure: dict[str, Any] | None = None) -> bytes:
     """Ask the server for the file that defines `service` and every file it imports (over TLS when
     the target has TLS settings)."""
     import grpc
@@ -85,7 +85,7 @@ def from_reflection(address: str, service: str, timeout_s: float, secure: dict |
             raise _reflection_error(address, error) from None
         files = descriptor_pb2.FileDescriptorSet()
         _add_with_imports(found.file, files, set())
-        return files.SerializeToString()
+        return bytes(files.SerializeToString())
 
 
 def _services(database: Any) -> str:
@@ -139,7 +139,7 @@ def find_method(pool: Any, ref: MethodRef) -> Any:
     return method  # a streaming one too: native drivers call streams (rpcarena.targets.streams)
 
 
-def message_classes(method: Any) -> tuple[type, type]:
+def message_classes(method: Any) -> tuple[Any, Any]:  # protobuf message classes, made at run time
     from google.protobuf import message_factory
 
     return message_factory.GetMessageClass(method.input_type), message_factory.GetMessageClass(method.output_type)

@@ -18,7 +18,7 @@ RESTRICTED = {"allow_public_attrs": False, "allow_pickle": False, "allow_setattr
 class RpycTargetClient(Client):
     """One RPyC connection; the exposed method looked up once; requests are argument lists."""
 
-    def __init__(self, target: str, method: str, timeout_s: float, description: dict) -> None:
+    def __init__(self, target: str, method: str, timeout_s: float, description: dict[str, Any]) -> None:
         import rpyc
 
         super().__init__(target, method, timeout_s)
@@ -41,16 +41,16 @@ class RpycTargetClient(Client):
         self._conn.close()
         self._connect()
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         return tuple(request["args"])
 
-    def call(self, args: tuple) -> Any:
+    def call(self, args: tuple[Any, ...]) -> Any:
         return self._fn(*args)
 
-    def same(self, got: Any, want: list) -> bool:
+    def same(self, got: Any, want: list[Any]) -> bool:
         return not want or checks.holds(got, want)
 
-    def explain(self, got: Any, want: list) -> str:
+    def explain(self, got: Any, want: list[Any]) -> str:
         return checks.explain(got, want)
 
     def classify(self, error: BaseException) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from rpcarena.errors import UsageError
 
 
-def description(method: Any, stream_messages: str | None) -> dict:
+def description(method: Any, stream_messages: str | None) -> dict[str, Any]:
     """`streams` (server, client or bidi; absent for a unary method) and `stream_messages`."""
     kind = {(False, True): "server", (True, False): "client", (True, True): "bidi"}.get(
         (method.client_streaming, method.server_streaming))

@@ -33,9 +33,9 @@ class Target:
     address: str  # host:port the clients connect to
     method: str  # what the client calls: package.Service/Method, an HTTP method, an RPyC method name
     label: str  # the workload column: what is called, as the user wrote it
-    description: dict  # what the Python client needs besides (address, method, timeout)
-    requests: tuple  # rendered before measuring; the clients cycle through them
-    checks: tuple  # for each request, its [path, value] JSON checks
+    description: dict[str, Any]  # what the Python client needs besides (address, method, timeout)
+    requests: tuple[Any, ...]  # rendered before measuring; the clients cycle through them
+    checks: tuple[Any, ...]  # for each request, its [path, value] JSON checks
     server_pid: int | None = None
     language: str = field(default="external", init=False)
 
@@ -171,7 +171,7 @@ def _listener(port: int) -> str:
 
 def _name(pid: int) -> str:
     try:
-        return psutil.Process(pid).name()
+        return str(psutil.Process(pid).name())
     except psutil.Error:
         return "?"
 

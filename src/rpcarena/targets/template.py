@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from rpcarena.errors import UsageError
@@ -37,7 +38,7 @@ class Var:
     """One templating variable and the values it takes."""
 
     name: str
-    values: Sequence  # a tuple, or a range (never built: --vars-limit takes only its first values)
+    values: Sequence[Any]  # a tuple, or a range (never built: --vars-limit takes only its first values)
 
 
 def parse_var(text: str) -> Var:
@@ -47,7 +48,7 @@ def parse_var(text: str) -> Var:
     if not sep or not name.isidentifier() or not source:
         raise UsageError(f"bad --var {text!r}: {VAR_HELP}")
     if source.startswith("range:"):
-        values: Sequence = _range(text, source[len("range:"):])
+        values: Sequence[Any] = _range(text, source[len("range:"):])
     elif source.startswith("csv:"):
         values = _csv_column(text, source[len("csv:"):])
     else:
@@ -72,7 +73,7 @@ def _range(text: str, spec: str) -> range:
     return values
 
 
-def _csv_column(text: str, spec: str) -> tuple:
+def _csv_column(text: str, spec: str) -> tuple[Any, ...]:
     path, sep, column = spec.rpartition(":")
     if not sep or not path or not column:
         raise UsageError(f"bad --var {text!r}: write NAME=csv:FILE:COLUMN")
@@ -148,7 +149,7 @@ def _depth(value: object) -> int:
     return depth
 
 
-def bindings(variables: list[Var], limit: int) -> list[dict]:
+def bindings(variables: list[Var], limit: int) -> list[dict[str, Any]]:
     """The distinct value sets the templates are rendered with (one, empty, without variables)."""
     names = [v.name for v in variables]
     if len(set(names)) != len(names):
@@ -174,9 +175,9 @@ def _url_text(value: object) -> str:
 ESCAPES: dict[str, Callable[[object], str]] = {"text": _text, "json": _json_text, "url": _url_text}
 
 
-def render(template: str, binding: dict, where: str, escape: str = "text") -> str:
+def render(template: str, binding: dict[str, Any], where: str, escape: str = "text") -> str:
     """`template` with every {{name}} replaced by its value in `binding`."""
-    def value(match: re.Match) -> str:
+    def value(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in binding:
             raise UsageError(f"{where} uses {{{{{name}}}}} but no --var {name}=... is given: add one "
@@ -185,7 +186,7 @@ def render(template: str, binding: dict, where: str, escape: str = "text") -> st
     return PLACEHOLDER.sub(value, template)
 
 
-def render_json(template: str, binding: dict, where: str) -> object:
+def render_json(template: str, binding: dict[str, Any], where: str) -> object:
     """A JSON template rendered and parsed."""
     text = render(template, binding, where, escape="json")
     try:

@@ -22,7 +22,7 @@ from rpcarena.errors import ServerError, UsageError
 OPTIONS = ("cacert", "cert", "key", "insecure")
 
 
-def settings(group: dict, name: str, wanted: bool) -> dict | None:
+def settings(group: dict[str, Any], name: str, wanted: bool) -> dict[str, Any] | None:
     """The target's TLS settings (None: plaintext), every file checked."""
     given = {key: group[key] for key in OPTIONS if group.get(key)}
     if not wanted and not given:
@@ -44,7 +44,7 @@ def _file(key: str, text: str) -> str:
     return str(path.resolve())
 
 
-def context(tls: dict) -> ssl.SSLContext:
+def context(tls: dict[str, Any]) -> ssl.SSLContext:
     """An SSL context for an HTTP client (httpx's `verify=`)."""
     try:
         ctx = ssl.create_default_context(cafile=tls.get("cacert"))
@@ -59,7 +59,7 @@ def context(tls: dict) -> ssl.SSLContext:
     return ctx
 
 
-def presented(tls: dict, address: str, timeout_s: float) -> dict:
+def presented(tls: dict[str, Any], address: str, timeout_s: float) -> dict[str, Any]:
     """--insecure on gRPC: the settings with the certificate the server presents, and its name."""
     host, _, port = address.rpartition(":")
     try:
@@ -92,7 +92,7 @@ def _name_in(pem: str) -> str | None:
     return str(common[0]) if common else None
 
 
-def grpc_credentials(grpc: Any, tls: dict) -> Any:
+def grpc_credentials(grpc: Any, tls: dict[str, Any]) -> Any:
     """Channel credentials for a gRPC client: the CA (default: the system's; with --insecure, the
     server's own certificate) and the client pair."""
     def read(key: str) -> bytes | None:
@@ -102,7 +102,7 @@ def grpc_credentials(grpc: Any, tls: dict) -> Any:
                                         certificate_chain=read("cert"))
 
 
-def grpc_channel(address: str, tls: dict | None, options: list | None = None) -> Any:
+def grpc_channel(address: str, tls: dict[str, Any] | None, options: list[Any] | None = None) -> Any:
     """A gRPC channel to `address`: plaintext, or TLS with the target's settings."""
     import grpc
 

@@ -17,7 +17,7 @@ import time
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rpcarena import targets
@@ -26,6 +26,7 @@ from rpcarena.contenders import get, python_client
 from rpcarena.contract import WARM, DriveResult, DriveSpec
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.worker import pacer
+from rpcarena.worker.merge import merge
 
 LATE_NS = 1_000_000
 FLUSH = 4096  # latencies buffered before they go into the histogram at once
@@ -59,6 +60,21 @@ class Tally:
     def flush(self) -> None:
         hist.record_many(self.histogram, self.pending)
         del self.pending[:]
+
+    def result(self, window: dict[str, Any]) -> DriveResult:
+        """This client's part of the driver's result (the process's CPU is the driver's to add)."""
+        return DriveResult(
+            calls=self.histogram.get_total_count(), errors=dict(self.errors), error_examples=dict(self.examples),
+            histogram=hist.encode(self.histogram), samples=self.samples,
+            histogram_uncorrected=hist.encode(self.uncorrected) if self.uncorrected is not None else None,
+            histogram_schedule_lag=hist.encode(self.lag) if self.lag is not None else None,
+            late_calls=self.late, cpu_user_s=0.0, cpu_sys_s=0.0, tool={},
+            stages=[stage.figures() for stage in self.staged] or None, **window)
+
+    def figures(self) -> dict[str, Any]:
+        """One --rate stage's figures (this tally keeps a stage's calls of one client)."""
+        return {"calls": self.histogram.get_total_count(), "histogram": hist.encode(self.histogram),
+                "histogram_uncorrected": hist.encode(self.uncorrected), "histogram_schedule_lag": hist.encode(self.lag)}
 
 
 class Reservoir:
@@ -140,7 +156,7 @@ class Driver:
         benchmarks/harness_overhead.py measures): two clock reads, the check, one append to a
         buffer the histogram takes in bulk; the sample only on the calls the reservoir keeps."""
         client, requests, expected, pending = self.clients[i], self.requests, self.expected, tally.pending
-        call, same, clock, slots, step = client.call, client.same, time.perf_counter_ns, len(requests), self.n
+        call, same, clock, slots = client.call, client.same, time.perf_counter_ns, len(requests)
         reservoir, kept, keep_at, limit = Reservoir(self.sample_share(), rng), 0, 1, self.limit_ns
         for k in self.turns(i):
             slot = (i + k) % slots
@@ -160,7 +176,7 @@ class Driver:
             pending.append(latency)
             kept += 1
             if kept == keep_at:
-                keep_at = reservoir.keep(kept, k * step + i, latency)
+                keep_at = reservoir.keep(kept, k, latency)  # k * clients + i once merged
             if len(pending) >= FLUSH:
                 tally.flush()
         tally.flush()
@@ -196,7 +212,7 @@ class Driver:
                 each.lag.record_value(sent - due)
             kept += 1
             if kept == keep_at:
-                keep_at = reservoir.keep(kept, k * self.n + i, done - due)
+                keep_at = reservoir.keep(kept, k, done - due)  # k * clients + i once merged
         tally.samples = reservoir.items
 
     def sample_share(self) -> int:
@@ -234,52 +250,21 @@ class Driver:
         return self.result(wall_ns, usage0, usage1, mono_start)
 
     def result(self, wall_ns: int, usage0: Any, usage1: Any, mono_start: int) -> DriveResult:
-        histogram, errors, examples, samples = hist.new(), Counter(), {}, []
-        uncorrected, lag = (hist.new(), hist.new()) if self.spec.rate_per_s else (None, None)
-        for tally in self.tallies:
-            histogram.add(tally.histogram)
-            if uncorrected is not None and lag is not None:
-                uncorrected.add(tally.uncorrected)
-                lag.add(tally.lag)
-            errors.update(tally.errors)
-            samples.extend(tally.samples)
-            for kind, text in tally.examples.items():
-                examples.setdefault(kind, text)
-        return DriveResult(
-            calls=histogram.get_total_count(), errors=dict(errors), error_examples=examples,
-            wall_s=wall_ns / 1e9, start_mono_ns=mono_start, end_mono_ns=mono_start + wall_ns,
-            cpu_user_s=usage1.ru_utime - usage0.ru_utime, cpu_sys_s=usage1.ru_stime - usage0.ru_stime,
-            histogram=hist.encode(histogram), samples=sorted(samples),
-            histogram_uncorrected=hist.encode(uncorrected) if uncorrected is not None else None,
-            histogram_schedule_lag=hist.encode(lag) if lag is not None else None,
-            late_calls=sum(t.late for t in self.tallies), stages=self.stages(),
+        """The clients' tallies merged as every level's parts are (`worker.merge`), with what only
+        the process knows: its CPU time, its clients' fail-overs, the tool."""
+        window = {"wall_s": wall_ns / 1e9, "start_mono_ns": mono_start, "end_mono_ns": mono_start + wall_ns}
+        merged = merge([tally.result(window) for tally in self.tallies])
+        return replace(
+            merged, cpu_user_s=usage1.ru_utime - usage0.ru_utime, cpu_sys_s=usage1.ru_stime - usage0.ru_stime,
             # calls a failing-over client (typed-json) resent to another server; 0 for the others
             retries=sum(getattr(client, "retries", 0) for client in self.clients),
-            tool={"name": "rpcarena-py", "runtime": sys.version.split()[0]},
-        )
-
-
-    def stages(self) -> list[dict] | None:
-        """Each stage's figures, the clients' added (None without stages)."""
-        if not self.spec.stages:
-            return None
-        return [_stage_figures([t.staged[k] for t in self.tallies if t.staged]) for k in range(len(self.spec.stages))]
+            tool={"name": "rpcarena-py", "runtime": sys.version.split()[0]})
 
 
 def _open(tally: Tally) -> Tally:
     """A tally that also keeps the open loop's uncorrected and schedule-lag histograms."""
     tally.uncorrected, tally.lag = hist.new(), hist.new()
     return tally
-
-
-def _stage_figures(tallies: list[Tally]) -> dict:
-    histogram, uncorrected, lag = hist.new(), hist.new(), hist.new()
-    for tally in tallies:
-        histogram.add(tally.histogram)
-        uncorrected.add(tally.uncorrected)
-        lag.add(tally.lag)
-    return {"calls": histogram.get_total_count(), "histogram": hist.encode(histogram),
-            "histogram_uncorrected": hist.encode(uncorrected), "histogram_schedule_lag": hist.encode(lag)}
 
 
 def call_timeout_s(spec: DriveSpec) -> float:

@@ -50,3 +50,21 @@ func TestReadSpecKeepsWhatFollows(t *testing.T) {
 		t.Errorf("rest %q", b)
 	}
 }
+
+func TestTimeoutIsATargetsExactMicroseconds(t *testing.T) {
+	spec, _, err := ReadSpec(strings.NewReader(
+		`{"contract": 1, "calls": 1, "timeout_ms": 1, "external": {"kind": "http", "timeout_us": 500}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := spec.Timeout(); got.Microseconds() != 500 {
+		t.Errorf("timeout %v, want 500µs from external.timeout_us", got)
+	}
+	plain, _, err := ReadSpec(strings.NewReader(`{"contract": 1, "calls": 1, "timeout_ms": 7}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plain.Timeout(); got.Milliseconds() != 7 {
+		t.Errorf("timeout %v, want timeout_ms's 7ms", got)
+	}
+}

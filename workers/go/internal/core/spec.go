@@ -97,7 +97,17 @@ func (s *Spec) check() error {
 }
 
 // Timeout is the per-call timeout.
-func (s *Spec) Timeout() time.Duration { return time.Duration(s.TimeoutMs * float64(time.Millisecond)) }
+// Timeout is each call's time limit: a target's exact `external.timeout_us` when given (it may be
+// below a millisecond, which the whole timeout_ms cannot say), else timeout_ms.
+func (s *Spec) Timeout() time.Duration {
+	var exact struct {
+		TimeoutUs *int64 `json:"timeout_us"`
+	}
+	if len(s.External) > 0 && json.Unmarshal(s.External, &exact) == nil && exact.TimeoutUs != nil && *exact.TimeoutUs > 0 {
+		return time.Duration(*exact.TimeoutUs) * time.Microsecond
+	}
+	return time.Duration(s.TimeoutMs * float64(time.Millisecond))
+}
 
 // Warmup is the unmeasured warm-up time.
 func (s *Spec) Warmup() time.Duration { return seconds(s.WarmupS) }
