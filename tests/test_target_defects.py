@@ -4,6 +4,8 @@ servers on ephemeral loopback ports. Counts, exit codes and the lines printed; n
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -11,6 +13,7 @@ from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from tests import test_target_breadth as breadth
 from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
 
 from rpcarena.analysis import slo
@@ -227,6 +230,69 @@ def test_a_grpc_error_is_one_line_in_the_results(health, tmp_path):
     assert cell.errors == {"status_not_found": 10}
     assert cell.error_examples["status_not_found"] == "NOT_FOUND"  # grpcio's health says no details
     assert "_InactiveRpcError" not in done.stderr
+
+
+PROTO = str(ROOT / "proto" / "arena.proto")
+certs, grpc_tls = breadth.certs, breadth.grpc_tls  # fixtures: a CA and certificates it signed, a server wanting mTLS
+ASGI_APP = """
+async def app(scope, receive, send):
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"{}"})
+"""
+
+
+@pytest.fixture(scope="module")
+def hypercorn_mtls(certs, tmp_path_factory):
+    """hypercorn over TLS requiring a client certificate: without one it hangs up after the handshake."""
+    folder = tmp_path_factory.mktemp("asgi")
+    (folder / "asgi_app.py").write_text(ASGI_APP)
+    port = free_port("127.0.0.1")
+    proc = subprocess.Popen([sys.executable, "-m", "hypercorn", "asgi_app:app", "--bind", f"127.0.0.1:{port}",
+                             "--certfile", str(certs / "server.pem"), "--keyfile", str(certs / "server.key"),
+                             "--ca-certs", str(certs / "ca.pem"), "--verify-mode", "CERT_REQUIRED"],
+                            cwd=folder, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        breadth._wait_for(port)
+        yield f"https://127.0.0.1:{port}/x"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # its worker process goes too
+        proc.wait(10)
+
+
+def _grpc_cases(certs, address: str) -> dict:
+    ca, client = ("--cacert", str(certs / "ca.pem")), ("--cert", str(certs / "client.pem"),
+                                                       "--key", str(certs / "client.key"))
+    return {
+        "wrong CA": ((f"grpcs://{address}", "--cacert", str(certs / "client.pem"), *client),  # not the issuer
+                     "not signed by a CA trusted here: give --cacert with the server's CA"),
+        "no client certificate": ((f"grpcs://{address}", *ca), "give --cert and --key"),
+        "closed port": ((f"grpc://127.0.0.1:{free_port('127.0.0.1')}",), "is down (Connection refused): start"),
+    }
+
+
+@pytest.mark.parametrize("case", ["wrong CA", "no client certificate", "closed port"])
+@pytest.mark.parametrize("client", CLIENTS[:2])  # the Rust client speaks no TLS (an unsupported cell, item 3)
+def test_a_grpc_channel_failure_names_its_cause(grpc_tls, certs, tmp_path, client, case):
+    """Item 5: Go said `grpc channel TRANSIENT_FAILURE` for all three, with 'start its server' as the fix;
+    each now says its own cause and fix in one line, and no C-core 'Handshake failed' line comes first."""
+    argv, said = _grpc_cases(certs, grpc_tls)[case]
+    done = run_cli("target", *argv, "--method", "arena.Arena/SayHello", "--proto", PROTO, "--data", '{"name": "x"}',
+                   "--client", client, "--calls", "5", "--warmup", "0s", "--timeout", "3s",
+                   "--out", str(tmp_path / "t.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and said in lines[0] and "TRANSIENT_FAILURE" not in lines[0], done.stderr
+    assert done.returncode == (1 if case == "closed port" else 2)
+
+
+@pytest.mark.parametrize("client", CLIENTS[:2])
+def test_a_refused_client_certificate_is_named_over_http(hypercorn_mtls, certs, tmp_path, client):
+    """Item 5: py said 'Server disconnected without sending a response.; start its server or fix --http'."""
+    done = run_cli("target", "--http", hypercorn_mtls, "--cacert", str(certs / "ca.pem"), "--client", client,
+                   "--calls", "5", "--warmup", "0s", "--out", str(tmp_path / "t.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "client certificate" in lines[0] and "give --cert and --key" in lines[0], done.stderr
+    assert "start its server" not in lines[0]
 
 
 def test_list_as_json_and_piped_output_without_padding():
