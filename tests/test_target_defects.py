@@ -73,13 +73,16 @@ class Wrong(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
         with self.lock:
-            Wrong.turn += 1
-            ok = self.path == "/alternate" and Wrong.turn % 2 == 0
+            ok = self.right()
         data = json.dumps({"ok": ok}).encode()
         self.send_response(200)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def right(self) -> bool:
+        Wrong.turn += 1
+        return self.path == "/alternate" and Wrong.turn % 2 == 0
 
     def log_message(self, *args: object) -> None:
         pass
@@ -293,6 +296,45 @@ def test_a_refused_client_certificate_is_named_over_http(hypercorn_mtls, certs, 
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert "client certificate" in lines[0] and "give --cert and --key" in lines[0], done.stderr
     assert "start its server" not in lines[0]
+
+
+class Flaky(Wrong):
+    """GET /flaky -> {"ok": false} on every FLAKY_EVERY-th call, else {"ok": true}; GET /good -> {"ok": true}."""
+
+    disable_nagle_algorithm = True  # no 40 ms delayed-ACK stalls: the test stays short
+    served = 0
+
+    def right(self) -> bool:
+        Flaky.served += self.path == "/flaky"
+        return self.path != "/flaky" or Flaky.served % FLAKY_EVERY != 0
+
+
+FLAKY_EVERY = 50
+
+
+def test_targets_of_different_methods_share_one_ranking_and_a_failed_cell_keeps_its_figures(tmp_path):
+    """Item 6: two targets calling different paths were two tables with no ratio, and the cell failed by
+    the gate with 392 good calls was 'not measured'. Now one ranking, named for its different methods,
+    and the failed cell ranked with its figures, marked failed, its reason below."""
+    server = _serve(Flaky)
+    base, out = f"http://127.0.0.1:{server.server_address[1]}", tmp_path / "t.json"
+    try:
+        done = run_cli("target", "--name", "good", "--http", f"{base}/good", "--expect-json", "ok=true",
+                       "--name", "flaky", "--http", f"{base}/flaky", "--expect-json", "ok=true",
+                       "--max-error-rate", "1%", "--calls", "400", *FAST, "--out", str(out), timeout=300,
+                       env={**os.environ, "COLUMNS": "120"})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 3, done.stderr  # 8 of 400 failed: above 1%
+    assert done.stdout.count("1 client") == 1 and "different methods" in done.stdout, done.stdout
+    assert "not measured" not in done.stdout and "failed: flaky<-py: 8 of 400 calls failed" in done.stdout, done.stdout
+    shown = run_cli("show", str(out), "--format", "json", timeout=120)
+    (ranking,) = json.loads(shown.stdout)["rankings"]
+    by_name = {e["contender"]: e for e in ranking["entries"]}
+    assert by_name["flaky"]["calls"] == 392 and by_name["flaky"]["verdict"] == "failed"
+    assert "above --max-error-rate 1%" in by_name["flaky"]["failed"]
+    assert by_name["good"]["failed"] is None and by_name["good"]["calls"] == 400
 
 
 def test_list_as_json_and_piped_output_without_padding():
