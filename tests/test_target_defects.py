@@ -3,6 +3,7 @@ servers on ephemeral loopback ports. Counts, exit codes and the lines printed; n
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -413,3 +414,31 @@ def test_find_max_says_each_probe_as_it_ends(tmp_path, capsys):
     assert all("meets the objective" in line for line in probes)
     answer = next(i for i, line in enumerate(out) if ": max " in line and "meeting p99<" in line)
     assert answer == len(probes)  # right after the probes, before the table
+
+
+def test_find_max_probes_are_not_pooled_as_trials():
+    """Item 8: the capacity cell and six probes at different rates were one group of '7 trials' whose
+    medians differed ('medians of the 7 trials differ'). Each rate is now its own entry, named by it."""
+    from tests.conftest import trials
+
+    from rpcarena.report import answer
+
+    doc = load(FIXTURE)
+    scales = (1.0, 1.5, 3.0, 1.2, 2.0, 1.1, 1.05)  # a saturated server's probes differ far more than trials
+    doc.cells = [dataclasses.replace(trials("grpc-py", "usp.int32", scale, noise=(1.0,))[0],
+                                     rate_per_s=None if k == 0 else 100.0 * k) for k, scale in enumerate(scales)]
+    (ranking,) = answer.rankings(doc)
+    names = sorted(e.name for e in ranking.entries)
+    assert len(names) == 7 and "grpc-py closed loop" in names and "grpc-py at 600/s" in names
+    said = [d.text for e in ranking.entries for d in e.warnings]
+    assert not [text for text in said if "trials differ" in text], said
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_list_fits_a_narrow_terminal_without_cutting_words(width):
+    """Item 11: at 80 columns `list` was 427 lines with 56 words cut to '…' (six columns of contenders)."""
+    done = run_cli("list", timeout=120, env={**os.environ, "COLUMNS": str(width)})
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and max(len(line) for line in lines) <= width
+    assert not [line for line in lines if "…" in line], done.stdout
+    assert "clients: py, go, java, rust" in done.stdout  # every contender's clients, whole

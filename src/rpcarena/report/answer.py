@@ -14,6 +14,7 @@ The terminal, markdown and JSON outputs all read these rankings.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -132,6 +133,17 @@ def name(g: Group, alone: bool = True) -> str:
     Python's) or when the ranking has the contender driven by several clients."""
     cell = g.cells[0]
     return cell.contender if alone and groups.own_client(cell) else f"{cell.contender}<-{cell.client}"
+
+
+def _at_rate(entry: Entry, ranked: list[Group]) -> Entry:
+    """The entry named with its open-loop rate when the ranking has its contender and client at several
+    rates (--find-max's probes): 'grpc-py at 1,200/s', 'grpc-py closed loop'."""
+    cell = entry.group.cells[0]
+    rates = {g.cells[0].rate_per_s for g in ranked if (g.contender, g.cells[0].client) == (cell.contender, cell.client)}
+    if len(rates) < 2:
+        return entry
+    at = f"at {cell.rate_per_s:,.0f}/s" if cell.rate_per_s else "closed loop"
+    return dataclasses.replace(entry, name=f"{entry.name} {at}")
 
 
 def p50_us(g: Group) -> float:
@@ -278,8 +290,8 @@ def _ranking(workload: str, clients: int, setting: str | None, members: list[Gro
     ranked = sorted(members, key=p50_us)
     ok = [g for g in ranked if all(c.status == "ok" for c in g.cells)]
     best = ok[0] if ok and ok[0].has_samples else None
-    driven = Counter(g.contender for g in ranked + scope.floors)
-    entries = [_entry(g, best, driven[g.contender] == 1, scope) for g in ranked]
+    driven = Counter(c for c, _ in dict.fromkeys((g.contender, g.cells[0].client) for g in ranked + scope.floors))
+    entries = [_at_rate(_entry(g, best, driven[g.contender] == 1, scope), ranked) for g in ranked]
     used = {id(r) for g in ranked if (r := floor.reference(g, scope.floors, least_p50_us)) is not None}
     references = [Reference(f, name(f, driven[f.contender] == 1), least_p50_us(f))
                   for f in scope.floors if id(f) in used]
