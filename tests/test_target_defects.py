@@ -442,3 +442,15 @@ def test_list_fits_a_narrow_terminal_without_cutting_words(width):
     assert done.returncode == 0 and max(len(line) for line in lines) <= width
     assert not [line for line in lines if "…" in line], done.stdout
     assert "clients: py, go, java, rust" in done.stdout  # every contender's clients, whole
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_compare_never_cuts_a_number_or_a_verdict(width):
+    """Item 11: at 80 and 100 columns compare printed '3,653…' and '--repe…'; now every number and word
+    is whole and every line fits (below 110 columns the median and the p99 are two tables)."""
+    done = run_cli("compare", str(FIXTURE), str(FIXTURE), timeout=120, env={**os.environ, "COLUMNS": str(width)})
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and max(len(line) for line in lines) <= width, done.stdout
+    assert not [line for line in lines if "…" in line], done.stdout
+    words = done.stdout.split()
+    assert "3,653.1" in words and "--repeat" in words and words.count("1.00x") == 8, done.stdout
