@@ -3,7 +3,10 @@ servers on ephemeral loopback ports. Counts, exit codes and the lines printed; n
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -11,6 +14,7 @@ from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from tests import test_target_breadth as breadth
 from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
 
 from rpcarena.analysis import slo
@@ -70,13 +74,16 @@ class Wrong(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
         with self.lock:
-            Wrong.turn += 1
-            ok = self.path == "/alternate" and Wrong.turn % 2 == 0
+            ok = self.right()
         data = json.dumps({"ok": ok}).encode()
         self.send_response(200)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def right(self) -> bool:
+        Wrong.turn += 1
+        return self.path == "/alternate" and Wrong.turn % 2 == 0
 
     def log_message(self, *args: object) -> None:
         pass
@@ -229,6 +236,108 @@ def test_a_grpc_error_is_one_line_in_the_results(health, tmp_path):
     assert "_InactiveRpcError" not in done.stderr
 
 
+PROTO = str(ROOT / "proto" / "arena.proto")
+certs, grpc_tls = breadth.certs, breadth.grpc_tls  # fixtures: a CA and certificates it signed, a server wanting mTLS
+ASGI_APP = """
+async def app(scope, receive, send):
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"{}"})
+"""
+
+
+@pytest.fixture(scope="module")
+def hypercorn_mtls(certs, tmp_path_factory):
+    """hypercorn over TLS requiring a client certificate: without one it hangs up after the handshake."""
+    folder = tmp_path_factory.mktemp("asgi")
+    (folder / "asgi_app.py").write_text(ASGI_APP)
+    port = free_port("127.0.0.1")
+    proc = subprocess.Popen([sys.executable, "-m", "hypercorn", "asgi_app:app", "--bind", f"127.0.0.1:{port}",
+                             "--certfile", str(certs / "server.pem"), "--keyfile", str(certs / "server.key"),
+                             "--ca-certs", str(certs / "ca.pem"), "--verify-mode", "CERT_REQUIRED"],
+                            cwd=folder, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        breadth._wait_for(port)
+        yield f"https://127.0.0.1:{port}/x"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # its worker process goes too
+        proc.wait(10)
+
+
+def _grpc_cases(certs, address: str) -> dict:
+    ca, client = ("--cacert", str(certs / "ca.pem")), ("--cert", str(certs / "client.pem"),
+                                                       "--key", str(certs / "client.key"))
+    return {
+        "wrong CA": ((f"grpcs://{address}", "--cacert", str(certs / "client.pem"), *client),  # not the issuer
+                     "not signed by a CA trusted here: give --cacert with the server's CA"),
+        "no client certificate": ((f"grpcs://{address}", *ca), "give --cert and --key"),
+        "closed port": ((f"grpc://127.0.0.1:{free_port('127.0.0.1')}",), "is down (Connection refused): start"),
+    }
+
+
+@pytest.mark.parametrize("case", ["wrong CA", "no client certificate", "closed port"])
+@pytest.mark.parametrize("client", CLIENTS[:2])  # the Rust client speaks no TLS (an unsupported cell, item 3)
+def test_a_grpc_channel_failure_names_its_cause(grpc_tls, certs, tmp_path, client, case):
+    """Item 5: Go said `grpc channel TRANSIENT_FAILURE` for all three, with 'start its server' as the fix;
+    each now says its own cause and fix in one line, and no C-core 'Handshake failed' line comes first."""
+    argv, said = _grpc_cases(certs, grpc_tls)[case]
+    done = run_cli("target", *argv, "--method", "arena.Arena/SayHello", "--proto", PROTO, "--data", '{"name": "x"}',
+                   "--client", client, "--calls", "5", "--warmup", "0s", "--timeout", "3s",
+                   "--out", str(tmp_path / "t.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and said in lines[0] and "TRANSIENT_FAILURE" not in lines[0], done.stderr
+    assert done.returncode == (1 if case == "closed port" else 2)
+
+
+@pytest.mark.parametrize("client", CLIENTS[:2])
+def test_a_refused_client_certificate_is_named_over_http(hypercorn_mtls, certs, tmp_path, client):
+    """Item 5: py said 'Server disconnected without sending a response.; start its server or fix --http'."""
+    done = run_cli("target", "--http", hypercorn_mtls, "--cacert", str(certs / "ca.pem"), "--client", client,
+                   "--calls", "5", "--warmup", "0s", "--out", str(tmp_path / "t.json"), timeout=120)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "client certificate" in lines[0] and "give --cert and --key" in lines[0], done.stderr
+    assert "start its server" not in lines[0]
+
+
+class Flaky(Wrong):
+    """GET /flaky -> {"ok": false} on every FLAKY_EVERY-th call, else {"ok": true}; GET /good -> {"ok": true}."""
+
+    disable_nagle_algorithm = True  # no 40 ms delayed-ACK stalls: the test stays short
+    served = 0
+
+    def right(self) -> bool:
+        Flaky.served += self.path == "/flaky"
+        return self.path != "/flaky" or Flaky.served % FLAKY_EVERY != 0
+
+
+FLAKY_EVERY = 50
+
+
+def test_targets_of_different_methods_share_one_ranking_and_a_failed_cell_keeps_its_figures(tmp_path):
+    """Item 6: two targets calling different paths were two tables with no ratio, and the cell failed by
+    the gate with 392 good calls was 'not measured'. Now one ranking, named for its different methods,
+    and the failed cell ranked with its figures, marked failed, its reason below."""
+    server = _serve(Flaky)
+    base, out = f"http://127.0.0.1:{server.server_address[1]}", tmp_path / "t.json"
+    try:
+        done = run_cli("target", "--name", "good", "--http", f"{base}/good", "--expect-json", "ok=true",
+                       "--name", "flaky", "--http", f"{base}/flaky", "--expect-json", "ok=true",
+                       "--max-error-rate", "1%", "--calls", "400", *FAST, "--out", str(out), timeout=300,
+                       env={**os.environ, "COLUMNS": "120"})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 3, done.stderr  # 8 of 400 failed: above 1%
+    assert done.stdout.count("1 client") == 1 and "different methods" in done.stdout, done.stdout
+    assert "not measured" not in done.stdout and "failed: flaky<-py: 8 of 400 calls failed" in done.stdout, done.stdout
+    shown = run_cli("show", str(out), "--format", "json", timeout=120)
+    (ranking,) = json.loads(shown.stdout)["rankings"]
+    by_name = {e["contender"]: e for e in ranking["entries"]}
+    assert by_name["flaky"]["calls"] == 392 and by_name["flaky"]["verdict"] == "failed"
+    assert "above --max-error-rate 1%" in by_name["flaky"]["failed"]
+    assert by_name["good"]["failed"] is None and by_name["good"]["calls"] == 400
+
+
 def test_list_as_json_and_piped_output_without_padding():
     """Item 11: `list --format json` for scripts; a pipe gets no trailing spaces (rich pads to 200 columns)."""
     listed = run_cli("list", "--format", "json", timeout=120)
@@ -305,3 +414,43 @@ def test_find_max_says_each_probe_as_it_ends(tmp_path, capsys):
     assert all("meets the objective" in line for line in probes)
     answer = next(i for i, line in enumerate(out) if ": max " in line and "meeting p99<" in line)
     assert answer == len(probes)  # right after the probes, before the table
+
+
+def test_find_max_probes_are_not_pooled_as_trials():
+    """Item 8: the capacity cell and six probes at different rates were one group of '7 trials' whose
+    medians differed ('medians of the 7 trials differ'). Each rate is now its own entry, named by it."""
+    from tests.conftest import trials
+
+    from rpcarena.report import answer
+
+    doc = load(FIXTURE)
+    scales = (1.0, 1.5, 3.0, 1.2, 2.0, 1.1, 1.05)  # a saturated server's probes differ far more than trials
+    doc.cells = [dataclasses.replace(trials("grpc-py", "usp.int32", scale, noise=(1.0,))[0],
+                                     rate_per_s=None if k == 0 else 100.0 * k) for k, scale in enumerate(scales)]
+    (ranking,) = answer.rankings(doc)
+    names = sorted(e.name for e in ranking.entries)
+    assert len(names) == 7 and "grpc-py closed loop" in names and "grpc-py at 600/s" in names
+    said = [d.text for e in ranking.entries for d in e.warnings]
+    assert not [text for text in said if "trials differ" in text], said
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_list_fits_a_narrow_terminal_without_cutting_words(width):
+    """Item 11: at 80 columns `list` was 427 lines with 56 words cut to '…' (six columns of contenders)."""
+    done = run_cli("list", timeout=120, env={**os.environ, "COLUMNS": str(width)})
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and max(len(line) for line in lines) <= width
+    assert not [line for line in lines if "…" in line], done.stdout
+    assert "clients: py, go, java, rust" in done.stdout  # every contender's clients, whole
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_compare_never_cuts_a_number_or_a_verdict(width):
+    """Item 11: at 80 and 100 columns compare printed '3,653…' and '--repe…'; now every number and word
+    is whole and every line fits (below 110 columns the median and the p99 are two tables)."""
+    done = run_cli("compare", str(FIXTURE), str(FIXTURE), timeout=120, env={**os.environ, "COLUMNS": str(width)})
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and max(len(line) for line in lines) <= width, done.stdout
+    assert not [line for line in lines if "…" in line], done.stdout
+    words = done.stdout.split()
+    assert "3,653.1" in words and "--repeat" in words and words.count("1.00x") == 8, done.stdout

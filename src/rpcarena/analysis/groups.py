@@ -148,9 +148,11 @@ def ratio(numerator: Group, denominator: Group, statistic: str, between: float =
 
 
 def group(cells: Iterable[Cell], trimmed: bool = False, source: str = "") -> list[Group]:
-    """The ok cells with calls, grouped by key, in first-seen order."""
-    found: dict[tuple[Key, str | None], list[Cell]] = {}
-    for cell in cells:  # trials over different networks (cell.setting) are never pooled
+    """The ok cells with calls, grouped by key, in first-seen order. Trials over different networks
+    (cell.setting) are never pooled, nor cells at different open-loop rates: --find-max's probes
+    are not trials of one measurement, and their spread says nothing about the run's stability."""
+    found: dict[tuple[Key, str | None, float | None], list[Cell]] = {}
+    for cell in cells:
         if cell.status == "ok" and cell.calls:
-            found.setdefault((key_of(cell), cell.setting), []).append(cell)
+            found.setdefault((key_of(cell), cell.setting, cell.rate_per_s), []).append(cell)
     return [Group(sorted(c, key=lambda x: x.trial), trimmed, source) for c in found.values()]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from rpcarena import results, thresholds
@@ -39,18 +41,39 @@ def _style(change: comparison.Change) -> str:
     return "red" if change.ratio.above else "green"
 
 
-def _table(found: comparison.Comparison) -> Table:
+SPLIT_BELOW = 110  # columns: narrower, the median and the p99 are two tables, each fitting
+
+
+def _tables(found: comparison.Comparison, width: int) -> list[Table]:
+    """One table of medians and p99s, or one of each below SPLIT_BELOW columns. Each column is at
+    least as wide as its longest word: a narrow terminal wraps between words and never cuts a number
+    or a verdict ('1,148…', 'signif…' at 80 and 100 columns before)."""
+    statistics = [c.statistic for c in found.rows[0].changes] if found.rows else ["median", "p99"]
+    groups = [[s] for s in statistics] if width < SPLIT_BELOW else [statistics]
+    return [_table(found, chosen) for chosen in groups]
+
+
+def _table(found: comparison.Comparison, statistics: list[str]) -> Table:
+    names = ["cell", "trials A/B"] + [f"{s} {end}" for s in statistics for end in ("A µs", "B µs", "B/A")]
+    rows = [_row(row, statistics) for row in found.rows]
     table = Table(title="B against A: B/A over trials (95% interval; 1.10x = B takes 10% longer)",
-                  header_style="bold")
-    for name in ("cell", "trials A/B", "median A µs", "median B µs", "median B/A", "p99 A µs", "p99 B µs",
-                 "p99 B/A"):
-        table.add_column(name, justify="left" if name == "cell" else "right")
-    for row in found.rows:
-        cols = [row.label, f"{row.trials[0]}/{row.trials[1]}"]
-        for change in row.changes:
-            cols += [f"{change.before_us:,.1f}", f"{change.after_us:,.1f}", f"[{_style(change)}]{change.describe()}[/]"]
-        table.add_row(*cols)
+                  header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    for k, name in enumerate(names):
+        words = [w for text, _ in [(name, ""), *(r[k] for r in rows)] for w in text.split()]
+        table.add_column(name, justify="left" if name == "cell" else "right", overflow="fold",
+                         min_width=0 if name == "cell" else max(len(w) for w in words))
+    for row in rows:
+        table.add_row(*(f"[{style}]{escape(text)}[/]" if style else escape(text) for text, style in row))
     return table
+
+
+def _row(row: comparison.Row, statistics: list[str]) -> list[tuple[str, str]]:
+    """(text, style) of each column of one compared cell."""
+    cols = [(row.label, ""), (f"{row.trials[0]}/{row.trials[1]}", "")]
+    for change in map(row.change, statistics):
+        cols += [(f"{change.before_us:,.1f}", ""), (f"{change.after_us:,.1f}", ""),
+                 (change.describe(), _style(change))]
+    return cols
 
 
 def _blind(found: comparison.Comparison, change: float, console: Console) -> None:
@@ -89,7 +112,8 @@ def _notes(found: comparison.Comparison, trimmed: bool, change: float | None, co
 def main(args: argparse.Namespace, console: Console) -> int:
     threshold = thresholds.slowdown(args.fail_if_slower) if args.fail_if_slower is not None else None
     found = comparison.compare(results.load(args.before), results.load(args.after), args.trim)
-    console.print(_table(found))
+    for table in _tables(found, console.width):
+        console.print(table)
     _notes(found, args.trim, threshold, console)
     if threshold is None:
         return EXIT_OK

@@ -18,6 +18,7 @@ from rpcarena.commands.options import command
 from rpcarena.contenders import native
 
 NAME = "list"
+WIDE = 160  # columns the six-column contender table needs without cutting a word to '…'
 
 
 def add(sub: argparse._SubParsersAction) -> None:
@@ -33,23 +34,40 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.format == "json":
         print(json.dumps(inventory(), indent=2))
         return 0
-    table = Table(title="contenders", header_style="bold")
-    for name in ("id", "language", "protocol", "clients", "status", "description"):
-        table.add_column(name)
-    for contender in contenders.all_contenders().values():
-        clients = contenders.python_client_ids(contender.protocol) + native.client_ids(contender.protocol)
-        table.add_row(contender.id, contender.language, contender.protocol, ",".join(clients),
-                      _status(contender), contender.description)
-    console.print(table)
+    console.print(_contenders(console.width))
     _list_load_clients(console)
     loads = Table(title="workloads", header_style="bold")
     for name in ("id", "method", "requests", "description"):
-        loads.add_column(name)
+        loads.add_column(name, overflow="fold" if name == "description" else "ellipsis")
     for workload in seeds.WORKLOADS.values():
         loads.add_row(workload.id, workload.method, str(len(workload.requests)), workload.description)
     console.print(loads)
     _list_suites(console)
     return 0
+
+
+def _contenders(width: int) -> Table:
+    """The contenders: a table of six columns where they fit, else one entry per contender (its id,
+    then its language, protocol and status, its clients and its description, each wrapped), as six
+    columns in 80 or 100 cut every description and client list to '…'."""
+    if width >= WIDE:
+        table = Table(title="contenders", header_style="bold")
+        for name in ("id", "language", "protocol", "clients", "status", "description"):
+            table.add_column(name)
+    else:
+        table = Table(title="contenders (id, then language · protocol · status, clients, what it is)",
+                      title_justify="left", show_header=False, box=None, padding=(0, 1))
+        table.add_column(no_wrap=True, style="bold")
+        table.add_column(overflow="fold")
+    for contender in contenders.all_contenders().values():
+        clients = ",".join(contenders.python_client_ids(contender.protocol) + native.client_ids(contender.protocol))
+        if width >= WIDE:
+            table.add_row(contender.id, contender.language, contender.protocol, clients, _status(contender),
+                          contender.description)
+        else:
+            table.add_row(contender.id, f"{contender.language} · {contender.protocol} · {_status(contender)}\n"
+                          f"[dim]clients:[/] {clients.replace(',', ', ')}\n{escape(contender.description)}")
+    return table
 
 
 def inventory() -> dict[str, list[dict]]:

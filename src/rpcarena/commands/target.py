@@ -280,6 +280,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     else:
         results = run_arena(config, console, cells.plans(targets, config, gate), quiet=args.quiet,
                             verbose=args.verbose)
+        results.targets = [describe(t, gate) for t in targets]  # the answer ranks targets across methods
         present(results, args, console)
         if not args.quiet:
             console.print(f"[dim]{_placement(results)}[/]")

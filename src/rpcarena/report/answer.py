@@ -14,6 +14,7 @@ The terminal, markdown and JSON outputs all read these rankings.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -21,10 +22,12 @@ from rpcarena.analysis import floor, groups, stability, stats
 from rpcarena.analysis.groups import Group
 from rpcarena.analysis.stability import Diagnosis
 from rpcarena.protocol import schema
-from rpcarena.results import Results
+from rpcarena.results import Cell, Results
 from rpcarena.workloads import WORKLOADS
 
 NOT_SUPPORTED = "n/s"
+FAILED = "failed"
+DIFFERENT_METHODS = "different methods"
 P99_CALLS = stability.calls_for(99.0)
 MOVED_NO_DATA = "moved no data"
 P99_REASON = (f"p99 n/s: fewer than {P99_CALLS:,} calls, so p99 would rest on fewer than "
@@ -44,14 +47,17 @@ class Entry:
     ratio: stats.Ratio | None  # to the best; None for the best itself
     warnings: list[Diagnosis] = field(default_factory=list)
     x_floor: float | None = None  # p50 over the floor of its client's language; None without one
+    failed: str | None = None  # why a cell that measured its calls failed (a gate on its errors)
 
     @property
     def best(self) -> bool:
-        return self.ratio is None
+        return self.ratio is None and self.failed is None
 
     @property
     def verdict(self) -> str:
-        """'best', 'slower', 'not significant' or stats.CANNOT_TELL."""
+        """'best', 'slower', 'not significant', stats.CANNOT_TELL or 'failed'."""
+        if self.failed is not None:
+            return FAILED
         if self.ratio is None:
             return "best"
         if not self.ratio.judged:
@@ -70,7 +76,7 @@ class Entry:
                 "verdict": self.verdict, "x_floor": self.x_floor,
                 "message_p50_us": self.group.message_stat("p50_us"),
                 "message_p99_us": self.group.message_stat("p99_us"), "messages_per_s": self.group.messages_per_s,
-                "warnings": [d.to_json() for d in self.warnings]}
+                "failed": self.failed, "warnings": [d.to_json() for d in self.warnings]}
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,17 @@ def name(g: Group, alone: bool = True) -> str:
     return cell.contender if alone and groups.own_client(cell) else f"{cell.contender}<-{cell.client}"
 
 
+def _at_rate(entry: Entry, ranked: list[Group]) -> Entry:
+    """The entry named with its open-loop rate when the ranking has its contender and client at several
+    rates (--find-max's probes): 'grpc-py at 1,200/s', 'grpc-py closed loop'."""
+    cell = entry.group.cells[0]
+    rates = {g.cells[0].rate_per_s for g in ranked if (g.contender, g.cells[0].client) == (cell.contender, cell.client)}
+    if len(rates) < 2:
+        return entry
+    at = f"at {cell.rate_per_s:,.0f}/s" if cell.rate_per_s else "closed loop"
+    return dataclasses.replace(entry, name=f"{entry.name} {at}")
+
+
 def p50_us(g: Group) -> float:
     """The trials' medians (their geometric mean, what the ratio compares), or the histogram's."""
     return g.across_trials("median") or g.histogram_stat("p50_us") or 0.0
@@ -158,11 +175,13 @@ class Scope:
 
 def _entry(g: Group, best: Group | None, alone: bool, scope: Scope) -> Entry:
     ratio = groups.ratio(g, best, "median") if best is not None and best is not g else None
+    failed = next((c.reason or FAILED for c in g.cells if c.status != "ok"), None)
     reference = floor.reference(g, scope.floors, least_p50_us)
     x_floor = p50_us(g) / least_p50_us(reference) if reference is not None else None
     return Entry(g, name(g, alone), p50_us(g), g.histogram_stat("p99_us") if p99_supported(g) else None,
                  g.throughput_per_s, sum(c.error_count for c in g.cells), ratio,
-                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))), x_floor)
+                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))), x_floor,
+                 failed)
 
 
 def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_bytes: float = 0.0,
@@ -197,11 +216,15 @@ def cpus_of(results: Results) -> int:
 
 
 def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
-    """Every (workload, concurrency, network) of the results, its contenders ranked by p50."""
+    """Every (workload, concurrency, network) of the results, its contenders ranked by p50. The targets
+    of `rpcarena target` are ranked together whatever they call, and the title says when the methods
+    differ; a cell that failed after measuring its calls is ranked too, marked failed."""
     found: dict[tuple[str, int, str | None], list[Group]] = {}
-    every = groups.group(results.cells, trimmed)
+    every = groups.group(results.cells, trimmed) + failed_groups(results, trimmed)
     for g in every:
         found.setdefault((g.workload, g.clients, g.cells[0].setting), []).append(g)
+    if results.targets:
+        found = across_methods(found)
     fewer = fewer_clients(every)
     out = []
     for (workload, clients, setting), members in found.items():
@@ -210,6 +233,34 @@ def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
         out += [_ranking(workload, clients, setting, chosen, scope, chosen is apart)
                 for chosen in (moved, apart) if chosen]
     return out
+
+
+def failed_groups(results: Results, trimmed: bool = False) -> list[Group]:
+    """The cells that measured their calls and then failed (too many failed calls for the gate):
+    their figures are real, so they are shown, marked failed, rather than as "not measured"."""
+    found: dict[tuple, list[Cell]] = {}
+    for cell in results.cells:
+        if cell.status == "failed" and cell.calls and cell.latency_histogram:
+            found.setdefault((groups.key_of(cell), cell.setting), []).append(cell)
+    return [Group(sorted(cells, key=lambda c: c.trial), trimmed) for cells in found.values()]
+
+
+def across_methods(found: dict[tuple[str, int, str | None], list[Group]]) -> dict[tuple[str, int, str | None],
+                                                                                   list[Group]]:
+    """Targets side by side at each concurrency and network, as the README promises: one ranking per
+    (clients, network), named 'different methods: ...' when its targets call different things."""
+    merged: dict[tuple[int, str | None], dict[str, list[Group]]] = {}
+    for (workload, clients, setting), members in found.items():
+        merged.setdefault((clients, setting), {})[workload] = members
+    return {(_methods_title(by_workload), clients, setting): [g for m in by_workload.values() for g in m]
+            for (clients, setting), by_workload in merged.items()}
+
+
+def _methods_title(by_workload: dict[str, list[Group]]) -> str:
+    if len(by_workload) == 1:
+        return next(iter(by_workload))
+    called = "; ".join(f"{', '.join(dict.fromkeys(g.contender for g in m))} {w}" for w, m in by_workload.items())
+    return f"{DIFFERENT_METHODS} ({called}): compare like with like"
 
 
 def fewer_clients(every: list[Group]) -> dict[int, Group]:
@@ -237,13 +288,24 @@ def sides(workload: str, members: list[Group]) -> tuple[list[Group], list[Group]
 def _ranking(workload: str, clients: int, setting: str | None, members: list[Group], scope: Scope,
              apart: bool) -> Ranking:
     ranked = sorted(members, key=p50_us)
-    best = ranked[0] if ranked[0].has_samples else None
-    driven = Counter(g.contender for g in ranked + scope.floors)
-    entries = [_entry(g, best, driven[g.contender] == 1, scope) for g in ranked]
+    ok = [g for g in ranked if all(c.status == "ok" for c in g.cells)]
+    best = ok[0] if ok and ok[0].has_samples else None
+    driven = Counter(c for c, _ in dict.fromkeys((g.contender, g.cells[0].client) for g in ranked + scope.floors))
+    entries = [_at_rate(_entry(g, best, driven[g.contender] == 1, scope), ranked) for g in ranked]
     used = {id(r) for g in ranked if (r := floor.reference(g, scope.floors, least_p50_us)) is not None}
     references = [Reference(f, name(f, driven[f.contender] == 1), least_p50_us(f))
                   for f in scope.floors if id(f) in used]
     return Ranking(workload, clients, setting, entries, sorted(references, key=lambda r: r.p50_us), apart)
+
+
+def shown_failed(cell: Cell) -> bool:
+    """A failed cell whose figures a ranking shows (`failed_groups`)."""
+    return cell.status == "failed" and bool(cell.calls) and bool(cell.latency_histogram)
+
+
+def failed(rankings: list[Ranking]) -> list[str]:
+    """'flaky<-py: 20 of 2,000 calls failed ...': why each entry marked failed failed, once."""
+    return list(dict.fromkeys(f"{e.name}: {e.failed}" for r in rankings for e in r.entries if e.failed))
 
 
 def not_measured(results: Results) -> list[str]:
@@ -251,7 +313,7 @@ def not_measured(results: Results) -> list[str]:
     with the workloads it left without numbers."""
     seen: dict[tuple[str, str, str], dict[str, None]] = {}
     for c in results.cells:
-        if c.status != "ok" or not c.calls:
+        if (c.status != "ok" or not c.calls) and not shown_failed(c):
             seen.setdefault((c.contender, c.status, c.reason or "no calls"), {})[c.workload] = None
     return [f"{contender}: {status}: {reason} ({', '.join(loads)})"
             for (contender, status, reason), loads in seen.items()]

@@ -34,6 +34,7 @@ STREAM_COLUMNS = ("msg p50 µs", "msg p99 µs", "msg/s")  # per message of a str
 DROP_ORDER = ("msg p99 µs", "SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV",
               "x floor", "client", "calls")
 BEST = "★"
+FAILED_MARK = "FAILED (below)"
 
 
 def duration(us: float | None) -> str:
@@ -52,14 +53,21 @@ def rate(per_s: float | None) -> str:
 
 
 def ratio_text(entry: Entry) -> str:
-    """'best', '1.82x [1.70, 1.95]', '1.02x [0.95, 1.10] not significant' or '1.82x (cannot tell)'."""
+    """'best', '1.82x [1.70, 1.95]', '1.02x [0.95, 1.10] not significant' or '1.82x (cannot tell)';
+    a failed entry's ratio (if any) then 'FAILED' (its reason is said below the table)."""
     r = entry.ratio
+    if entry.failed is not None:
+        return f"{_bounds(r)} {FAILED_MARK}" if r is not None else FAILED_MARK
     if r is None:
         return f"{BEST} best"
+    bounds = _bounds(r)
+    return bounds if r.interval is None or r.significant else f"{bounds} not significant"
+
+
+def _bounds(r: stats.Ratio) -> str:
     if r.interval is None:
         return f"{r.estimate:.2f}x (cannot tell)"
-    bounds = f"{r.estimate:.2f}x [{r.interval.low:.2f}, {r.interval.high:.2f}]"
-    return bounds if r.significant else f"{bounds} not significant"
+    return f"{r.estimate:.2f}x [{r.interval.low:.2f}, {r.interval.high:.2f}]"
 
 
 def errors_text(entry: Entry) -> str:
@@ -101,7 +109,8 @@ def _ranking_table(ranking: Ranking, show_errors: bool) -> Table:
         table.add_column(header, justify="left" if header in ("contender", "× best p50 [95% CI]") else "right",
                          overflow="fold")
     for rank, entry in enumerate(ranking.entries, 1):
-        style = "bold green" if entry.best else "dim" if entry.verdict == "not significant" else ""
+        style = ("bold green" if entry.best else "red" if entry.failed else
+                 "dim" if entry.verdict == "not significant" else "")
         table.add_row(*(escape(text) for text in summary_cells(entry, rank, show_errors, bool(reference))),
                       style=style)
     return table
@@ -177,6 +186,8 @@ def summary(results: Results, console: Console, quiet: bool = False) -> None:
     if found is not None:
         console.print("[bold yellow]warnings[/]:")
         console.print(found)
+    for line in answer.failed(rankings):
+        console.print(f"[red]failed[/]: {escape(line)}")
     for line in answer.not_measured(results):
         console.print(f"[yellow]not measured[/]: {escape(line)}")
 
@@ -197,6 +208,8 @@ def markdown(results: Results, wide: bool = False) -> str:
     lines = warning_lines(rankings)
     if lines:
         parts.append("**warnings**\n\n" + "\n".join(f"- {line}" for line in lines))
+    if answer.failed(rankings):
+        parts.append("**failed**\n\n" + "\n".join(f"- {line}" for line in answer.failed(rankings)))
     return "\n\n".join(parts) + "\n"
 
 

@@ -18,6 +18,7 @@ import psutil
 from rpcarena import targets
 from rpcarena.errors import ServerError, ThresholdFailed, UsageError
 from rpcarena.process.server_process import NOT_MEASURED, Usage, peak_rss_bytes, process_usage
+from rpcarena.targets import tls
 from rpcarena.workloads import Workload
 
 CONNECT_TIMEOUT_S = 3.0
@@ -206,8 +207,6 @@ def _first_call(target: Target, client: Any, request: Any, max_error_rate: float
 
 
 WRONG_ANSWER = "wrong_answer"
-TLS_FAILURES = ("certificate verify failed", "certificate_verify_failed", "handshake failed", "wrong version number",
-                "certificate required", "unknown ca", "bad certificate", "tlsv13 alert", "tls: ", "x509:")
 INPUT_KINDS = ("http_version", "status_unimplemented", "status_404", "status_405")  # a wrong method or URL
 RUNTIME_KINDS = ("connection", "timeout")  # the server is down or slow: nothing to say about its answers
 
@@ -217,10 +216,10 @@ def first_call_failed(target: Target, kind: str, said: str, max_error_rate: floa
     (exit 2), a server down or too slow a runtime error (1), and a server that answers wrong (a
     failed check, an unexpected status) fails the gate (3), unless --max-error-rate allows failed
     calls: then the measurement counts them and its gate judges the server."""
-    tls_failure = any(failure in said.lower() for failure in TLS_FAILURES)
+    tls_failure = tls.failure(said, target.description.get("tls"), kind) if kind != WRONG_ANSWER else None
     what = (f"target {target.id}: the first reply fails its check ({said})" if kind == WRONG_ANSWER
             else f"target {target.id}: the first call failed ({kind}: {said})")
-    message = f"{what}; {_fix(target, kind, tls_failure)}"
+    message = f"{what}; {tls_failure or _fix(target, kind)}"
     if tls_failure or kind in INPUT_KINDS:
         raise UsageError(message)
     if kind in RUNTIME_KINDS:
@@ -230,10 +229,7 @@ def first_call_failed(target: Target, kind: str, said: str, max_error_rate: floa
     raise ThresholdFailed(f"{message} (--max-error-rate 0: every call must succeed)")
 
 
-def _fix(target: Target, kind: str, tls_failure: bool) -> str:
-    if tls_failure:
-        return ("check TLS: --cacert with the server's CA (or --insecure), --cert and --key when it asks for a "
-                "client certificate, http:// or grpc:// for a plaintext server")
+def _fix(target: Target, kind: str) -> str:
     if kind == "http_version":
         return "drop --http2, or serve HTTP/2 there"
     if kind == "timeout":

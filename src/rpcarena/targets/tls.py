@@ -111,3 +111,45 @@ def grpc_channel(address: str, tls: dict[str, Any] | None, options: list[Any] | 
     if tls.get("server_name"):
         options = [*(options or []), ("grpc.ssl_target_name_override", tls["server_name"])]
     return grpc.secure_channel(address, grpc_credentials(grpc, tls), options=options)
+
+
+# What each TLS client (OpenSSL, BoringSSL, Go's crypto/tls) says, by cause; the first cause whose
+# words a failure contains is its cause. The server's alerts come first: 'alert unknown ca' is the
+# server refusing the client's certificate, not the client refusing the server's.
+_CAUSES = (
+    ("refused", ("certificate required", "peer_did_not_return_a_certificate", "alert bad certificate",
+                 "bad certificate", "alert unknown ca", "unknown certificate authority", "certificate unknown")),
+    ("plaintext", ("wrong version number", "first record does not look like a tls handshake",
+                   "packet length too long", "wrong_version_number")),
+    ("name", ("not valid for", "hostname mismatch", "ip address mismatch", "doesn't match")),
+    ("ca", ("certificate verify failed", "certificate_verify_failed", "unknown authority", "self-signed",
+            "self signed", "unable to get local issuer")),
+    ("other", ("handshake failed", "tlsv13 alert", "tls: ", "x509:")),
+)
+# A server that wants a client certificate and got none under TLS 1.3 may just hang up after the
+# handshake (hypercorn, grpc's C core): the client sees a disconnect, not an alert.
+_HUNG_UP = ("disconnected", "socket closed", "eof", "connection reset", "broken pipe")
+
+
+def failure(said: str, tls: dict | None, kind: str) -> str | None:
+    """The TLS cause of a failed first call and its fix in one phrase, or None if TLS is not why."""
+    text = said.lower()
+    cause = next((name for name, words in _CAUSES if any(word in text for word in words)), None)
+    if cause is None and tls and not tls.get("cert") and kind == "connection" and any(w in text for w in _HUNG_UP):
+        return ("the server hung up right after the TLS handshake, as one that wants a client certificate "
+                "does, and none was given: give --cert and --key")
+    if cause == "refused":
+        return ("the server refused the client certificate: give --cert and --key signed by a CA it trusts"
+                if tls and tls.get("cert") else
+                "the server asks for a client certificate and none was given: give --cert and --key")
+    return _FIXES.get(cause) if cause else None
+
+
+_FIXES = {
+    "plaintext": "the server does not speak TLS: use http:// or grpc://",
+    "name": "the server's certificate is not for this address: connect by a name in it, or --insecure",
+    "ca": "the server's certificate is not signed by a CA trusted here: give --cacert with the server's CA, "
+          "or --insecure",
+    "other": ("check TLS: --cacert with the server's CA (or --insecure), --cert and --key when it asks for a "
+              "client certificate, http:// or grpc:// for a plaintext server"),
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
@@ -11,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -98,13 +101,36 @@ func waitReady(ctx context.Context, cc *grpc.ClientConn) error {
 		case connectivity.Ready:
 			return nil
 		case connectivity.TransientFailure, connectivity.Shutdown:
-			return &core.KindError{Kind: core.KindConnection, Err: errors.New("grpc channel " + state.String())}
+			return &core.KindError{Kind: core.KindConnection, Err: lastError(ctx, cc, state)}
 		default:
 			if !cc.WaitForStateChange(ctx, state) {
 				return ctx.Err()
 			}
 		}
 	}
+}
+
+// lastError is why the channel failed (a wrong CA, a refused client certificate,
+// a closed port): the state alone says only TRANSIENT_FAILURE. grpc-go keeps the
+// last connection error in its picker, and a fail-fast stream returns it without
+// sending anything.
+func lastError(ctx context.Context, cc *grpc.ClientConn, state connectivity.State) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	desc := &grpc.StreamDesc{ClientStreams: true, ServerStreams: true}
+	if _, err := cc.NewStream(ctx, desc, "/grpc.health.v1.Health/Watch"); err != nil {
+		if st, ok := status.FromError(err); ok && st.Message() != "" {
+			return errors.New(unquote(strings.TrimPrefix(st.Message(), "connection error: desc = ")))
+		}
+	}
+	return errors.New("grpc channel " + state.String())
+}
+
+func unquote(text string) string {
+	if plain, err := strconv.Unquote(text); err == nil {
+		return plain
+	}
+	return text
 }
 
 type unaryConn struct {
