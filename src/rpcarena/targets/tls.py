@@ -131,7 +131,7 @@ _CAUSES = (
 _HUNG_UP = ("disconnected", "socket closed", "eof", "connection reset", "broken pipe")
 
 
-def failure(said: str, tls: dict | None, kind: str) -> str | None:
+def failure(said: str, tls: dict[str, Any] | None, kind: str) -> str | None:
     """The TLS cause of a failed first call and its fix in one phrase, or None if TLS is not why."""
     text = said.lower()
     cause = next((name for name, words in _CAUSES if any(word in text for word in words)), None)
