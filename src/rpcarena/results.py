@@ -62,6 +62,10 @@ class Cell:
     messages: int | None = None
     message_latency_histogram: str | None = None
     samples_ns: list[list[int]] = field(default_factory=list)
+    # the measured phase over time: per interval of `interval_s` its start, calls, errors and histogram
+    # (analysis.intervals); [] for a driver that keeps none, and in documents before 2026-11-26
+    intervals: list[dict[str, Any]] = field(default_factory=list)
+    interval_s: float | None = None
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None

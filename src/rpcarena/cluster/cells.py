@@ -141,6 +141,7 @@ class ClusterCell:
         channel.set("stop")
         served = self._result(server, serving, STOP_GRACE_S)
         scheduler = None if scheduler_before is None or scheduler_after is None else scheduler_after - scheduler_before
+        cell.interval_s = spec.interval_s
         record(cell, spec.warmup_s, reports, served, clocks, self.roles, scheduler, self.engine.address)
 
     def _serve_job(self) -> tasks.ServeJob:

@@ -81,6 +81,7 @@ def add_measure_options(p: Any) -> None:
                                      "of kind timeout, never a sample (default 5s)")
     p.add_argument("--cell-timeout", help="give up on a cell after this long (default 600s)")
     p.add_argument("--samples", type=int, help="raw latencies kept per cell for plots (default 10000)")
+    p.add_argument("--interval", help="each cell's time series: one histogram per interval (default 1s)")
     p.add_argument("--rate", type=float, help="open loop: calls per second over all clients")
     p.add_argument("--arrival", help="open-loop arrivals: constant (default) or poisson")
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
@@ -113,7 +114,8 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         "warmup_s": parse_duration(args.warmup, "--warmup"), "repeat": args.repeat, "pin": args.pin,
         "timeout_ms": _ms(parse_duration(args.timeout, "--timeout")),
         "cell_timeout_s": parse_duration(args.cell_timeout, "--cell-timeout"), "sample_limit": args.samples,
-        "rate_per_s": args.rate, "arrival": args.arrival, "fail_fast": args.fail_fast or None}
+        "rate_per_s": args.rate, "arrival": args.arrival, "fail_fast": args.fail_fast or None,
+        "interval_s": parse_duration(args.interval, "--interval")}
     return {name: value for name, value in given.items() if value is not None}
 
 

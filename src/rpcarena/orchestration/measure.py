@@ -61,6 +61,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
         raise ServerError(str(lost()))
     load_before = environment.load_now()
     cell.warmup_s = drivers[0].spec.warmup_s
+    cell.interval_s = drivers[0].spec.interval_s
     if context.link is not None:
         cell.link_rtt_ms = context.link.rtt_ms()  # the link as it is now, beside its configuration
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
@@ -149,6 +150,7 @@ def record(cell: Cell, outcome: Outcome, used: Usage) -> None:
     cell.schedule_lag_histogram = result.histogram_schedule_lag
     cell.messages, cell.message_latency_histogram = result.messages, result.histogram_messages
     cell.samples_ns = result.samples
+    cell.intervals = result.intervals or []
     cell.late_calls = result.late_calls
     cell.retries = result.retries
     cell.client_cpu_user_s = result.cpu_user_s

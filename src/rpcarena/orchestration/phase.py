@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rpcarena.analysis import hist
+from rpcarena.analysis import hist, intervals
 from rpcarena.contract import WARM, DriveResult, DriveSpec
 from rpcarena.errors import ServerError, WorkerError
 from rpcarena.process.children import Child
@@ -164,7 +164,7 @@ def merge(results: list[DriveResult]) -> DriveResult:
         retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
         cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
         start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None,
-        **_messages(results))
+        intervals=intervals.merge(r.intervals for r in results), **_messages(results))
 
 
 def _messages(results: list[DriveResult]) -> dict[str, Any]:

@@ -86,6 +86,7 @@ def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]
         contender=entry["id"], target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.timeout_ms, sample_limit=config.sample_limit,
+        interval_s=config.interval_s,
         rate_per_s=config.rate_per_s, arrival=config.arrival, external=target.description,
         sync=bool(worker.manifest.get("drive_sync")))
     return [DriverSpec(worker.argv("drive"), spec)]

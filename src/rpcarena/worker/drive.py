@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rpcarena import targets
-from rpcarena.analysis import hist
+from rpcarena.analysis import hist, intervals
 from rpcarena.contenders import get, python_client
 from rpcarena.contract import WARM, DriveResult, DriveSpec
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.worker import pacer
+from rpcarena.worker.intervals import Recorder
 
 LATE_NS = 1_000_000
 FLUSH = 4096  # latencies buffered before they go into the histogram at once
@@ -44,6 +45,7 @@ class Tally:
     samples: list = field(default_factory=list)
     late: int = 0
     pending: array = field(default_factory=lambda: array("q"))  # latencies not yet in the histogram
+    series: Recorder = field(default_factory=lambda: Recorder(1.0))  # the open interval's histogram and those closed
 
     def fail(self, kind: str, error: BaseException | None, detail: Callable[[], str] | None = None) -> None:
         """One failed call; the first of each kind is kept as its example (`detail` is asked only then)."""
@@ -57,7 +59,22 @@ class Tally:
 
     def flush(self) -> None:
         hist.record_many(self.histogram, self.pending)
+        hist.record_many(self.series.histogram, self.pending)
         del self.pending[:]
+
+    def roll(self, now_ns: int) -> None:
+        """The client's clock passed its interval's end: what is pending belongs to the interval closed."""
+        self.flush()
+        self.series.roll(now_ns, self.errors)
+
+    def record(self, latency_ns: int) -> None:
+        """One latency into the cell's histogram and its interval's (the open loop's, call by call)."""
+        self.histogram.record_value(latency_ns)
+        self.series.histogram.record_value(latency_ns)
+
+    def finish(self) -> None:
+        self.flush()
+        self.series.close(self.errors)
 
 
 class Reservoir:
@@ -96,7 +113,7 @@ class Driver:
         self.expected = [self.clients[0].expect(r) for r in responses]
         self.warm = threading.Barrier(self.n + 1)
         self.go = threading.Barrier(self.n + 1)
-        self.tallies = [Tally() for _ in range(self.n)]
+        self.tallies = [Tally(series=Recorder(spec.interval_s)) for _ in range(self.n)]
         self.start_ns = 0
         self.schedule: pacer.Schedule | None = None  # open loop: set when the measured phase starts
 
@@ -141,9 +158,12 @@ class Driver:
         client, requests, expected, pending = self.clients[i], self.requests, self.expected, tally.pending
         call, same, clock, slots, step = client.call, client.same, time.perf_counter_ns, len(requests), self.n
         reservoir, kept, keep_at, limit = Reservoir(self.sample_share(), rng), 0, 1, self.limit_ns
+        series = tally.series
         for k in self.turns(i):
             slot = (i + k) % slots
             start = clock()
+            if start >= series.next_ns:
+                tally.roll(start)
             try:
                 got = call(requests[slot])
             except Exception as error:  # a failed call is data: counted by kind, never a sample
@@ -162,7 +182,7 @@ class Driver:
                 keep_at = reservoir.keep(kept, k * step + i, latency)
             if len(pending) >= FLUSH:
                 tally.flush()
-        tally.flush()
+        tally.finish()
         tally.samples = reservoir.items
 
     def turns(self, i: int) -> Iterator[int]:
@@ -181,6 +201,8 @@ class Driver:
         tally.uncorrected, tally.lag = hist.new(), hist.new()
         pacer.fine_timers()
         while (due := schedule.next()) is not None:
+            if due >= tally.series.next_ns:
+                tally.roll(due)
             pacer.wait_until(due)
             timed = self.call_once(client, i + k, tally)
             k += 1
@@ -188,12 +210,13 @@ class Driver:
                 continue
             sent, done = timed
             tally.late += sent - due > LATE_NS
-            tally.histogram.record_value(done - due)
+            tally.record(done - due)
             tally.uncorrected.record_value(done - sent)
             tally.lag.record_value(sent - due)
             kept += 1
             if kept == keep_at:
                 keep_at = reservoir.keep(kept, k * self.n + i, done - due)
+        tally.finish()
         tally.samples = reservoir.items
 
     def sample_share(self) -> int:
@@ -203,6 +226,7 @@ class Driver:
         self.warm_up(i)
         self.warm.wait()
         self.go.wait()
+        self.tallies[i].series.begin(self.start_ns)
         rng = random.Random()  # from the OS: the clients of several driver processes must not keep the same calls
         loop = self.open_loop if self.spec.rate_per_s else self.closed_loop
         loop(i, self.tallies[i], rng)
@@ -249,6 +273,7 @@ class Driver:
             histogram=hist.encode(histogram), samples=sorted(samples),
             histogram_uncorrected=hist.encode(uncorrected) if uncorrected is not None else None,
             histogram_schedule_lag=hist.encode(lag) if lag is not None else None,
+            intervals=intervals.merge(t.series.closed for t in self.tallies),
             late_calls=sum(t.late for t in self.tallies),
             # calls a failing-over client (typed-json) resent to another server; 0 for the others
             retries=sum(getattr(client, "retries", 0) for client in self.clients),

@@ -1,0 +1,100 @@
+"""Each cell over time: the intervals every driver keeps, merged by start, and what they show.
+
+The servers are real HTTP servers in this test process on ephemeral ports; `rpcarena target`
+measures them with the Python drivers (several processes, several clients each).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from tests.conftest import run_cli
+
+from rpcarena.analysis import hist, intervals
+from rpcarena.results import load
+
+QUIET_S = 0.5  # the gap before the measured phase: the driver process starting after the probe
+STALL_AT_S, STALL_S = 1.4, 0.3
+
+
+class Stalling(BaseHTTPRequestHandler):
+    """GET -> {"ok": true} after `delay_s`; once, STALL_AT_S into the first run of calls after a quiet
+    gap (the measured phase, with no warm-up), the reply waits STALL_S more."""
+
+    protocol_version = "HTTP/1.1"
+    delay_s = 0.0
+    lock = threading.Lock()
+    last = first = 0.0
+    stalled = False
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        time.sleep(self.delay_s + self._stall())
+        data = json.dumps({"ok": True}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _stall(self) -> float:
+        with self.lock:
+            now, cls = time.monotonic(), type(self)
+            if now - cls.last > QUIET_S:
+                cls.first = now
+            cls.last = now
+            if cls.stalled or now - cls.first < STALL_AT_S:
+                return 0.0
+            cls.stalled = True
+            return STALL_S
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _serve(delay_s: float):
+    handler = type("Handler", (Stalling,), {"delay_s": delay_s, "last": 0.0, "first": 0.0, "stalled": False})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, handler
+
+
+@pytest.fixture
+def stalling():
+    server, handler = _serve(0.002)
+    yield f"http://127.0.0.1:{server.server_address[1]}/ok", handler
+    server.shutdown()
+    server.server_close()
+
+
+def _target(url: str, out, *args: str):
+    done = run_cli("target", "--http", url, "--expect-status", "200", "--warmup", "0s", "--out", str(out),
+                   *args, timeout=180)
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def test_a_stall_shows_in_its_interval_and_every_call_is_in_one(stalling, tmp_path):
+    url, handler = stalling
+    done = _target(url, tmp_path / "t.json", "--duration", "3s", "--clients", "1")
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(tmp_path / "t.json").cells
+    assert handler.stalled and cell.interval_s == 1.0
+    assert [item["start_s"] for item in cell.intervals] == [0.0, 1.0, 2.0]
+    assert intervals.total_calls(cell.intervals) == cell.calls
+    worst_ms = [hist.decode(item["histogram"]).get_max_value() / 1e6 for item in cell.intervals]
+    assert worst_ms[1] >= STALL_S * 1000
+    assert worst_ms[0] < STALL_S * 1000 and worst_ms[2] < STALL_S * 1000, worst_ms
+
+
+def test_intervals_of_several_driver_processes_add_up(stalling, tmp_path):
+    url, _ = stalling
+    done = _target(url, tmp_path / "t.json", "--duration", "1500ms", "--clients", "3", "--interval", "500ms")
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(tmp_path / "t.json").cells
+    assert cell.client_processes == 3 and cell.interval_s == 0.5
+    assert [item["start_s"] for item in cell.intervals] == [0.0, 0.5, 1.0]
+    assert intervals.total_calls(cell.intervals) == cell.calls > 0
