@@ -6,7 +6,9 @@ measures them with the Python drivers (several processes, several clients each).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,8 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from tests.conftest import run_cli
 
-from rpcarena.analysis import hist, intervals
-from rpcarena.results import load
+from rpcarena.analysis import gate, hist, intervals
+from rpcarena.errors import UsageError
+from rpcarena.results import Cell, load
 
 QUIET_S = 0.5  # the gap before the measured phase: the driver process starting after the probe
 STALL_AT_S, STALL_S = 1.4, 0.3
@@ -98,3 +101,59 @@ def test_intervals_of_several_driver_processes_add_up(stalling, tmp_path):
     assert cell.client_processes == 3 and cell.interval_s == 0.5
     assert [item["start_s"] for item in cell.intervals] == [0.0, 0.5, 1.0]
     assert intervals.total_calls(cell.intervals) == cell.calls > 0
+
+
+@pytest.fixture
+def slow():
+    server, _ = _serve(0.010)
+    yield f"http://127.0.0.1:{server.server_address[1]}/ok"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_failed_threshold_exits_3_naming_the_cell_and_its_value(slow, tmp_path):
+    done = _target(slow, tmp_path / "t.json", "--calls", "30", "--name", "slow",
+                   "--threshold", "p99<1ms", "--threshold", "errors<1%")
+    assert done.returncode == 3, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "1 threshold(s) failed" in line and "slow<-py" in line and "p99 " in line and "not <1ms" in line, line
+    assert load(tmp_path / "t.json").cells[0].calls == 30  # the results are kept
+
+
+def test_met_thresholds_exit_0(slow, tmp_path):
+    done = _target(slow, tmp_path / "t.json", "--calls", "20", "--threshold", "p99<5s", "--threshold", "errors<=0%",
+                   "--threshold", "calls/s>1")
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_threshold_without_its_unit_is_a_usage_error_before_anything_starts(tmp_path):
+    done = run_cli("target", "--http", "http://127.0.0.1:9/ok", "--threshold", "p99<1",
+                   "--out", str(tmp_path / "t.json"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "error: bad --threshold 'p99<1'" in done.stderr.strip().splitlines()[-1], done.stderr
+    assert not (tmp_path / "t.json").exists()
+
+
+@pytest.mark.parametrize("term", ["errors<0.1", "calls/s<5", "calls/s>0", "p99>1ms", "p99<1ms,mean<1ms", "latency<1ms",
+                                  "errors<200%", "p99<0ms", "p0<1ms"])
+def test_a_threshold_without_its_unit_or_sense_is_refused(term):
+    with pytest.raises(UsageError, match=f"^bad --threshold {re.escape(repr(term))}: "):
+        gate.parse(term)
+
+
+def test_thresholds_judge_each_measured_cell():
+    terms = [gate.parse(t) for t in ("p99<=20ms", "errors<1%", "calls/s>=100")]
+    fast, slow = _cell(latency_ns=1_000_000, errors=0), _cell(latency_ns=30_000_000, errors=5)
+    skipped = dataclasses.replace(_cell(latency_ns=30_000_000, errors=0), status="unsupported")
+    failed = gate.failures([fast, slow, skipped], terms)
+    assert [line.split(": ")[1].split(" ")[0] for line in failed] == ["p99", "errors"]
+    assert all(line.startswith("c<-py w x1 trial 0: ") for line in failed), failed
+    assert "errors 4.762%, not <1.000%" in failed[1]
+
+
+def _cell(latency_ns: int, errors: int) -> Cell:
+    histogram = hist.new()
+    for _ in range(100):
+        histogram.record_value(latency_ns)
+    return Cell("c", "py", "w", "M", 1, calls=100, errors={"timeout": errors} if errors else {}, wall_s=0.5,
+                latency_histogram=hist.encode(histogram))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena import results
-from rpcarena.analysis import slo
+from rpcarena.analysis import gate, slo
 from rpcarena.config import parse_duration, parse_ints
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 
@@ -87,6 +87,7 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
+    add_threshold_option(p)
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
 
 
@@ -99,8 +100,28 @@ def add_out_options(p: Any, default: str) -> None:
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
 
 
+def add_threshold_option(p: Any) -> None:
+    p.add_argument("--threshold", action="append", metavar="TERM",
+                   help="a CI gate judged per cell, repeatable: 'p99<5ms', 'errors<0.1%%', 'calls/s>1000'; "
+                        f"a cell that fails one exits {EXIT_FAILED}")
+
+
+def threshold_gate(args: argparse.Namespace) -> list[gate.Threshold]:
+    """--threshold terms, parsed (refused before anything starts, not once the cells are measured)."""
+    return [gate.parse(text) for text in getattr(args, "threshold", None) or []]
+
+
+def judge_thresholds(cells: list[Any], terms: list[gate.Threshold]) -> None:
+    """Exit 3 (ThresholdFailed) naming the first cell, statistic and value that failed a --threshold."""
+    failed = gate.failures(cells, terms)
+    if failed:
+        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+        raise ThresholdFailed(f"{len(failed)} threshold(s) failed: {failed[0]}{more}")
+
+
 def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The measurement options typed on the command line, as RunConfig fields (only those typed)."""
+    threshold_gate(args)
     if args.slo is not None and not args.find_max:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
     if args.slo is not None:
