@@ -24,4 +24,16 @@ type Result struct {
 	Messages          *int64  `json:"messages,omitempty"`
 	HistogramMessages *string `json:"histogram_messages,omitempty"`
 	Tool              Tool    `json:"tool"`
+	// Intervals: the measured phase over time, in order of start (see Interval).
+	Intervals []Interval `json:"intervals,omitempty"`
+}
+
+// Interval is one interval of the measured phase: the calls begun (open loop:
+// due) in it, from StartS seconds after the phase's start, for the spec's
+// interval_s; an interval without calls or errors is left out.
+type Interval struct {
+	StartS    float64          `json:"start_s"`
+	Calls     int64            `json:"calls"`
+	Errors    map[string]int64 `json:"errors"`
+	Histogram string           `json:"histogram"`
 }

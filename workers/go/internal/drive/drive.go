@@ -39,7 +39,7 @@ func newRun(spec *core.Spec, client core.Client) *run {
 		ends: make([]time.Time, spec.Clients)}
 	for i := range spec.Clients {
 		r.sessions = append(r.sessions, &session{id: i, client: client, timeout: spec.Timeout()})
-		r.tallies = append(r.tallies, newTally(spec.RatePerS != nil))
+		r.tallies = append(r.tallies, newTally(spec.RatePerS != nil, spec.Interval()))
 	}
 	return r
 }
@@ -76,6 +76,7 @@ func (r *run) client(i int, s *session, warmEnd time.Time) {
 	}
 	r.ready.Done()
 	<-r.release
+	r.tallies[i].series.began = r.began
 	wake := newAlarm()
 	defer wake.close()
 	for {
@@ -88,6 +89,7 @@ func (r *run) client(i int, s *session, warmEnd time.Time) {
 		}
 		r.tallies[i].add(s.call(), due, r.samples)
 	}
+	r.tallies[i].series.close()
 	r.ends[i] = time.Now()
 }
 

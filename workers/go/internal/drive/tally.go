@@ -26,12 +26,14 @@ type tally struct {
 	errors      map[string]int64
 	examples    map[string]string // the first error of each kind, shortened
 	calls, late int64
+	series      *series
 }
 
 const exampleLen = 200
 
-func newTally(openLoop bool) *tally {
-	t := &tally{hist: newHistogram(), errors: map[string]int64{}, examples: map[string]string{}}
+func newTally(openLoop bool, every time.Duration) *tally {
+	t := &tally{hist: newHistogram(), errors: map[string]int64{}, examples: map[string]string{},
+		series: newSeries(every)}
 	if openLoop {
 		t.uncorrected, t.lag = newHistogram(), newHistogram()
 	}
@@ -45,8 +47,14 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 	if !due.IsZero() && o.start.Sub(due) > lateAfter {
 		t.late++
 	}
+	if due.IsZero() {
+		t.series.at(o.start)
+	} else {
+		t.series.at(due)
+	}
 	if o.kind != "" {
 		t.errors[o.kind]++
+		t.series.errors[o.kind]++
 		if _, ok := t.examples[o.kind]; !ok && o.err != nil {
 			t.examples[o.kind] = shorten(o.err.Error())
 		}
@@ -59,6 +67,7 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 		latency = o.end.Sub(due) // from the intended start (wrk2): a stall shows
 	}
 	t.hist.RecordValue(clamp(latency))
+	t.series.hist.RecordValue(clamp(latency))
 	samples.offer(clamp(latency))
 	t.addMessages(o.messages)
 }
