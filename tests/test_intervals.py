@@ -14,6 +14,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from hdrh.log import HistogramLogReader
 from tests.conftest import run_cli
 
 from rpcarena.analysis import gate, hist, intervals
@@ -91,6 +92,13 @@ def test_a_stall_shows_in_its_interval_and_every_call_is_in_one(stalling, tmp_pa
     worst_ms = [hist.decode(item["histogram"]).get_max_value() / 1e6 for item in cell.intervals]
     assert worst_ms[1] >= STALL_S * 1000
     assert worst_ms[0] < STALL_S * 1000 and worst_ms[2] < STALL_S * 1000, worst_ms
+    hlog = tmp_path / "t.hlog"  # and so HdrHistogram's own log reader sees it, a second at a time
+    done = run_cli("export", str(tmp_path / "t.json"), "--hlog", str(hlog))
+    assert done.returncode == 0, done.stderr
+    reader = HistogramLogReader(str(hlog), hist.new())
+    read = [reader.get_next_interval_histogram() for _ in range(4)]
+    assert read[3] is None and [h.get_total_count() for h in read[:3]] == [i["calls"] for i in cell.intervals]
+    assert [h.get_max_value() >= STALL_S * 1e9 for h in read[:3]] == [False, True, False]
 
 
 def test_intervals_of_several_driver_processes_add_up(stalling, tmp_path):
