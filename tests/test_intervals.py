@@ -6,6 +6,7 @@ measures them with the Python drivers (several processes, several clients each).
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import re
@@ -93,8 +94,14 @@ def test_a_stall_shows_in_its_interval_and_every_call_is_in_one(stalling, tmp_pa
     assert worst_ms[1] >= STALL_S * 1000
     assert worst_ms[0] < STALL_S * 1000 and worst_ms[2] < STALL_S * 1000, worst_ms
     hlog = tmp_path / "t.hlog"  # and so HdrHistogram's own log reader sees it, a second at a time
-    done = run_cli("export", str(tmp_path / "t.json"), "--hlog", str(hlog))
+    done = run_cli("export", str(tmp_path / "t.json"), "--hlog", str(hlog), "--intervals", str(tmp_path / "t.csv"))
     assert done.returncode == 0, done.stderr
+    table = list(csv.DictReader((tmp_path / "t.csv").open()))
+    assert [(row["start_s"], int(row["calls"])) for row in table] == [
+        (f"{i['start_s']:.1f}", i["calls"]) for i in cell.intervals]
+    assert [float(row["max_us"]) >= STALL_S * 1e6 for row in table] == [False, True, False]
+    frame = load(tmp_path / "t.json").intervals_frame()
+    assert list(frame["calls"]) == [i["calls"] for i in cell.intervals] and frame["p99_us"].notna().all()
     reader = HistogramLogReader(str(hlog), hist.new())
     read = [reader.get_next_interval_histogram() for _ in range(4)]
     assert read[3] is None and [h.get_total_count() for h in read[:3]] == [i["calls"] for i in cell.intervals]

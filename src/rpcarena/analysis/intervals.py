@@ -43,7 +43,7 @@ def filled(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> li
     """Every interval of the phase, those without a call or error as empty entries: a stall longer
     than an interval is a second with no calls, which a plot must show as 0, not skip."""
     have = {round(float(item["start_s"]) / interval_s): item for item in series}
-    count = max([int(wall_s / interval_s + 0.999999), *[k + 1 for k in have]])
+    count = max([int(wall_s / interval_s), *[k + 1 for k in have]])  # calls begin before the end: no extra
     return [have.get(k) or {"start_s": round(k * interval_s, 6), "calls": 0, "errors": {}, "histogram": None}
             for k in range(count)]
 
