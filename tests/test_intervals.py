@@ -18,6 +18,7 @@ import pytest
 from hdrh.log import HistogramLogReader
 from tests.conftest import run_cli
 
+from rpcarena import report
 from rpcarena.analysis import gate, hist, intervals
 from rpcarena.errors import UsageError
 from rpcarena.results import Cell, load
@@ -102,6 +103,8 @@ def test_a_stall_shows_in_its_interval_and_every_call_is_in_one(stalling, tmp_pa
     assert [float(row["max_us"]) >= STALL_S * 1e6 for row in table] == [False, True, False]
     frame = load(tmp_path / "t.json").intervals_frame()
     assert list(frame["calls"]) == [i["calls"] for i in cell.intervals] and frame["p99_us"].notna().all()
+    page = report.write_html([report.Source("t", load(tmp_path / "t.json"))], tmp_path / "t.html").read_text()
+    assert page.count("over time: each cell") == 1
     reader = HistogramLogReader(str(hlog), hist.new())
     read = [reader.get_next_interval_histogram() for _ in range(4)]
     assert read[3] is None and [h.get_total_count() for h in read[:3]] == [i["calls"] for i in cell.intervals]
@@ -114,6 +117,17 @@ def test_intervals_of_several_driver_processes_add_up(stalling, tmp_path):
     assert done.returncode == 0, done.stderr
     (cell,) = load(tmp_path / "t.json").cells
     assert cell.client_processes == 3 and cell.interval_s == 0.5
+    assert [item["start_s"] for item in cell.intervals] == [0.0, 0.5, 1.0]
+    assert intervals.total_calls(cell.intervals) == cell.calls > 0
+
+
+@pytest.mark.parametrize("client", ["go", "rust"])
+def test_a_native_target_driver_keeps_intervals_too(client, stalling, tmp_path):
+    url, _ = stalling
+    done = _target(url, tmp_path / "t.json", "--client", client, "--duration", "1500ms", "--clients", "2",
+                   "--interval", "500ms")
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(tmp_path / "t.json").cells
     assert [item["start_s"] for item in cell.intervals] == [0.0, 0.5, 1.0]
     assert intervals.total_calls(cell.intervals) == cell.calls > 0
 
