@@ -277,8 +277,8 @@ def _cell_over_time(axes: Any, cell: Any, look: dict[str, Any], name: str, label
     edges = [row["start_s"] for row in rows] + [min(rows[-1]["start_s"] + cell.interval_s, cell.wall_s)]
     for ax, (key, axis) in zip(axes, _PANELS):
         values = [np.nan if row[key] is None else row[key] for row in rows]
-        line, = ax.plot(edges, values + values[-1:], drawstyle="steps-post", color=look["color"], linestyle=look["linestyle"],
-                        label=label if key == "calls_per_s" else None)
+        line, = ax.plot(edges, values + values[-1:], drawstyle="steps-post", color=look["color"],
+                        linestyle=look["linestyle"], label=label if key == "calls_per_s" else None)
         tip(line, f"{name}: {axis} per {cell.interval_s:g}s interval")
 
 
