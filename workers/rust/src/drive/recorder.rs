@@ -1,6 +1,7 @@
 //! One client's measurements: HdrHistograms of successful calls and error counts by kind.
 
 use super::call::{CallError, BASE_KINDS};
+use super::series::Series;
 use base64::Engine;
 use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
@@ -32,6 +33,8 @@ pub struct Recorder {
     pub errors: BTreeMap<String, u64>,
     /// The first failure of each kind, said in words (bounded to `EXAMPLE_CHARS`).
     pub examples: BTreeMap<String, String>,
+    /// The measured phase interval by interval (a one-second series until the engine sets the spec's).
+    pub series: Series,
 }
 
 /// The longest error example kept, as the Go worker bounds them.
@@ -48,12 +51,14 @@ impl Recorder {
             late_calls: 0,
             errors,
             examples: BTreeMap::new(),
+            series: Series::new(std::time::Duration::from_secs(1)),
         }
     }
 
     pub fn success(&mut self, latency_ns: u64) {
         self.calls += 1;
         self.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
+        self.series.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
     }
 
     /// Open loop: the from-send latency, the schedule lag (intended start to send), and whether the send was late.
@@ -73,6 +78,7 @@ impl Recorder {
         if !self.examples.contains_key(&kind) {
             self.examples.insert(kind.clone(), explain().chars().take(EXAMPLE_CHARS).collect());
         }
+        *self.series.errors.entry(kind.clone()).or_insert(0) += 1;
         *self.errors.entry(kind).or_insert(0) += 1;
     }
 
@@ -92,6 +98,7 @@ impl Recorder {
         for (kind, text) in other.examples {
             self.examples.entry(kind).or_insert(text);
         }
+        self.series.closed.extend(other.series.closed);
     }
 }
 

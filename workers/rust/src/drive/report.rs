@@ -2,6 +2,7 @@
 
 use super::engine::Measured;
 use super::recorder::encode;
+use super::series::Interval;
 use crate::contenders::Contender;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -24,6 +25,9 @@ pub struct DriveResult {
     pub histogram_schedule_lag: Option<String>,
     pub late_calls: u64,
     pub tool: Tool,
+    /// The measured phase interval by interval, in order of start.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub intervals: Vec<Interval>,
 }
 
 #[derive(Debug, Serialize)]
@@ -35,7 +39,8 @@ pub struct Tool {
 
 impl DriveResult {
     pub fn new(measured: Measured, contender: &Contender) -> Self {
-        let recorder = measured.recorder;
+        let mut recorder = measured.recorder;
+        let intervals = std::mem::take(&mut recorder.series.closed);
         DriveResult {
             contract: 1,
             calls: recorder.calls,
@@ -50,6 +55,7 @@ impl DriveResult {
             histogram_schedule_lag: recorder.lag.as_ref().map(encode),
             late_calls: recorder.late_calls,
             tool: Tool { name: contender.id.into(), version: contender.version.into(), runtime: crate::runtime::describe_current() },
+            intervals,
         }
     }
 

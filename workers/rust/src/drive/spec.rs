@@ -59,6 +59,9 @@ pub struct Spec {
     /// Say `{"event": "warm"}` after the warm-up and wait for a line on stdin before measuring.
     #[serde(default, deserialize_with = "null_is_default")]
     pub sync: bool,
+    /// The length of each interval of the result's time series.
+    #[serde(default = "default_interval_s")]
+    pub interval_s: f64,
     /// `rpcarena target` only: the external target's description (kind, expect_status, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<Value>,
@@ -72,6 +75,9 @@ fn one() -> usize {
 }
 fn default_timeout_ms() -> u64 {
     5000
+}
+fn default_interval_s() -> f64 {
+    1.0
 }
 fn default_sample_limit() -> usize {
     10_000
@@ -129,6 +135,9 @@ impl Spec {
         }
         if matches!(self.rate_per_s, Some(r) if !(r > 0.0 && r.is_finite())) {
             return Err(bad("rate_per_s must be a positive number"));
+        }
+        if !(self.interval_s > 0.0 && self.interval_s.is_finite()) {
+            return Err(bad("interval_s must be a positive number"));
         }
         self.stop().map(drop)
     }
