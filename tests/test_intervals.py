@@ -132,6 +132,17 @@ def test_a_native_target_driver_keeps_intervals_too(client, stalling, tmp_path):
     assert intervals.total_calls(cell.intervals) == cell.calls > 0
 
 
+def test_the_java_driver_keeps_intervals_of_a_contender_cell(tmp_path):
+    done = run_cli("run", "--contender", "tcp-raw", "--client", "java", "--workload", "usp.int32",
+                   "--duration", "1500ms", "--warmup", "0s", "--clients", "2", "--interval", "500ms",
+                   "--out", str(tmp_path / "r.json"),
+                   timeout=300)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    (cell,) = load(tmp_path / "r.json").cells
+    assert [item["start_s"] for item in cell.intervals] == [0.0, 0.5, 1.0]
+    assert intervals.total_calls(cell.intervals) == cell.calls > 0
+
+
 @pytest.fixture
 def slow():
     server, _ = _serve(0.010)

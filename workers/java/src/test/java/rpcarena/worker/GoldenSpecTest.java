@@ -40,7 +40,8 @@ class GoldenSpecTest {
             entry("warmup_s", Spec::warmupS), entry("calls", Spec::calls), entry("duration_s", Spec::durationS),
             entry("timeout_ms", Spec::timeoutMs), entry("sample_limit", Spec::sampleLimit),
             entry("rate_per_s", Spec::ratePerS), entry("arrival", Spec::arrival), entry("mode", Spec::mode),
-            entry("sync", Spec::sync));
+            entry("sync", Spec::sync),
+            entry("interval_s", Spec::intervalS));
 
     /** Keys for Python drivers only (see src/rpcarena/contract.py): a native worker ignores them. */
     private static final Set<String> PYTHON_ONLY = Set.of("client", "external");

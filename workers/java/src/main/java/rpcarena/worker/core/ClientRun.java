@@ -22,12 +22,12 @@ final class ClientRun implements Runnable {
     private final CyclicBarrier barrier;
     private final Supplier<Plan> plan;
     private final Reservoir reservoir;
-    final Tally tally = new Tally();
+    final Tally tally;
     volatile long endNs;
     volatile Throwable crash;
 
     ClientRun(int index, Connection connection, int slots, long warmupNs, CyclicBarrier barrier,
-              Supplier<Plan> plan, Reservoir reservoir) {
+              Supplier<Plan> plan, Reservoir reservoir, double intervalS) {
         this.index = index;
         this.connection = connection;
         this.slots = slots;
@@ -35,6 +35,7 @@ final class ClientRun implements Runnable {
         this.barrier = barrier;
         this.plan = plan;
         this.reservoir = reservoir;
+        this.tally = new Tally(intervalS);
     }
 
     @Override
@@ -63,9 +64,11 @@ final class ClientRun implements Runnable {
 
     private void measure(Plan plan) {
         int k = 0;
+        tally.series.begin(System.nanoTime());  // within microseconds of the barrier's release
         for (long due = plan.next(index); due != Plan.DONE; due = plan.next(index)) {
             call(slot(k++), due, true);
         }
+        tally.series.close();
     }
 
     /** Client i sends requests[(i + k) mod len] on its k-th call. */
@@ -81,6 +84,9 @@ final class ClientRun implements Runnable {
         long begin = due == Plan.NOW ? sent : due;  // open loop: from the intended start (wrk2)
         if (measured && sent - begin > LATE_NS) {
             tally.lateCalls++;
+        }
+        if (measured) {
+            tally.series.at(begin);
         }
         try {
             Object reply = connection.exchange(slot);

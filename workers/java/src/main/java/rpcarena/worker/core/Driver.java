@@ -28,7 +28,7 @@ public final class Driver {
         for (int i = 0; i < spec.clients(); i++) {
             connections.add(workload.open(i));
             runs.add(new ClientRun(i, connections.get(i), workload.slots(), (long) (spec.warmupS() * 1e9),
-                    barrier, () -> plan, reservoir));
+                    barrier, () -> plan, reservoir, spec.intervalS()));
         }
         try {
             runAll(runs);
@@ -74,7 +74,7 @@ public final class Driver {
 
     private Result result(List<ClientRun> runs, Reservoir reservoir) {
         CpuTimes cpu = CpuTimes.now().minus(cpuAtStart);
-        Tally total = new Tally();
+        Tally total = new Tally(spec.intervalS());
         long endNs = startNs;
         for (ClientRun r : runs) {
             total.add(r.tally);

@@ -22,7 +22,8 @@ public record Spec(
         Double ratePerS,
         String arrival,
         String mode,
-        boolean sync) {
+        boolean sync,
+        double intervalS) {
 
     public static final int CONTRACT = 1;
 
@@ -40,12 +41,16 @@ public record Spec(
                 n.hasNonNull("duration_s") ? n.get("duration_s").asDouble() : null,
                 n.path("timeout_ms").asDouble(5000), n.path("sample_limit").asInt(10000),
                 n.hasNonNull("rate_per_s") ? n.get("rate_per_s").asDouble() : null,
-                text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false));
+                text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false),
+                n.path("interval_s").asDouble(1.0));
         s.check();
         return s;
     }
 
     private void check() throws SpecError {
+        if (!(intervalS > 0)) {
+            throw new SpecError("spec interval_s must be positive");
+        }
         if (clients < 1) {
             throw new SpecError("spec clients must be at least 1");
         }
