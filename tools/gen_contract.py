@@ -44,7 +44,11 @@ RESULT = DriveResult(calls=3, errors={"timeout": 0, "wrong_answer": 1}, wall_s=1
                      samples=[[0, 81234], [17, 80112]], tool={"name": "grpc-go", "version": "1.75.0",
                                                               "runtime": "go1.26.8"},
                      error_examples={"wrong_answer": "value: got 'x', want 'reggad'"},
-                     start_mono_ns=1000, end_mono_ns=1234001000)
+                     start_mono_ns=1000, end_mono_ns=1234001000,
+                     intervals=[{"start_s": 0.0, "calls": 2, "errors": {"wrong_answer": 1},
+                                 "histogram": "HISTFAAAACl4nJNpmSzMwMDAwQABzFCaEYh5f7hHMNh/gAgcLWZSZOpnYgIAetAGFg=="},
+                                {"start_s": 1.0, "calls": 1, "errors": {},
+                                 "histogram": "HISTFAAAACl4nJNpmSzMwMDAwQABzFCaEYh5f7hHMNh/gAgcLWZSZOpnYgIAetAGFg=="}])
 READY = Ready(event="ready", port=43121, pid=1234)
 
 

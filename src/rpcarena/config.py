@@ -22,6 +22,7 @@ _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6}
 MAX_CLIENTS = 10_000  # each client is a connection, a thread or a task
 MAX_CALLS = 10**9  # per cell; longer runs: --duration
 MAX_SECONDS = 86_400.0  # any duration or timeout: a day
+MIN_INTERVAL_S, MAX_INTERVAL_S = 0.01, 3600.0  # --interval: finer costs a histogram per 10 ms per client
 MIN_TIMEOUT_MS = 0.1  # 100 us: a shorter deadline measures the clock more than the call
 MAX_REPEAT = 1_000
 MAX_SAMPLES = 10**7
@@ -120,6 +121,7 @@ class RunConfig:
     timeout_ms: float = 5000  # fractional below 1 ms (--timeout 500us); workers get whole_timeout_ms
     cell_timeout_s: float = 600.0
     sample_limit: int = 10_000
+    interval_s: float = 1.0  # each cell's time series: one HdrHistogram per interval (--interval)
     rate_per_s: float | None = None  # with rate_stages: the first stage's rate
     rate_stages: list[dict[str, float]] | None = None  # --rate 500:10s,2000:20s: [{rate_per_s, duration_s}]
     arrival: str = "constant"
@@ -175,6 +177,9 @@ class RunConfig:
                 raise UsageError(f"bad {option} {value:g}s: give {least}, at most a day")
         if not (math.isfinite(self.warmup_s) and 0 <= self.warmup_s <= MAX_SECONDS):
             raise UsageError("bad --warmup: give zero or a positive duration such as 2s, at most a day")
+        if not (math.isfinite(self.interval_s) and MIN_INTERVAL_S <= self.interval_s <= MAX_INTERVAL_S):
+            raise UsageError(f"bad --interval {self.interval_s:g}s: give a duration from 10ms to 1h, "
+                             "such as 1s or 250ms")
         if not MIN_TIMEOUT_MS <= self.timeout_ms <= MAX_SECONDS * 1000:
             raise UsageError("bad --timeout: give a duration from 100us to a day, such as 5s, 2ms or 500us")
 
@@ -242,6 +247,7 @@ OPTIONS = {"contenders": "--contender", "workloads": "--workload", "client_drive
            "duration_s": "--duration", "warmup_s": "--warmup", "timeout_ms": "--timeout (ms)",
            "cell_timeout_s": "--cell-timeout", "sample_limit": "--samples", "rate_per_s": "--rate",
            "rate_stages": "--rate (stages)",
+           "interval_s": "--interval",
            "redis_url": "--redis", "fail_fast": "--fail-fast"}
 
 

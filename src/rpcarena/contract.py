@@ -25,6 +25,7 @@ ARRIVALS = ("constant", "poisson")
 MODES = ("unary", "stream")
 DEFAULT_SAMPLE_LIMIT = 10_000
 DEFAULT_TIMEOUT_MS = 5000
+DEFAULT_INTERVAL_S = 1.0
 
 # JSON kinds a key may hold; "null" is added for optional values.
 _KINDS: dict[str, tuple[type, ...]] = {
@@ -136,6 +137,8 @@ class DriveSpec(Document):
     stages: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
     mode: str = field(default="unary", metadata=kind("string"))
     sync: bool = field(default=False, metadata=kind("boolean"))
+    # the length of each interval of the result's `intervals` (a time series of the measured phase)
+    interval_s: float = field(default=DEFAULT_INTERVAL_S, metadata=kind("number"))
     # tcp-raw to native drivers: the protobuf encoding of each request, base64, instead of requests
     payloads_b64: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
     # Python drivers only: which Python client (py, py-requests, py-tuple)
@@ -156,6 +159,8 @@ class DriveSpec(Document):
             raise ContractError(f"drive spec: arrival must be one of {ARRIVALS}, mode one of {MODES}")
         if not self.requests and not self.payloads_b64:
             raise ContractError("drive spec: give requests (or payloads_b64 for tcp-raw)")
+        if not self.interval_s > 0:
+            raise ContractError("drive spec: interval_s must be above 0")
 
     def but(self, **changes: Any) -> DriveSpec:
         return dataclasses.replace(self, **changes)
@@ -167,7 +172,7 @@ class DriveResult(Document):
 
     WHAT: ClassVar[str] = "drive result"
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns", "messages", "histogram_messages",
-                                                 "histogram_schedule_lag", "stages")
+                                                 "histogram_schedule_lag", "stages", "intervals")
 
     calls: int = field(metadata=kind("integer"))
     errors: dict[str, Any] = field(metadata=kind("object"))
@@ -194,6 +199,10 @@ class DriveResult(Document):
     # open loop in stages: each stage's figures, in the spec's order: {calls, histogram,
     # histogram_uncorrected, histogram_schedule_lag}, a call counted in the stage it was due in
     stages: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
+    # the measured phase interval by interval, in order: each {"start_s" (from the phase's start, a
+    # multiple of the spec's interval_s), "calls", "errors" (by kind), "histogram"} of the calls
+    # begun (open loop: due) in it; an interval without calls or errors may be left out
+    intervals: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
 
     @property
     def error_counts(self) -> dict[str, int]:

@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from rpcarena.analysis import hist
+from rpcarena.analysis import hist, intervals
 from rpcarena.errors import UsageError
 from rpcarena.network import wire
 
@@ -62,6 +62,10 @@ class Cell:
     messages: int | None = None
     message_latency_histogram: str | None = None
     samples_ns: list[list[int]] = field(default_factory=list)
+    # the measured phase over time: per interval of `interval_s` its start, calls, errors and histogram
+    # (analysis.intervals); [] for a driver that keeps none, and in documents before 2026-11-26
+    intervals: list[dict[str, Any]] = field(default_factory=list)
+    interval_s: float | None = None
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None  # with stages: the first stage's
@@ -272,6 +276,22 @@ class Results:
         except ImportError:
             raise UsageError("pandas is not installed: pip install 'rpcarena[pandas]'") from None
         return pandas.DataFrame(self.rows())
+
+    def interval_rows(self) -> list[dict[str, Any]]:
+        """Each measured cell's intervals, a row each: the cell's identity, then the interval's start,
+        calls, errors, calls/s and p50/p90/p99/max (µs), computed from its histogram."""
+        return [{"contender": c.contender, "client": c.client, "workload": c.workload, "clients": c.clients,
+                 "trial": c.trial, **row}
+                for c in self.ok_cells() if c.intervals and c.interval_s
+                for row in intervals.rows(c.intervals, c.interval_s, c.wall_s)]
+
+    def intervals_frame(self) -> Any:
+        """The cells over time as a pandas DataFrame, one row per interval (see `interval_rows`)."""
+        try:
+            import pandas
+        except ImportError:
+            raise UsageError("pandas is not installed: pip install 'rpcarena[pandas]'") from None
+        return pandas.DataFrame(self.interval_rows())
 
     def ok_cells(self) -> list[Cell]:
         return [c for c in self.cells if c.status == "ok"]

@@ -37,24 +37,24 @@ class Objective:
 
 def parse(text: str) -> list[Objective]:
     """Objectives from 'p99<5ms,mean<1ms'; a malformed one is a one-line usage error."""
-    return [_objective(part) for part in text.split(",")]
+    return [objective(part) for part in text.split(",")]
 
 
-def _objective(part: str) -> Objective:
+def objective(part: str, option: str = "--slo") -> Objective:
     """One term: a percentile from p0 (exclusive) to p100, mean or max; a positive limit with its unit
     (a bare '5' could be seconds or milliseconds: an objective a typo loosens a thousandfold)."""
     match = _TERM.fullmatch(part)
     if not match:
-        raise UsageError(f"bad --slo {part.strip()!r}: {_EXAMPLE}")
+        raise UsageError(f"bad {option} {part.strip()!r}: {_EXAMPLE}")
     statistic, op, limit = match.groups()
     if statistic.startswith("p") and not 0 < float(statistic[1:]) <= 100:
-        raise UsageError(f"bad --slo {part.strip()!r}: a percentile lies above p0 and at most p100: {_EXAMPLE}")
+        raise UsageError(f"bad {option} {part.strip()!r}: a percentile lies above p0 and at most p100: {_EXAMPLE}")
     if not _LIMIT.fullmatch(limit):
-        raise UsageError(f"bad --slo {part.strip()!r}: give the limit a positive duration with its unit "
+        raise UsageError(f"bad {option} {part.strip()!r}: give the limit a positive duration with its unit "
                          f"(us, ms, s): {_EXAMPLE}")
-    seconds = parse_duration(limit, "--slo limit") or 0.0
+    seconds = parse_duration(limit, f"{option} limit") or 0.0
     if seconds <= 0:
-        raise UsageError(f"bad --slo {part.strip()!r}: a limit of zero no call meets: {_EXAMPLE}")
+        raise UsageError(f"bad {option} {part.strip()!r}: a limit of zero no call meets: {_EXAMPLE}")
     return Objective(statistic, op == "<=", seconds * 1e6)
 
 

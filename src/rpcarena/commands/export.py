@@ -34,10 +34,12 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--out", metavar="PATH", help="where --format goes (default -, stdout)")
     p.add_argument("--csv", metavar="PATH", help="write CSV here (- for stdout)")
     p.add_argument("--json", metavar="PATH", help="write a JSON list of rows here (- for stdout)")
+    p.add_argument("--intervals", metavar="PATH", help="write each cell's intervals as CSV here, a row per second "
+                                                       "(--interval): calls/s, errors, p50/p90/p99/max")
     p.add_argument("--hgrm", metavar="DIR", help="write each cell's percentile distribution (HdrHistogram .hgrm, "
                                                  "ms) into this folder, for HdrHistogram's plotter")
-    p.add_argument("--hlog", metavar="FILE", help="write an HdrHistogram interval log (one tagged interval per "
-                                                  "cell) here; - for stdout")
+    p.add_argument("--hlog", metavar="FILE", help="write an HdrHistogram interval log (each cell's intervals, "
+                                                  "tagged) here; - for stdout")
     p.add_argument("--pyperf", metavar="FILE", help="write a pyperf suite (JSON) here, for pyperf compare_to and "
                                                     "pyperf hist; - for stdout")
     p.add_argument("--force", action="store_true", help="write even over a results document")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena import results
-from rpcarena.analysis import slo
+from rpcarena.analysis import gate, slo
 from rpcarena.config import parse_duration, parse_ints, parse_rate
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 
@@ -81,12 +81,14 @@ def add_measure_options(p: Any) -> None:
                                      "of kind timeout, never a sample (default 5s)")
     p.add_argument("--cell-timeout", help="give up on a cell after this long (default 600s)")
     p.add_argument("--samples", type=int, help="raw latencies kept per cell for plots (default 10000)")
+    p.add_argument("--interval", help="each cell's time series: one histogram per interval (default 1s)")
     p.add_argument("--rate", help="open loop: calls per second over all clients (1000), or stages of a ramping "
                                   "arrival rate, RATE:DURATION each (500:10s,2000:20s,500:10s)")
     p.add_argument("--arrival", help="open-loop arrivals: constant (default) or poisson")
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
+    add_threshold_option(p)
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
 
 
@@ -99,8 +101,28 @@ def add_out_options(p: Any, default: str) -> None:
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
 
 
+def add_threshold_option(p: Any) -> None:
+    p.add_argument("--threshold", action="append", metavar="TERM",
+                   help="a CI gate judged per cell, repeatable: 'p99<5ms', 'errors<0.1%%', 'calls/s>1000'; "
+                        f"a cell that fails one exits {EXIT_FAILED}")
+
+
+def threshold_gate(args: argparse.Namespace) -> list[gate.Threshold]:
+    """--threshold terms, parsed (refused before anything starts, not once the cells are measured)."""
+    return [gate.parse(text) for text in getattr(args, "threshold", None) or []]
+
+
+def judge_thresholds(cells: list[Any], terms: list[gate.Threshold]) -> None:
+    """Exit 3 (ThresholdFailed) naming the first cell, statistic and value that failed a --threshold."""
+    failed = gate.failures(cells, terms)
+    if failed:
+        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+        raise ThresholdFailed(f"{len(failed)} threshold(s) failed: {failed[0]}{more}")
+
+
 def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The measurement options typed on the command line, as RunConfig fields (only those typed)."""
+    threshold_gate(args)
     if args.slo is not None and not args.find_max:
         raise UsageError("--slo is the objective of --find-max: add --find-max, or drop --slo")
     if args.slo is not None:
@@ -116,7 +138,8 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         "warmup_s": parse_duration(args.warmup, "--warmup"), "repeat": args.repeat, "pin": args.pin,
         "timeout_ms": _ms(parse_duration(args.timeout, "--timeout")),
         "cell_timeout_s": parse_duration(args.cell_timeout, "--cell-timeout"), "sample_limit": args.samples,
-        **_rates(args.rate), "arrival": args.arrival, "fail_fast": args.fail_fast or None}
+        **_rates(args.rate), "arrival": args.arrival, "fail_fast": args.fail_fast or None,
+        "interval_s": parse_duration(args.interval, "--interval")}
     return {name: value for name, value in given.items() if value is not None}
 
 

@@ -21,10 +21,12 @@ from rpcarena.commands.options import (
     add_out_options,
     add_output_options,
     command,
+    judge_thresholds,
     measure_settings,
     new_results_file,
     report_file,
     stdout_file,
+    threshold_gate,
     writable_file,
 )
 from rpcarena.commands.show import present
@@ -270,4 +272,7 @@ def measure(args: argparse.Namespace, console: Console) -> int:
         page = report.write_html([report.Source('run', results)], args.report)
         if not args.quiet:
             console.print(f"report: {page}")
-    return finish(results, console, args.quiet or getattr(args, "to_stdout", False))
+    code = finish(results, console, args.quiet or getattr(args, "to_stdout", False))
+    if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
+        judge_thresholds(results.cells, threshold_gate(args))
+    return code

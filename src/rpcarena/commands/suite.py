@@ -8,7 +8,15 @@ from pathlib import Path
 from rich.console import Console
 
 from rpcarena import report
-from rpcarena.commands.options import add_output_options, command, new_results_file, spare_results
+from rpcarena.commands.options import (
+    add_output_options,
+    add_threshold_option,
+    command,
+    judge_thresholds,
+    new_results_file,
+    spare_results,
+    threshold_gate,
+)
 from rpcarena.commands.run import run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig
@@ -38,6 +46,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
     p.add_argument("-o", "--out", help="results file (default results/suite-NAME.json; the report beside it)")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
+    add_threshold_option(p)
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
     add_output_options(p)
 
@@ -57,6 +66,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
                          f"{', '.join(SUITES)}")
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
+    terms = threshold_gate(args)
     out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
     _check_report(out, args.force)
     parts = runnable_parts(suite, args.quick, args.repeat, out)
@@ -77,7 +87,9 @@ def main(args: argparse.Namespace, console: Console) -> int:
                              args.trim, title=f"rpcarena suite {suite.name}: {suite.seed}")
     if not args.quiet:
         console.print(f"results: {out}\nreport: {page}")
-    return _done(results, out)
+    code = _done(results, out)
+    judge_thresholds(results.cells, terms)
+    return code
 
 
 def _check_report(out: Path, force: bool) -> None:

@@ -26,9 +26,11 @@ from rpcarena.commands.options import (
     add_out_options,
     add_output_options,
     add_verbosity,
+    judge_thresholds,
     measure_settings,
     new_results_file,
     report_file,
+    threshold_gate,
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
@@ -290,7 +292,10 @@ def main(args: argparse.Namespace, console: Console) -> int:
     results.save(config.out)
     if args.report:
         console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
-    return _finish(results, console, gate, args.quiet)
+    code = _finish(results, console, gate, args.quiet)
+    if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
+        judge_thresholds(results.cells, threshold_gate(args))
+    return code
 
 
 def _placement(results: Any) -> str:

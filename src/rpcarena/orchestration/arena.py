@@ -115,6 +115,7 @@ def cell_of(p: Plan, config: RunConfig, started: str, m: Measurement | None = No
                 clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
                 client_language=contenders.client_language(p.client), rate_per_s=config.rate_per_s,
                 link=config.link, via=config.via, stages=[dict(s) for s in config.rate_stages or []],
+                interval_s=config.interval_s,
                 started=started, status=status, reason=reason)
     if m is None:
         return cell
@@ -141,6 +142,7 @@ def _figures(m: Measurement) -> dict[str, Any]:
         latency_uncorrected_histogram=result.histogram_uncorrected,
         schedule_lag_histogram=result.histogram_schedule_lag, messages=result.messages,
         message_latency_histogram=result.histogram_messages, samples_ns=result.samples,
+        intervals=result.intervals or [],
         late_calls=result.late_calls, retries=result.retries, client_cpu_user_s=result.cpu_user_s,
         client_cpu_sys_s=result.cpu_sys_s, client_processes=m.processes, client_tool=dict(result.tool),
         server_counters_include_warmup=server.counters_include_warmup, server_cpu_user_s=server.usage.cpu_user_s,

@@ -29,6 +29,8 @@ CAPTIONS = {
                  "over trials (the tables' ratio; fewer than 3 trials a side: none).",
     "histogram": "Latency histograms of the raw samples, log scales.",
     "scatter": "Each sampled call's latency against its index in the measured phase.",
+    "over_time": "Each cell over time, from its interval histograms (a second each unless --interval): calls/s, "
+                 "p50, p99 and failed calls per interval; the warm-up before the phase shaded, not measured.",
     "clients": "Throughput and p99 against the number of concurrent clients.",
     "cpu": "CPU time per call of the client and server processes (user + system).",
     "bytes": "TCP payload bytes per call, both directions, from kernel counters on the server port.",

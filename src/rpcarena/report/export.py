@@ -61,8 +61,16 @@ def json_to(results: Results, out: IO[str]) -> None:
     out.write("\n")
 
 
+def intervals_to(results: Results, out: IO[str]) -> None:
+    """The cells over time, as CSV: a row per interval of each measured cell (`Results.interval_rows`)."""
+    table = results.interval_rows()
+    writer = csv.DictWriter(out, fieldnames=columns(table) or ["contender"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table)
+
+
 Writer = Callable[[Results, IO[str]], None]
-FORMATS: dict[str, Writer] = {"csv": csv_to, "json": json_to}
+FORMATS: dict[str, Writer] = {"csv": csv_to, "json": json_to, "intervals": intervals_to}
 
 
 def write(results: Results, fmt: str, path: str | os.PathLike) -> str:

@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from rpcarena.analysis import groups as groups_of  # noqa: E402
+from rpcarena.analysis import intervals as intervals_of  # noqa: E402
 from rpcarena.analysis import stats  # noqa: E402
 from rpcarena.analysis.groups import Group  # noqa: E402
 from rpcarena.report import answer  # noqa: E402
@@ -243,7 +244,46 @@ def wire_bytes(groups: list[Group]) -> Figure | None:
                  "bytes per call on the wire (TCP payload, both ways; kernel counters)", "bytes per call")
 
 
+# the panels of `over_time`: what each plots of an interval's row (analysis.intervals.rows), and its axis
+_PANELS = (("calls_per_s", "calls/s"), ("p50_us", "p50 (µs)"), ("p99_us", "p99 (µs)"), ("errors", "errors"))
+
+
+def over_time(groups: list[Group]) -> Figure | None:
+    """Each cell's measured phase second by second (its intervals): calls/s, p50, p99 and errors,
+    the warm-up before it shaded (its calls are not measured, so it has no points)."""
+    drawn = [(i, g, label) for i, (g, label) in enumerate(zip(groups, _names(groups)))
+             if any(c.intervals and c.interval_s for c in g.cells)]
+    if not drawn:
+        return None
+    fig = Figure(figsize=(WIDTH, 7.2), layout="constrained")
+    axes = fig.subplots(len(_PANELS), 1, sharex=True)
+    warmup = max((c.warmup_s or 0.0) for _, g, _ in drawn for c in g.cells)
+    for ax, (key, axis) in zip(axes, _PANELS):
+        if warmup:
+            ax.axvspan(-warmup, 0.0, color="0.9", label="warm-up (not measured)" if key == "calls_per_s" else None)
+        ax.set_ylabel(axis)
+    for i, g, label in drawn:
+        for j, cell in enumerate(c for c in g.cells if c.intervals and c.interval_s):
+            _cell_over_time(axes, cell, style(i), f"{label}, trial {cell.trial}", label if j == 0 else None)
+    axes[0].set_title("over time: each cell's measured phase, interval by interval")
+    axes[-1].set_xlabel("seconds into the measured phase")
+    axes[0].legend(fontsize="small")
+    return fig
+
+
+def _cell_over_time(axes: Any, cell: Any, look: dict[str, Any], name: str, label: str | None) -> None:
+    rows = intervals_of.rows(cell.intervals, cell.interval_s, cell.wall_s)
+    # each step drawn over its interval: the last one too, up to the end of the phase
+    edges = [row["start_s"] for row in rows] + [min(rows[-1]["start_s"] + cell.interval_s, cell.wall_s)]
+    for ax, (key, axis) in zip(axes, _PANELS):
+        values = [np.nan if row[key] is None else row[key] for row in rows]
+        line, = ax.plot(edges, values + values[-1:], drawstyle="steps-post", color=look["color"],
+                        linestyle=look["linestyle"], label=label if key == "calls_per_s" else None)
+        tip(line, f"{name}: {axis} per {cell.interval_s:g}s interval")
+
+
 FIGURES: dict[str, Callable[[list[Group]], Figure | None]] = {
     "boxplot": boxplot, "intervals": interval_bars, "histogram": histogram, "scatter": scatter,
+    "over_time": over_time,
     "clients": by_clients, "cpu": cpu, "bytes": wire_bytes,
 }

@@ -5,7 +5,8 @@ with them and not only with rpcarena.
   `outputPercentileDistribution` prints it (what wrk2 prints and HdrHistogram's plotter reads);
   a stream cell's per-message latency beside it, in `<cell>.messages.hgrm`.
 - `.hlog`: HdrHistogram's interval log (format 1.3, as the Java `HistogramLogWriter` writes it):
-  one tagged interval per cell, each the cell's histogram in V2 compressed base64.
+  one tagged interval per interval of each cell (a second by default, `--interval`), each its
+  histogram in V2 compressed base64; a cell measured before intervals were kept, one for the cell.
 - pyperf: a suite document (pyperf's JSON, version 1.0) with one benchmark per group of trials,
   one run per trial, for `pyperf compare_to`, `pyperf hist` and `pyperf stats`.
 
@@ -100,22 +101,34 @@ def tag(cell: Cell) -> str:
 
 
 def interval_log(results: Results) -> str:
-    """The text of an HdrHistogram interval log: one interval per measured cell, tagged with its
-    identity, starting when the cell started (relative to the first), as long as its measured phase."""
+    """The text of an HdrHistogram interval log: each measured cell's intervals, tagged with its
+    identity, from when the cell started (relative to the first); a cell without intervals, one
+    interval as long as its measured phase."""
     cells = sorted(measured(results), key=lambda c: _epoch(c.started) or 0.0)
     starts = [_epoch(c.started) for c in cells]
     base = min((s for s in starts if s is not None), default=0.0)
-    lines = ["#[rpcarena results: one interval per cell, tagged contender workload xN trial k; histogram values in ns, "
+    lines = ["#[rpcarena results: each cell's intervals, tagged contender workload xN trial k; histogram values in ns, "
              "Interval_Max in ms (HistogramLogProcessor -outputValueUnitRatio 1000000 prints ms)]\n",
              f"#[Histogram log format version {LOG_FORMAT_VERSION}]\n",
              f"#[StartTime: {base:.3f} (seconds since epoch), "
              f"{time.strftime('%a %b %d %H:%M:%S UTC %Y', time.gmtime(base))}]\n",
              '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n']
     for cell, start in zip(cells, starts):
-        histogram = cell.histogram
-        lines.append(f"Tag={tag(cell)},{(start or base) - base:.3f},{cell.wall_s:.3f},"
-                     f"{histogram.get_max_value() / NS_PER_MS:.3f},{hist.encode(histogram)}\n")
+        for offset_s, length_s, histogram in _intervals(cell):
+            lines.append(f"Tag={tag(cell)},{(start or base) - base + offset_s:.3f},{length_s:.3f},"
+                         f"{histogram.get_max_value() / NS_PER_MS:.3f},{hist.encode(histogram)}\n")
     return "".join(lines)
+
+
+def _intervals(cell: Cell) -> Iterator[tuple[float, float, Any]]:
+    """(start from the cell's, length, histogram) of each interval with calls; the cell whole without any."""
+    if not cell.intervals or not cell.interval_s:
+        yield 0.0, cell.wall_s, cell.histogram
+        return
+    for item in cell.intervals:
+        if item["calls"]:
+            start = float(item["start_s"])
+            yield start, max(min(cell.interval_s, cell.wall_s - start), 0.0), hist.decode(item["histogram"])
 
 
 def write_text(text: str, path: str | os.PathLike) -> Path:

@@ -26,6 +26,7 @@ from rpcarena.contenders import get, python_client
 from rpcarena.contract import WARM, DriveResult, DriveSpec
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.worker import pacer
+from rpcarena.worker.intervals import Recorder
 from rpcarena.worker.merge import merge
 
 LATE_NS = 1_000_000
@@ -46,6 +47,7 @@ class Tally:
     late: int = 0
     staged: list = field(default_factory=list)  # open loop in stages: a Tally per stage, of due -> done etc.
     pending: array = field(default_factory=lambda: array("q"))  # latencies not yet in the histogram
+    series: Recorder = field(default_factory=lambda: Recorder(1.0))  # the open interval's histogram and those closed
 
     def fail(self, kind: str, error: BaseException | None, detail: Callable[[], str] | None = None) -> None:
         """One failed call; the first of each kind is kept as its example (`detail` is asked only then)."""
@@ -59,6 +61,7 @@ class Tally:
 
     def flush(self) -> None:
         hist.record_many(self.histogram, self.pending)
+        hist.record_many(self.series.histogram, self.pending)
         del self.pending[:]
 
     def result(self, window: dict[str, Any]) -> DriveResult:
@@ -69,7 +72,21 @@ class Tally:
             histogram_uncorrected=hist.encode(self.uncorrected) if self.uncorrected is not None else None,
             histogram_schedule_lag=hist.encode(self.lag) if self.lag is not None else None,
             late_calls=self.late, cpu_user_s=0.0, cpu_sys_s=0.0, tool={},
-            stages=[stage.figures() for stage in self.staged] or None, **window)
+            stages=[stage.figures() for stage in self.staged] or None, intervals=list(self.series.closed), **window)
+
+    def roll(self, now_ns: int) -> None:
+        """The client's clock passed its interval's end: what is pending belongs to the interval closed."""
+        self.flush()
+        self.series.roll(now_ns, self.errors)
+
+    def record(self, latency_ns: int) -> None:
+        """One latency into the cell's histogram and its interval's (the open loop's, call by call)."""
+        self.histogram.record_value(latency_ns)
+        self.series.histogram.record_value(latency_ns)
+
+    def finish(self) -> None:
+        self.flush()
+        self.series.close(self.errors)
 
     def figures(self) -> dict[str, Any]:
         """One --rate stage's figures (this tally keeps a stage's calls of one client)."""
@@ -113,7 +130,7 @@ class Driver:
         self.expected = [self.clients[0].expect(r) for r in responses]
         self.warm = threading.Barrier(self.n + 1)
         self.go = threading.Barrier(self.n + 1)
-        self.tallies = [Tally() for _ in range(self.n)]
+        self.tallies = [Tally(series=Recorder(spec.interval_s)) for _ in range(self.n)]
         self.start_ns = 0
         self.schedule: pacer.Schedule | None = None  # open loop: set when the measured phase starts
 
@@ -158,9 +175,12 @@ class Driver:
         client, requests, expected, pending = self.clients[i], self.requests, self.expected, tally.pending
         call, same, clock, slots = client.call, client.same, time.perf_counter_ns, len(requests)
         reservoir, kept, keep_at, limit = Reservoir(self.sample_share(), rng), 0, 1, self.limit_ns
+        series = tally.series
         for k in self.turns(i):
             slot = (i + k) % slots
             start = clock()
+            if start >= series.next_ns:
+                tally.roll(start)
             try:
                 got = call(requests[slot])
             except Exception as error:  # a failed call is data: counted by kind, never a sample
@@ -179,7 +199,7 @@ class Driver:
                 keep_at = reservoir.keep(kept, k, latency)  # k * clients + i once merged
             if len(pending) >= FLUSH:
                 tally.flush()
-        tally.flush()
+        tally.finish()
         tally.samples = reservoir.items
 
     def turns(self, i: int) -> Iterator[int]:
@@ -199,6 +219,8 @@ class Driver:
         tally.staged = [_open(Tally()) for _ in self.spec.stages or []]
         pacer.fine_timers()
         while (due := schedule.next()) is not None:
+            if due >= tally.series.next_ns:
+                tally.roll(due)
             pacer.wait_until(due)
             timed = self.call_once(client, i + k, tally)
             k += 1
@@ -207,12 +229,13 @@ class Driver:
             sent, done = timed
             tally.late += sent - due > LATE_NS
             for each in (tally, tally.staged[schedule.stage(due)]) if tally.staged else (tally,):
-                each.histogram.record_value(done - due)
+                each.record(done - due)
                 each.uncorrected.record_value(done - sent)
                 each.lag.record_value(sent - due)
             kept += 1
             if kept == keep_at:
                 keep_at = reservoir.keep(kept, k, done - due)  # k * clients + i once merged
+        tally.finish()
         tally.samples = reservoir.items
 
     def sample_share(self) -> int:
@@ -222,6 +245,7 @@ class Driver:
         self.warm_up(i)
         self.warm.wait()
         self.go.wait()
+        self.tallies[i].series.begin(self.start_ns)
         rng = random.Random()  # from the OS: the clients of several driver processes must not keep the same calls
         loop = self.open_loop if self.spec.rate_per_s else self.closed_loop
         loop(i, self.tallies[i], rng)

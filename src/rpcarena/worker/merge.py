@@ -3,8 +3,9 @@
 Every level that measures in parts (the client threads of one Python driver, the driver
 processes of a cell, the nodes of a cluster cell) gives its parts as `DriveResult`s and
 gets one back from `merge`: HdrHistograms added, counts and CPU summed, the first error
-example of each kind kept, the samples interleaved. Written once, so a new field of the
-result (a histogram, a count) is merged the same way at every level.
+example of each kind kept, the samples interleaved, the time series added by interval
+start. Written once, so a new field of the result (a histogram, a count) is merged the
+same way at every level.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rpcarena.analysis import hist
+from rpcarena.analysis import hist, intervals
 from rpcarena.contract import DriveResult
 
 
@@ -40,7 +41,7 @@ def merge(results: list[DriveResult]) -> DriveResult:
         retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
         cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
         start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None,
-        stages=_stages(results), **_messages(results))
+        stages=_stages(results), intervals=intervals.merge(r.intervals for r in results), **_messages(results))
 
 
 def _sum(encoded: list[str | None]) -> str | None:

@@ -26,6 +26,8 @@ type Result struct {
 	// Stages: a staged open loop only, each stage's figures in the spec's order.
 	Stages []StageResult `json:"stages,omitempty"`
 	Tool   Tool          `json:"tool"`
+	// Intervals: the measured phase over time, in order of start (see Interval).
+	Intervals []Interval `json:"intervals,omitempty"`
 }
 
 // StageResult is what one stage of a staged open loop measured: the calls due
@@ -35,4 +37,14 @@ type StageResult struct {
 	Histogram            string `json:"histogram"`
 	HistogramUncorrected string `json:"histogram_uncorrected"`
 	HistogramScheduleLag string `json:"histogram_schedule_lag"`
+}
+
+// Interval is one interval of the measured phase: the calls begun (open loop:
+// due) in it, from StartS seconds after the phase's start, for the spec's
+// interval_s; an interval without calls or errors is left out.
+type Interval struct {
+	StartS    float64          `json:"start_s"`
+	Calls     int64            `json:"calls"`
+	Errors    map[string]int64 `json:"errors"`
+	Histogram string           `json:"histogram"`
 }

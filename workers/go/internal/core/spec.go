@@ -30,9 +30,10 @@ type Spec struct {
 	Arrival     string            `json:"arrival"`
 	// Stages: an open loop in steps of rate (k6's ramping arrival rate), paced
 	// one after the other; RatePerS is then the first stage's, DurationS their sum.
-	Stages []Stage `json:"stages"`
-	Mode   string  `json:"mode"`
-	Sync   bool    `json:"sync"`
+	Stages    []Stage `json:"stages"`
+	Mode      string  `json:"mode"`
+	Sync      bool    `json:"sync"`
+	IntervalS float64 `json:"interval_s"` // the length of each of the result's intervals
 	// External describes a server rpcarena did not start (`rpcarena target`):
 	// its kind, schema and checks, read by the target driver only.
 	External json.RawMessage `json:"external"`
@@ -55,7 +56,7 @@ const (
 // ReadSpec decodes and checks a spec, filling the contract's defaults. It also
 // returns what follows the spec on r (the sync handshake's line comes there).
 func ReadSpec(r io.Reader) (*Spec, io.Reader, error) {
-	spec := &Spec{Clients: 1, TimeoutMs: 5000, Arrival: ArrivalConstant, Mode: ModeUnary}
+	spec := &Spec{Clients: 1, TimeoutMs: 5000, Arrival: ArrivalConstant, Mode: ModeUnary, IntervalS: 1}
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(spec); err != nil {
 		return nil, nil, fmt.Errorf("bad spec JSON on stdin: %v", err)
@@ -81,6 +82,8 @@ func (s *Spec) check() error {
 		return errors.New("spec timeout_ms must be positive")
 	case s.RatePerS != nil && *s.RatePerS <= 0:
 		return errors.New("spec rate_per_s must be positive")
+	case s.IntervalS <= 0:
+		return errors.New("spec interval_s must be positive")
 	case s.Arrival != ArrivalConstant && s.Arrival != ArrivalPoisson:
 		return fmt.Errorf("spec arrival %q: use constant or poisson", s.Arrival)
 	case s.Mode != ModeUnary && s.Mode != ModeStream:
@@ -111,6 +114,15 @@ func (s *Spec) Timeout() time.Duration {
 
 // Warmup is the unmeasured warm-up time.
 func (s *Spec) Warmup() time.Duration { return seconds(s.WarmupS) }
+
+// Interval is the length of each interval of the result's time series.
+// Interval is the length of the result's intervals: 1 s when the spec gives none.
+func (s *Spec) Interval() time.Duration {
+	if s.IntervalS <= 0 {
+		return time.Second
+	}
+	return seconds(s.IntervalS)
+}
 
 // Duration is the measured phase's length when calls is null.
 func (s *Spec) Duration() time.Duration {

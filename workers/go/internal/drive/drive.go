@@ -41,7 +41,7 @@ func newRun(spec *core.Spec, client core.Client) *run {
 		lastEnds: make([]time.Time, spec.Clients), ends: stageEnds(spec.Stages)}
 	for i := range spec.Clients {
 		r.sessions = append(r.sessions, &session{id: i, client: client, timeout: spec.Timeout()})
-		r.tallies = append(r.tallies, newTally(spec.RatePerS != nil))
+		r.tallies = append(r.tallies, newTally(spec.RatePerS != nil, spec.Interval()))
 		r.staged = append(r.staged, stageTallies(len(spec.Stages)))
 	}
 	return r
@@ -79,6 +79,7 @@ func (r *run) client(i int, s *session, warmEnd time.Time) {
 	}
 	r.ready.Done()
 	<-r.release
+	r.tallies[i].series.began = r.began
 	wake := newAlarm()
 	defer wake.close()
 	for {
@@ -95,6 +96,7 @@ func (r *run) client(i int, s *session, warmEnd time.Time) {
 			r.staged[i][stageOf(r.ends, due.Sub(r.began))].add(o, due, nil)
 		}
 	}
+	r.tallies[i].series.close()
 	r.lastEnds[i] = time.Now()
 }
 
@@ -113,7 +115,7 @@ func (r *run) newPlan(start time.Time) plan {
 func stageTallies(n int) []*tally {
 	tallies := make([]*tally, n)
 	for k := range tallies {
-		tallies[k] = newTally(true)
+		tallies[k] = newTally(true, 0) // a stage's figures are the phase's: no series of its own
 	}
 	return tallies
 }

@@ -10,7 +10,7 @@ import (
 
 // result merges the clients' tallies into the contract's result document.
 func (r *run) result() (core.Result, error) {
-	total := newTally(r.spec.RatePerS != nil)
+	total := newTally(r.spec.RatePerS != nil, r.spec.Interval())
 	for _, t := range r.tallies {
 		total.merge(t)
 	}
@@ -25,6 +25,9 @@ func (r *run) result() (core.Result, error) {
 		Samples: r.samples.samples, LateCalls: total.late,
 	}
 	var err error
+	if res.Intervals, err = mergeSeries(r.tallies); err != nil {
+		return res, err
+	}
 	if res.Histogram, err = encode(total.hist); err != nil {
 		return res, err
 	}
@@ -49,7 +52,7 @@ func (r *run) result() (core.Result, error) {
 func (r *run) stageResults() ([]core.StageResult, error) {
 	var out []core.StageResult
 	for k := range r.ends {
-		total := newTally(true)
+		total := newTally(true, 0)
 		for _, tallies := range r.staged {
 			total.merge(tallies[k])
 		}

@@ -26,16 +26,36 @@ type tally struct {
 	errors      map[string]int64
 	examples    map[string]string // the first error of each kind, shortened
 	calls, late int64
+	series      *series
 }
 
 const exampleLen = 200
 
-func newTally(openLoop bool) *tally {
+func newTally(openLoop bool, every time.Duration) *tally {
 	t := &tally{hist: newHistogram(), errors: map[string]int64{}, examples: map[string]string{}}
+	if every > 0 {
+		t.series = newSeries(every)
+	}
 	if openLoop {
 		t.uncorrected, t.lag = newHistogram(), newHistogram()
 	}
 	return t
+}
+
+// inSeries opens the interval of a call (by its due time in open loop) and
+// counts its error there; a stage's tally keeps no series.
+func (t *tally) inSeries(o outcome, due time.Time) {
+	if t.series == nil {
+		return
+	}
+	if due.IsZero() {
+		t.series.at(o.start)
+	} else {
+		t.series.at(due)
+	}
+	if o.kind != "" {
+		t.series.errors[o.kind]++
+	}
 }
 
 // add records one call; due is zero in closed loop. A failed call is counted by
@@ -45,6 +65,7 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 	if !due.IsZero() && o.start.Sub(due) > lateAfter {
 		t.late++
 	}
+	t.inSeries(o, due)
 	if o.kind != "" {
 		t.errors[o.kind]++
 		if _, ok := t.examples[o.kind]; !ok && o.err != nil {
@@ -59,6 +80,9 @@ func (t *tally) add(o outcome, due time.Time, samples *reservoir) {
 		latency = o.end.Sub(due) // from the intended start (wrk2): a stall shows
 	}
 	t.hist.RecordValue(clamp(latency))
+	if t.series != nil {
+		t.series.hist.RecordValue(clamp(latency))
+	}
 	if samples != nil {
 		samples.offer(clamp(latency))
 	}

@@ -28,7 +28,7 @@ func TestReservoirStaysBoundedWithDistinctIndices(t *testing.T) {
 func TestTallyOpenLoopMeasuresFromIntendedStart(t *testing.T) {
 	due := time.Unix(0, 0)
 	start, end := due.Add(5*time.Millisecond), due.Add(6*time.Millisecond)
-	tl := newTally(true)
+	tl := newTally(true, time.Second)
 	tl.add(outcome{start: start, end: end}, due, newReservoir(1))
 	tl.add(outcome{start: start, end: end, kind: core.KindTimeout}, due, newReservoir(1))
 	if tl.calls != 1 || tl.late != 2 || tl.errors[core.KindTimeout] != 1 {

@@ -7,6 +7,7 @@ use super::pacer::{Pacer, Schedule};
 use super::recorder::Recorder;
 use super::reservoir::Reservoir;
 use super::rusage::{cpu_times, CpuTimes};
+use super::series::Series;
 use super::spec::{Spec, Stop};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -38,6 +39,7 @@ struct Run {
     reservoir: Mutex<Reservoir>,
     pacer: Option<Mutex<Schedule>>,
     stages: usize,
+    interval: Duration,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -60,6 +62,7 @@ pub async fn run(spec: &Spec, connector: SharedConnector, gate: BoxFut<'static, 
         recorder.merge(client_recorder);
         last_end = last_end.max(Some(end));
     }
+    recorder.series.closed = Series::merged(run.interval, std::mem::take(&mut recorder.series.closed));
     let cpu_end = cpu_times();
     let (start, cpu_start) = *run.start.get().expect("set before the go barrier opens");
     let samples = std::mem::replace(&mut *lock(&run.reservoir), Reservoir::new(0, 0)).into_samples();
@@ -92,6 +95,7 @@ impl Run {
             reservoir: Mutex::new(Reservoir::new(spec.sample_limit, RESERVOIR_SEED)),
             pacer,
             stages: spec.stages.as_ref().map_or(0, Vec::len),
+            interval: Duration::from_secs_f64(spec.interval_s.max(1e-9)),
         }
     }
 
@@ -112,10 +116,13 @@ async fn client_task(run: Arc<Run>, id: usize) -> (Recorder, Instant) {
     run.go.wait().await;
     let start = run.start.get().expect("set before the go barrier opens").0;
     let mut recorder = Recorder::staged(run.pacer.is_some(), run.stages);
+    recorder.series = Series::new(run.interval);
+    recorder.series.begin(start);
     match &run.pacer {
         None => closed_loop(&run, &mut client, id, start, &mut recorder).await,
         Some(pacer) => open_loop(&run, &mut client, pacer, start, &mut recorder).await,
     }
+    recorder.series.close();
     (recorder, Instant::now())
 }
 
@@ -136,6 +143,7 @@ async fn closed_loop(run: &Run, client: &mut Client, id: usize, start: Instant, 
 }
 
 async fn closed_call(run: &Run, client: &mut Client, recorder: &mut Recorder) {
+    recorder.series.at(Instant::now());
     match client.attempt().await {
         Ok(Timing { sent, done }) => record(run, recorder, nanos(done - sent)),
         Err(error) => recorder.failure(&error, || client.explain(&error)),
@@ -153,6 +161,7 @@ async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Schedule>, star
         let Some((offset_s, stage)) = lock(pacer).next_due() else { break };
         let intended = start + Duration::from_secs_f64(offset_s);
         wait_until(intended).await;
+        recorder.series.at(intended);
         match client.attempt().await {
             Ok(Timing { sent, done }) => {
                 record(run, recorder, nanos(done - intended));

@@ -14,6 +14,7 @@ pub mod report;
 pub mod reservoir;
 pub mod rng;
 pub mod rusage;
+pub mod series;
 pub mod spec;
 pub mod verify;
 

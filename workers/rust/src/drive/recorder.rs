@@ -1,6 +1,7 @@
 //! One client's measurements: HdrHistograms of successful calls and error counts by kind.
 
 use super::call::{CallError, BASE_KINDS};
+use super::series::Series;
 use base64::Engine;
 use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
@@ -34,6 +35,8 @@ pub struct Recorder {
     pub examples: BTreeMap<String, String>,
     /// A staged open loop: each stage's own recorder (successes only), a call in the stage it was due in.
     pub stages: Vec<Recorder>,
+    /// The measured phase interval by interval (a one-second series until the engine sets the spec's).
+    pub series: Series,
 }
 
 /// The longest error example kept, as the Go worker bounds them.
@@ -51,6 +54,7 @@ impl Recorder {
             errors,
             examples: BTreeMap::new(),
             stages: Vec::new(),
+            series: Series::new(std::time::Duration::from_secs(1)),
         }
     }
 
@@ -62,6 +66,7 @@ impl Recorder {
     pub fn success(&mut self, latency_ns: u64) {
         self.calls += 1;
         self.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
+        self.series.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
     }
 
     /// Open loop: the from-send latency, the schedule lag (intended start to send), and whether the send was late.
@@ -81,6 +86,7 @@ impl Recorder {
         if !self.examples.contains_key(&kind) {
             self.examples.insert(kind.clone(), explain().chars().take(EXAMPLE_CHARS).collect());
         }
+        *self.series.errors.entry(kind.clone()).or_insert(0) += 1;
         *self.errors.entry(kind).or_insert(0) += 1;
     }
 
@@ -103,6 +109,7 @@ impl Recorder {
         for (mine, theirs) in self.stages.iter_mut().zip(other.stages) {
             mine.merge(theirs);
         }
+        self.series.closed.extend(other.series.closed);
     }
 }
 

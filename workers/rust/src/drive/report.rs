@@ -2,6 +2,7 @@
 
 use super::engine::Measured;
 use super::recorder::{encode, Recorder};
+use super::series::Interval;
 use crate::contenders::Contender;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -27,6 +28,9 @@ pub struct DriveResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stages: Option<Vec<StageResult>>,
     pub tool: Tool,
+    /// The measured phase interval by interval, in order of start.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub intervals: Vec<Interval>,
 }
 
 #[derive(Debug, Serialize)]
@@ -58,7 +62,8 @@ pub struct Tool {
 
 impl DriveResult {
     pub fn new(measured: Measured, contender: &Contender) -> Self {
-        let recorder = measured.recorder;
+        let mut recorder = measured.recorder;
+        let intervals = std::mem::take(&mut recorder.series.closed);
         DriveResult {
             contract: 1,
             calls: recorder.calls,
@@ -74,6 +79,7 @@ impl DriveResult {
             late_calls: recorder.late_calls,
             stages: (!recorder.stages.is_empty()).then(|| recorder.stages.iter().map(StageResult::new).collect()),
             tool: Tool { name: contender.id.into(), version: contender.version.into(), runtime: crate::runtime::describe_current() },
+            intervals,
         }
     }
 

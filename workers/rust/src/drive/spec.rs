@@ -63,6 +63,9 @@ pub struct Spec {
     /// Say `{"event": "warm"}` after the warm-up and wait for a line on stdin before measuring.
     #[serde(default, deserialize_with = "null_is_default")]
     pub sync: bool,
+    /// The length of each interval of the result's time series.
+    #[serde(default = "default_interval_s")]
+    pub interval_s: f64,
     /// `rpcarena target` only: the external target's description (kind, expect_status, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<Value>,
@@ -83,6 +86,9 @@ fn one() -> usize {
 }
 fn default_timeout_ms() -> u64 {
     5000
+}
+fn default_interval_s() -> f64 {
+    1.0
 }
 fn default_sample_limit() -> usize {
     10_000
@@ -144,6 +150,9 @@ impl Spec {
         let positive = |x: f64| x > 0.0 && x.is_finite();
         if self.stages.iter().flatten().any(|s| !positive(s.rate_per_s) || !positive(s.duration_s)) {
             return Err(bad("stages: each needs a positive rate_per_s and duration_s"));
+        }
+        if !(self.interval_s > 0.0 && self.interval_s.is_finite()) {
+            return Err(bad("interval_s must be a positive number"));
         }
         self.stop().map(drop)
     }

@@ -22,14 +22,14 @@ final class ClientRun implements Runnable {
     private final CyclicBarrier barrier;
     private final Supplier<Plan> plan;
     private final Reservoir reservoir;
-    final Tally tally = new Tally();
+    final Tally tally;
     /** A staged open loop: a tally per stage, a call counted in the stage it was due in. */
     final Tally[] staged;
     volatile long endNs;
     volatile Throwable crash;
 
     ClientRun(int index, Connection connection, int slots, long warmupNs, CyclicBarrier barrier,
-              Supplier<Plan> plan, Reservoir reservoir, int stages) {
+              Supplier<Plan> plan, Reservoir reservoir, int stages, double intervalS) {
         this.index = index;
         this.connection = connection;
         this.slots = slots;
@@ -37,6 +37,7 @@ final class ClientRun implements Runnable {
         this.barrier = barrier;
         this.plan = plan;
         this.reservoir = reservoir;
+        this.tally = new Tally(intervalS);
         this.staged = new Tally[stages];
         for (int k = 0; k < stages; k++) {
             staged[k] = new Tally();
@@ -69,9 +70,11 @@ final class ClientRun implements Runnable {
 
     private void measure(Plan plan) {
         int k = 0;
+        tally.series.begin(System.nanoTime());  // within microseconds of the barrier's release
         for (long due = plan.next(index); due != Plan.DONE; due = plan.next(index)) {
             call(slot(k++), due, true);
         }
+        tally.series.close();
     }
 
     /** Client i sends requests[(i + k) mod len] on its k-th call. */
@@ -87,6 +90,9 @@ final class ClientRun implements Runnable {
         long begin = due == Plan.NOW ? sent : due;  // open loop: from the intended start (wrk2)
         if (measured && sent - begin > LATE_NS) {
             tally.lateCalls++;
+        }
+        if (measured) {
+            tally.series.at(begin);
         }
         try {
             Object reply = connection.exchange(slot);

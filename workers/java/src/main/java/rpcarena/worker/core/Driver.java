@@ -28,7 +28,7 @@ public final class Driver {
         for (int i = 0; i < spec.clients(); i++) {
             connections.add(workload.open(i));
             runs.add(new ClientRun(i, connections.get(i), workload.slots(), (long) (spec.warmupS() * 1e9),
-                    barrier, () -> plan, reservoir, spec.stages().size()));
+                    barrier, () -> plan, reservoir, spec.stages().size(), spec.intervalS()));
         }
         try {
             runAll(runs);
@@ -79,7 +79,7 @@ public final class Driver {
 
     private Result result(List<ClientRun> runs, Reservoir reservoir) {
         CpuTimes cpu = CpuTimes.now().minus(cpuAtStart);
-        Tally total = new Tally();
+        Tally total = new Tally(spec.intervalS());
         List<Tally> stages = new ArrayList<>();
         spec.stages().forEach(s -> stages.add(new Tally()));
         long endNs = startNs;

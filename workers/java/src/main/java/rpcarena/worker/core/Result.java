@@ -55,7 +55,28 @@ public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> sampl
                     .put("histogram_uncorrected", encode(t.uncorrected)).put("histogram_schedule_lag", encode(t.lag)));
         }
         r.putPOJO("tool", Map.of("name", tool.name(), "version", tool.version(), "runtime", tool.runtime()));
+        List<Series.Interval> intervals = Series.merged(tally.intervals);
+        if (!intervals.isEmpty()) {
+            ArrayNode out = r.putArray("intervals");
+            for (Series.Interval in : intervals) {
+                ObjectNode o = out.addObject();
+                o.put("start_s", tally.series.startS(in.index()));
+                o.put("calls", in.calls());
+                ObjectNode e = o.putObject("errors");
+                in.errors().forEach(e::put);
+                o.put("histogram", in.histogram());
+            }
+        }
         return r;
+    }
+
+    /** The histogram of its standard encoding (one this worker encoded). */
+    static Histogram decode(String encoded) {
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
+        } catch (java.util.zip.DataFormatException e) {
+            throw new IllegalStateException("an interval histogram this worker encoded", e);
+        }
     }
 
     /** The standard V2 compressed encoding, base64: what every HdrHistogram library decodes. */

@@ -23,7 +23,8 @@ public record Spec(
         String arrival,
         String mode,
         boolean sync,
-        List<Stage> stages) {
+        List<Stage> stages,
+        double intervalS) {
 
     public static final int CONTRACT = 1;
 
@@ -49,12 +50,16 @@ public record Spec(
                 n.path("timeout_ms").asDouble(5000), n.path("sample_limit").asInt(10000),
                 n.hasNonNull("rate_per_s") ? n.get("rate_per_s").asDouble() : null,
                 text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false),
-                stages(n.path("stages")));
+                stages(n.path("stages")),
+                n.path("interval_s").asDouble(1.0));
         s.check();
         return s;
     }
 
     private void check() throws SpecError {
+        if (!(intervalS > 0)) {
+            throw new SpecError("spec interval_s must be positive");
+        }
         if (clients < 1) {
             throw new SpecError("spec clients must be at least 1");
         }

@@ -17,6 +17,18 @@ public final class Tally {
     final Map<String, Long> errors = new TreeMap<>();
     long calls;
     long lateCalls;
+    /** The measured phase interval by interval (the spec's interval_s; 1 s for a total). */
+    final Series series;
+    /** A total's: every client's closed intervals, added by start in the result. */
+    final java.util.List<Series.Interval> intervals = new java.util.ArrayList<>();
+
+    Tally() {
+        this(1.0);
+    }
+
+    Tally(double intervalS) {
+        series = new Series(intervalS);
+    }
 
     static Histogram newHistogram() {
         return new Histogram(LOWEST_NS, HIGHEST_NS, DIGITS);
@@ -27,10 +39,12 @@ public final class Tally {
         latency.recordValue(clamp(latencyNs));
         uncorrected.recordValue(clamp(uncorrectedNs));
         lag.recordValue(Math.max(0, Math.min(HIGHEST_NS, lagNs)));
+        series.ok(clamp(latencyNs));
     }
 
     void error(String kind) {
         errors.merge(kind, 1L, Long::sum);
+        series.error(kind);
     }
 
     void add(Tally other) {
@@ -40,6 +54,7 @@ public final class Tally {
         uncorrected.add(other.uncorrected);
         lag.add(other.lag);
         other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+        intervals.addAll(other.series.closed);
     }
 
     private static long clamp(long ns) {

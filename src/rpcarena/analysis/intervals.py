@@ -1,0 +1,68 @@
+"""A cell over time: its measured phase interval by interval (1 s by default, `--interval`).
+
+Every driver keeps one HdrHistogram per interval beside the cell's own, with the calls and
+the errors by kind begun in it, and hands them over as a list of entries
+`{"start_s", "calls", "errors", "histogram"}`. Clients, driver processes and cluster nodes
+are merged here, by start: the one place that knows how (a spike of one client must stay in
+its second, not be spread over the run). Memory stays bounded over a soak: an interval is a
+histogram, never its samples.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from rpcarena.analysis import hist
+
+
+def entry(start_s: float, histogram: Any, errors: dict[str, int]) -> dict[str, Any]:
+    """One interval as the contract carries it: its verified calls are its histogram's count."""
+    return {"start_s": round(start_s, 6), "calls": int(histogram.get_total_count()),
+            "errors": {kind: n for kind, n in errors.items() if n}, "histogram": hist.encode(histogram)}
+
+
+def merge(series: Iterable[list[dict[str, Any]] | None]) -> list[dict[str, Any]] | None:
+    """One series from several (clients, driver processes, nodes): entries of the same start added,
+    in order of start; None when none was given (a driver that keeps no intervals)."""
+    given = [s for s in series if s is not None]
+    if not given:
+        return None
+    histograms: dict[float, Any] = {}
+    errors: dict[float, Counter[str]] = {}
+    for one in given:
+        for item in one:
+            start = float(item["start_s"])
+            histograms.setdefault(start, hist.new()).add(hist.decode(item["histogram"]))
+            errors.setdefault(start, Counter()).update(item.get("errors") or {})
+    return [entry(start, histograms[start], errors[start]) for start in sorted(histograms)]
+
+
+def filled(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
+    """Every interval of the phase, those without a call or error as empty entries: a stall longer
+    than an interval is a second with no calls, which a plot must show as 0, not skip."""
+    have = {round(float(item["start_s"]) / interval_s): item for item in series}
+    count = max([int(wall_s / interval_s), *[k + 1 for k in have]])  # calls begin before the end: no extra
+    return [have.get(k) or {"start_s": round(k * interval_s, 6), "calls": 0, "errors": {}, "histogram": None}
+            for k in range(count)]
+
+
+def rows(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
+    """Each interval's statistics, from its histogram: calls/s (over its part of the phase: the last
+    is shorter), errors, p50/p90/p99/max in microseconds."""
+    out = []
+    for item in filled(series, interval_s, wall_s):
+        start = float(item["start_s"])
+        length = max(min(interval_s, wall_s - start), 1e-9) if wall_s > start else interval_s
+        errors = sum((item.get("errors") or {}).values())
+        summary = hist.summary_us(hist.decode(item["histogram"])) if item["calls"] else {}
+        out.append({"start_s": start, "calls": item["calls"], "errors": errors,
+                    "calls_per_s": (item["calls"] + errors) / length,
+                    **{key: summary.get(key) for key in ("p50_us", "p90_us", "p99_us", "max_us")}})
+    return out
+
+
+def total_calls(series: list[dict[str, Any]] | None) -> int:
+    """The verified calls of every interval: the cell's `calls`, when every call fell in one."""
+    return sum(int(item["calls"]) for item in series or [])
