@@ -96,6 +96,7 @@ RAW_ATTACKS = {
     "http-json": [(_http_announced, "413"), (_http_chunked, "413")],
     "tcp-raw": [(lambda s: _closes(s, struct.pack(">I", OVER)), "closed")],
     "tagless": [(lambda s: _closes(s, frames.HEADER.pack(OVER, 1, 0)), "closed")],
+    "proto-frames": [(lambda s: _closes(s, frames.HEADER.pack(OVER, 1, 0)), "closed")],
     "typed-json": [(lambda s: _closes(s, frames.HEADER.pack(OVER, 1, 0)), "closed")],
     "rpyc": [(lambda s: _closes(s, struct.pack("!LB", OVER, 0)), "closed")],
     "thrift-binary": [(lambda s: _closes(s, _thrift_binary_header()), "closed")],

@@ -275,7 +275,7 @@ INFOBIP_LOOPBACK = {"infobip.items0": 2.0, "infobip.items10": 2.0, "infobip.item
 def _infobip(json_over_mml: dict[str, float], link: str | None = None, javaser: float | None = None) -> list:
     groups = []
     for w, ratio in json_over_mml.items():
-        groups += [trials("typed-json", w, link=link), trials("rest-jackson", w, ratio, link=link)]
+        groups += [trials("typed-json-java", w, link=link), trials("rest-jackson", w, ratio, link=link)]
         if javaser:
             groups.append(trials("http-javaser", w, ratio * javaser, link=link))
     return groups
@@ -304,8 +304,8 @@ def test_infobip_mml_beats_both_http_protocols_and_javaser_loses_everywhere():
     network = _infobip({"infobip.items0": 1.2, "infobip.items10": 1.2, "infobip.items100": 0.7}, LINK, javaser=1.0)
     mml = finding("infobip2016", "Localhost: MML beats both HTTP protocols", *loopback)
     javaser = finding("infobip2016", "Java serialization is slower than JSON everywhere", *loopback, *network)
-    assert mml.verdict == HOLDS and {m.what.split()[0] for m in mml.measured} == {"rest-jackson/typed-json",
-                                                                                 "http-javaser/typed-json"}
+    assert mml.verdict == HOLDS and {m.what.split()[0] for m in mml.measured} == {"rest-jackson/typed-json-java",
+                                                                                 "http-javaser/typed-json-java"}
     assert javaser.verdict == PARTLY and javaser.said == "holds for 1 of 2 settings"
     assert javaser.why.splitlines()[0].startswith("loopback: holds")
 
@@ -341,6 +341,22 @@ def test_hprpc_judges_each_language_pair_against_the_seeds_percentage():
     assert "grpc-py/tagless: holds: " in found.why
     assert "grpc-go/tagless-go: holds in direction, magnitude differs: " in found.why
     assert "not about 1.093x" in found.why
+
+
+def test_hprpc_asks_tags_and_transport_apart_with_proto_frames():
+    """Go: the tags cost 1.5x and the transport nothing; Python: the tags nothing, the transport 2.5x
+    (its tagless leaves LargeData out: a lazy echo)."""
+    split = ("hprpc.hello", "hprpc.randnums10000", "hprpc.large8192")
+    go = [g for w in split for g in (trials("tagless-go", w), trials("proto-frames-go", w, 1.5),
+                                     trials("grpc-go", w, 1.5, noise=SHUFFLED))]
+    py = [g for w in split for g in (trials("tagless", w), trials("proto-frames", w, noise=SHUFFLED),
+                                     trials("grpc-py", w, 2.5))]
+    tags = finding("hprpc2016", "(rpcarena) Is it the tags?", *go, *py)
+    transport = finding("hprpc2016", "(rpcarena) Is it the transport?", *go, *py)
+    assert tags.verdict == PARTLY and tags.said == "yes, for 1 of 2 pairs"
+    assert "proto-frames-go/tagless-go: holds" in tags.why and "proto-frames/tagless: cannot tell" in tags.why
+    assert not any("hprpc.large8192" in m.what for m in tags.measured if m.what.startswith("proto-frames/tagless"))
+    assert transport.verdict == PARTLY and "grpc-py/proto-frames: holds" in transport.why
 
 
 def test_every_finding_has_measured_rows_a_verdict_and_a_rule():
@@ -473,7 +489,7 @@ def test_findings_at_100_columns_are_one_line_per_claim_with_the_evidence_beneat
     from rich.console import Console
     console = Console(width=100, record=True)
     groups = [g for w in ("infobip.items0", "infobip.items10", "infobip.items100")
-              for g in (trials("typed-json", w), trials("rest-jackson", w, 2.0))]
+              for g in (trials("typed-json-java", w), trials("rest-jackson", w, 2.0))]
     found = findings(SUITES["infobip2016"], document(*groups), {})
     console.print(findings_table(found))
     lines = console.export_text().splitlines()

@@ -2,9 +2,9 @@
 
 Throughput of a closed loop is clients / mean latency, so "faster" is judged on the mean latency at
 each concurrency level (1, 32, 64, 128 in the seed); where a cell's CV is high the median's ratio
-is shown beside it. Confound left: `typed-json`, the MML stand-in, is Python with a Python client,
-its HTTP rivals are Java with Java clients, so MML-vs-HTTP claims mix language and driver with
-the protocol (`typed-json-java` would remove it; not yet built).
+is shown beside it. The MML stand-in is `typed-json-java`: the wire of the Python `typed-json`
+in Java, with a Java client, as its HTTP rivals are, so MML-vs-HTTP claims compare protocols in
+one language with one kind of driver (the Python stand-in mixed language and driver in).
 
 The seed's two settings are two parts: loopback, and a network where the HTTP traffic goes
 through HAProxy and MML connects directly. The network here is an emulated 100 Mbit/s LAN
@@ -38,7 +38,7 @@ from rpcarena.suites.judges import (
 )
 from rpcarena.suites.model import HOLDS, NOT_COMPARABLE, Claim, Judgement, Measured, Part, Suite
 
-JSON, JAVASER, MML = "rest-jackson", "http-javaser", "typed-json"
+JSON, JAVASER, MML = "rest-jackson", "http-javaser", "typed-json-java"
 ITEMS = ("infobip.items0", "infobip.items10", "infobip.items100")
 LINK = "rtt=0.3ms,jitter=0.05ms,rate=100mbit"  # a 100 Mbit/s LAN
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"rpcarena/workers/go/internal/contenders/grpcgo"
+	"rpcarena/workers/go/internal/contenders/protoframes"
 	"rpcarena/workers/go/internal/contenders/restgo"
 	"rpcarena/workers/go/internal/contenders/tagless"
 	"rpcarena/workers/go/internal/contenders/target"
@@ -19,6 +20,7 @@ var All = []core.Contender{
 	restgo.Contender,
 	tcpraw.Contender,
 	tagless.Contender,
+	protoframes.Contender,
 	target.Contender,
 }
 

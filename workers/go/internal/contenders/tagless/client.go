@@ -15,15 +15,24 @@ import (
 )
 
 type client struct {
-	target    string
-	index     uint16
-	method    *Method
-	requests  []proto.Message
-	responses []proto.Message
+	target            string
+	index             uint16
+	method            *Method
+	request, response Codec
+	requests          []proto.Message
+	responses         []proto.Message
 }
 
-// NewClient decodes the spec's canonical JSON into the generated messages, once.
-func NewClient(spec *core.Spec) (core.Client, error) {
+// NewClient is the tagless client (see NewClientIn).
+func NewClient(spec *core.Spec) (core.Client, error) { return NewClientIn(Tagless)(spec) }
+
+// NewClientIn makes clients of frames whose bodies are in enc.
+func NewClientIn(enc Encoding) func(*core.Spec) (core.Client, error) {
+	return func(spec *core.Spec) (core.Client, error) { return newClient(enc, spec) }
+}
+
+// newClient decodes the spec's canonical JSON into the generated messages, once.
+func newClient(enc Encoding, spec *core.Spec) (core.Client, error) {
 	if spec.Mode != core.ModeUnary {
 		return nil, errors.New("tagless frames are unary calls: mode stream is not implemented")
 	}
@@ -36,6 +45,7 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 	}
 	m := table[index]
 	c := &client{target: spec.Target, index: uint16(index), method: m}
+	c.request, c.response = enc(m)
 	unmarshal := func(b []byte, msg proto.Message) error { return protojson.Unmarshal(b, msg) }
 	if c.requests, err = arena.DecodeAll(spec.Requests, m.NewRequest, unmarshal); err != nil {
 		return nil, fmt.Errorf("spec requests: %v", err)
@@ -75,7 +85,11 @@ func (c *conn) Call(ctx context.Context, idx int) (any, error) {
 	deadline, _ := ctx.Deadline()
 	c.tcp.SetDeadline(deadline) // zero (none) when ctx has no deadline
 	c.nextID++
-	c.out = c.method.Request.Encode(append(c.out[:0], make([]byte, headerSize)...), c.requests[idx])
+	out, err := c.request.Append(append(c.out[:0], make([]byte, headerSize)...), c.requests[idx])
+	if err != nil {
+		return nil, &core.KindError{Kind: core.KindOther, Err: err}
+	}
+	c.out = out
 	putHeader(c.out, c.nextID, c.index)
 	if _, err := c.tcp.Write(c.out); err != nil {
 		return nil, err
@@ -92,7 +106,7 @@ func (c *conn) Call(ctx context.Context, idx int) (any, error) {
 		return nil, &core.KindError{Kind: "status_" + statusName(status), Err: errors.New(string(body))}
 	}
 	reply := c.method.NewResponse()
-	if err := c.method.Response.Decode(body, reply); err != nil {
+	if err := c.response.Decode(body, reply); err != nil {
 		return nil, &core.KindError{Kind: core.KindOther, Err: err}
 	}
 	return reply, nil

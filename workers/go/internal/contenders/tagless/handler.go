@@ -12,15 +12,22 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Handle answers one request frame: the reply body is appended to out and
-// returned with its status. A bad request is an error reply, never a panic.
+// Handle answers one tagless request frame (see HandleIn).
 func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte) {
+	return HandleIn(Tagless, kind, body, out, maxFrame)
+}
+
+// HandleIn answers one request frame whose bodies are in enc: the reply body is
+// appended to out and returned with its status. A bad request is an error
+// reply, never a panic.
+func HandleIn(enc Encoding, kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte) {
 	if int(kind) >= len(table) {
 		return StatusUnknownMethod, append(out, "no method with index "+strconv.Itoa(int(kind))...)
 	}
 	m := table[kind]
+	request, response := enc(m)
 	reply, err := m.call(context.Background(), func(req proto.Message) error {
-		if err := m.Request.Decode(body, req); err != nil {
+		if err := request.Decode(body, req); err != nil {
 			return badRequest{err}
 		}
 		return fitsFrame(req, maxFrame)
@@ -31,7 +38,11 @@ func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte)
 	} else if err != nil {
 		return StatusInternal, append(out, err.Error()...)
 	}
-	return StatusOK, m.Response.Encode(out, reply)
+	if b, err := response.Append(out, reply); err == nil {
+		return StatusOK, b
+	} else {
+		return StatusInternal, append(out, err.Error()...)
+	}
 }
 
 // badRequest is a request body that does not decode; it and a request the
@@ -39,12 +50,17 @@ func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte)
 // cannot run is StatusInternal.
 type badRequest struct{ error }
 
-// ServeStream answers the frames read from r on w, in order, as they come: a
+// ServeStream answers tagless frames (see ServeStreamIn).
+func ServeStream(r io.Reader, w io.Writer, maxFrame int) error {
+	return ServeStreamIn(Tagless, r, w, maxFrame)
+}
+
+// ServeStreamIn answers the frames read from r on w, in order, as they come: a
 // pipelining client gets its replies (each with its call id) without waiting,
 // written together while whole frames are queued. It returns at the end of r
 // (nil) or at the first frame over maxFrame or cut short (a FrameError: the
 // caller closes the connection).
-func ServeStream(r io.Reader, w io.Writer, maxFrame int) error {
+func ServeStreamIn(enc Encoding, r io.Reader, w io.Writer, maxFrame int) error {
 	in := bufio.NewReaderSize(r, chunk)
 	out := bufio.NewWriterSize(w, chunk)
 	var body, reply []byte
@@ -56,7 +72,7 @@ func ServeStream(r io.Reader, w io.Writer, maxFrame int) error {
 			out.Flush() // the replies before the bad frame still go out
 			return err
 		}
-		status, b := Handle(kind, frame, append(reply[:0], make([]byte, headerSize)...), maxFrame)
+		status, b := HandleIn(enc, kind, frame, append(reply[:0], make([]byte, headerSize)...), maxFrame)
 		putHeader(b, callID, status)
 		if _, err := out.Write(b); err != nil {
 			return err

@@ -7,6 +7,7 @@ import rpcarena.worker.grpc.GrpcJava;
 import rpcarena.worker.javaser.HttpJavaSer;
 import rpcarena.worker.restjackson.RestJackson;
 import rpcarena.worker.tcpraw.TcpRaw;
+import rpcarena.worker.typedjson.TypedJsonJava;
 
 /** The registry: adding a contender is one line here (and its manifest entry in worker.json). */
 public final class Contenders {
@@ -14,7 +15,8 @@ public final class Contenders {
             new RestJackson(),
             new HttpJavaSer(),
             new GrpcJava(),
-            new TcpRaw());
+            new TcpRaw(),
+            new TypedJsonJava());
 
     private Contenders() {}
 

@@ -34,7 +34,7 @@ import rpcarena.worker.grpc.GrpcReplies;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class VectorsTest {
-    private static final List<String> TYPED = List.of("rest-jackson", "http-javaser", "grpc-java");
+    private static final List<String> TYPED = List.of("rest-jackson", "http-javaser", "grpc-java", "typed-json-java");
     private final List<RunningServer> servers = new ArrayList<>();
     private final java.util.Map<String, Integer> ports = new java.util.HashMap<>();
 

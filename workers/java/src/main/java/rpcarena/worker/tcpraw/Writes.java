@@ -8,21 +8,21 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A write timeout for blocking sockets, which Java has not: one daemon thread looks at every
  * watched connection a few times per timeout and closes the socket of one whose write has been
- * stuck longer than the timeout, which fails the write. A write costs two volatile stores and a
- * clock read, no allocation, so the floor stays the floor.
+ * stuck longer than the timeout, which fails the write (tcp-raw-java, typed-json-java). A write
+ * costs two volatile stores and a clock read, no allocation, so the floor stays the floor.
  */
-final class Writes {
+public final class Writes {
     private final long timeoutNanos;
     private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
 
-    Writes(int timeoutMs) {
+    public Writes(int timeoutMs) {
         this.timeoutNanos = timeoutMs * 1_000_000L;
         Thread reaper = new Thread(() -> reapEvery(Math.max(10, timeoutMs / 4)), "tcp-raw-write-timeout");
         reaper.setDaemon(true);
         reaper.start();
     }
 
-    Watched watch(Socket socket) {
+    public Watched watch(Socket socket) {
         Watched w = new Watched(socket);
         watched.add(w);
         return w;
@@ -46,7 +46,7 @@ final class Writes {
     }
 
     /** One connection: marks its writes; closing it stops the watch. */
-    final class Watched implements AutoCloseable {
+    public final class Watched implements AutoCloseable {
         private final Socket socket;
         private volatile long writingSince;
 
@@ -54,12 +54,12 @@ final class Writes {
             this.socket = socket;
         }
 
-        void writing() {
+        public void writing() {
             long now = System.nanoTime();
             writingSince = now == 0 ? 1 : now;
         }
 
-        void written() {
+        public void written() {
             writingSince = 0;
         }
 
