@@ -461,12 +461,15 @@ def test_cs6650_network_rest_is_not_comparable_and_shows_the_keep_alive_ratio():
     assert "measured instead: cannot tell" in found.why and judged_rows(found.measured)
 
 
-def test_hprpc_large_data_is_judged_on_the_go_pair_and_shows_the_lazy_python_echo():
-    w = "hprpc.large8192"
-    found = finding("hprpc2016", "SendRcvLargeData: HPRPC 12.5x", trials("tagless", w), trials("grpc-py", w, 20.0),
-                    trials("tagless-go", w), trials("grpc-go", w, 3.0))
-    assert found.verdict == MAGNITUDE and "not judged: the Python tagless codec" in found.measured[-1].significance
-    assert "grpc-go/tagless-go" in found.why and "Python pair not judged" in found.why
+def test_hprpc_large_data_is_judged_on_the_checksum_and_shows_the_lazy_python_echo():
+    echo, checksum = "hprpc.large8192", "hprpc.checksum8192"
+    found = finding("hprpc2016", "SendRcvLargeData: HPRPC 12.5x",
+                    trials("tagless", echo), trials("grpc-py", echo, 20.0),
+                    trials("tagless", checksum), trials("grpc-py", checksum, 3.0),
+                    trials("tagless-go", checksum), trials("grpc-go", checksum, 3.0))
+    assert found.verdict == MAGNITUDE and "the echo, not judged" in found.measured[-1].significance
+    assert "lazy codec's advantage" in found.measured[-1].significance and "20.0" in found.measured[-1].text()
+    assert "grpc-go/tagless-go" in found.why and "grpc-py/tagless" in found.why and "Python pair the echo" in found.why
 
 
 def test_findings_at_100_columns_are_one_line_per_claim_with_the_evidence_beneath_and_no_word_cut():
