@@ -503,6 +503,18 @@ def test_cs6650_network_rest_is_judged_with_a_new_connection_per_call_as_the_see
     assert "matches the seed's two round trips" in found.why
 
 
+def test_cs6650_network_shows_the_native_new_connection_client_beside_the_judged_python_one():
+    import dataclasses
+    driven = [[dataclasses.replace(c, client=client) for c in trials("rest-fastapi", WORD, scale, link=LINK, cpu=1.0)]
+              for client, scale in (("py-newconn", 2.5), ("go-newconn", 2.2))]
+    found = finding("cs6650", "Exp. 1 (network", trials("grpc-py", WORD, link=LINK),
+                    trials("rest-fastapi", WORD, 1.0, link=LINK, noise=SHUFFLED), *driven)
+    rows = judged_rows(found.measured)
+    assert found.verdict == HOLDS and rows[0].what.startswith("rest-fastapi<-py-newconn/grpc-py")
+    native = [r for r in rows if r.what.startswith("rest-fastapi<-go-newconn/grpc-py")]
+    assert len(native) == 1 and "from go-newconn, beside" in native[0].significance and "2.2" in native[0].text()
+
+
 def test_infobip_json_ahead_over_the_network_says_whether_loopback_was_ahead_too():
     network = _infobip({"infobip.items100": 0.5}, LINK)
     turned = finding("infobip2016", "Network (HAProxy; here a 100 Mbit/s LAN link): JSON over HTTP beats MML",

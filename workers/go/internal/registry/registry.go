@@ -20,6 +20,7 @@ var All = []core.Contender{
 	tcpraw.Contender,
 	tagless.Contender,
 	target.Contender,
+	restgo.NewConnection,
 }
 
 // Lookup finds a contender by id.
