@@ -477,12 +477,15 @@ def test_cs6650_network_rest_is_not_comparable_and_shows_the_keep_alive_ratio():
     assert "measured instead: cannot tell" in found.why and judged_rows(found.measured)
 
 
-def test_hprpc_large_data_is_judged_on_the_go_pair_and_shows_the_lazy_python_echo():
-    w = "hprpc.large8192"
-    found = finding("hprpc2016", "SendRcvLargeData: HPRPC 12.5x", trials("tagless", w), trials("grpc-py", w, 20.0),
-                    trials("tagless-go", w), trials("grpc-go", w, 3.0))
-    assert found.verdict == MAGNITUDE and "not judged: the Python tagless codec" in found.measured[-1].significance
-    assert "grpc-go/tagless-go" in found.why and "Python pair not judged" in found.why
+def test_hprpc_large_data_is_judged_on_the_checksum_and_shows_the_lazy_python_echo():
+    echo, checksum = "hprpc.large8192", "hprpc.checksum8192"
+    found = finding("hprpc2016", "SendRcvLargeData: HPRPC 12.5x",
+                    trials("tagless", echo), trials("grpc-py", echo, 20.0),
+                    trials("tagless", checksum), trials("grpc-py", checksum, 3.0),
+                    trials("tagless-go", checksum), trials("grpc-go", checksum, 3.0))
+    assert found.verdict == MAGNITUDE and "the echo, not judged" in found.measured[-1].significance
+    assert "lazy codec's advantage" in found.measured[-1].significance and "20.0" in found.measured[-1].text()
+    assert "grpc-go/tagless-go" in found.why and "grpc-py/tagless" in found.why and "Python pair the echo" in found.why
 
 
 def test_findings_at_100_columns_are_one_line_per_claim_with_the_evidence_beneath_and_no_word_cut():
@@ -514,6 +517,18 @@ def test_cs6650_network_rest_is_judged_with_a_new_connection_per_call_as_the_see
     assert rows[0].what == "rest-fastapi<-py-newconn/grpc-py cs6650.word x1"
     assert rows[-1].what == "rest-fastapi/grpc-py cs6650.word x1" and "keep-alive REST, beside" in rows[-1].significance
     assert "matches the seed's two round trips" in found.why
+
+
+def test_cs6650_network_shows_the_native_new_connection_client_beside_the_judged_python_one():
+    import dataclasses
+    driven = [[dataclasses.replace(c, client=client) for c in trials("rest-fastapi", WORD, scale, link=LINK, cpu=1.0)]
+              for client, scale in (("py-newconn", 2.5), ("go-newconn", 2.2))]
+    found = finding("cs6650", "Exp. 1 (network", trials("grpc-py", WORD, link=LINK),
+                    trials("rest-fastapi", WORD, 1.0, link=LINK, noise=SHUFFLED), *driven)
+    rows = judged_rows(found.measured)
+    assert found.verdict == HOLDS and rows[0].what.startswith("rest-fastapi<-py-newconn/grpc-py")
+    native = [r for r in rows if r.what.startswith("rest-fastapi<-go-newconn/grpc-py")]
+    assert len(native) == 1 and "from go-newconn, beside" in native[0].significance and "2.2" in native[0].text()
 
 
 def test_infobip_json_ahead_over_the_network_says_whether_loopback_was_ahead_too():

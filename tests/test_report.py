@@ -75,6 +75,21 @@ def test_a_suite_report_opens_with_its_claims(tmp_path):
     assert '<a href="#findings">Findings</a>' in page[page.index('id="contents"'):]
 
 
+def test_a_suite_report_gives_each_claim_its_table_with_the_deciding_ratio_over_trials(tmp_path):
+    from rpcarena.report.findings import CLAIM_HEADERS, deciding
+    doc = rpcarena.load(FIXTURE)
+    found = findings(SUITES["usp2018"], doc, {"rpyc": "not installed"})
+    page = report.write_html([report.Source("usp2018", doc, found)], tmp_path / "s.html").read_text()
+    details = page[page.index('<section id="findings"'):]
+    heads = re.findall(r"<h3>(\d+)\. ", details)
+    assert heads == [str(n) for n in range(1, len(found) + 1)]
+    assert details.count(html.escape(CLAIM_HEADERS[2])) == len(found)
+    for f in found:  # in its own section, after its heading: the verdict and the ratio that decides it
+        own = details[details.index(f"<h3>{found.index(f) + 1}. "):]
+        assert own.index(html.escape(f.said)) < own.index("</section>")
+        assert own.index(html.escape(deciding(f))) < own.index("</section>")
+
+
 def test_the_heatmap_turns_when_comparisons_outnumber_contenders():
     groups = group(document(*(trials(name, w, scale) for name, scale in (("a", 1.0), ("b", 2.0))
                               for w in ("w1", "w2", "w3"))).cells)

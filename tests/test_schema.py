@@ -52,6 +52,9 @@ def test_reference_semantics():
     assert first == semantics.rand_nums(3, 42)
     assert all(-2**31 <= v < 2**31 for v in semantics.rand_nums(1000, 7))
     assert semantics.rand_nums(2, 0)[0] == 1013904223
+    assert semantics.checksum() == 0
+    assert semantics.checksum(2**31 - 1, 1) == -2**31  # wraps as int32 does in Go, Rust and Java
+    assert semantics.checksum(-5, 2, 2) == -1
 
 
 def test_every_method_has_semantics():

@@ -139,6 +139,7 @@ def test_hprpc_design():
     assert {f"hprpc.average{n}" for n in (10, 100, 1000, 10000)} <= ids
     assert {f"hprpc.randnums{n}" for n in (10, 100, 1000, 10000)} <= ids
     assert "hprpc.hello" in ids
+    assert {"hprpc.checksum128", "hprpc.checksum8192"} <= ids  # every field read: lazy and eager codecs alike
 
 
 def test_cs6650_ships_the_seed_passage():

@@ -39,14 +39,21 @@ class Item:
     active: bool
 
 
-def _exposed(op: semantics.Operation) -> Any:
+def _exposed(op: semantics.Operation, method: str) -> Any:
     # Sequences the server creates go back as tuples: by value, as an RPyC author would.
     compute = op.compute
+    if _whole_message(method):
+        return lambda self, values: compute(*values)
 
     def call(self: Any, *args: Any) -> Any:
         result = compute(*args)
         return tuple(result) if isinstance(result, list) else result
     return call
+
+
+def _whole_message(method: str) -> bool:
+    """LargeData travels as one argument, its values (see to_args), not one argument per field."""
+    return schema.methods()[method].request.startswith("LargeData")
 
 
 def _service_class() -> type:
@@ -55,7 +62,7 @@ def _service_class() -> type:
     def echo(self: Any, value: Any) -> Any:
         return value
 
-    body = {f"exposed_{name}": _exposed(op) for name, op in semantics.OPERATIONS.items()}
+    body = {f"exposed_{name}": _exposed(op, name) for name, op in semantics.OPERATIONS.items()}
     for method in schema.methods().values():
         body.setdefault(f"exposed_{method.name}", echo)
     return type("ArenaService", (rpyc.Service,), body)
@@ -81,6 +88,12 @@ class Rpyc(PythonContender):
         threading.Event().wait()
 
     nodelay = False
+
+    def unsupported(self, method: str) -> str | None:
+        if not self.by_value and semantics.operation(method) and _whole_message(method):
+            return ("its LargeData is a netref: reading every field is a round trip per field "
+                    "(rpyc-tuple passes the values)")
+        return super().unsupported(method)
 
     def default_client(self) -> str:
         return ("py-tuple" if self.by_value else "py") + ("-nodelay" if self.nodelay else "")

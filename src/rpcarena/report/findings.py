@@ -51,15 +51,24 @@ def _missing(missing: dict[str, str]) -> str:
                         html.table(("system or workload", "why"), rows, left=2), level=3)
 
 
+CLAIM_HEADERS = ("claim", "verdict", "deciding ratio [95% interval over trials]", "the seed's numbers")
+
+
+def _claim_table(number: int, f: Finding) -> str:
+    """One claim as its own table, as the terminal prints it: the claim, its verdict and the ratio that
+    decides it (interval over trials), then the evidence rows, why and the rule beneath."""
+    head = html.table(CLAIM_HEADERS, [(f.claim, badge(f.verdict, f.said), deciding(f), f.seed)], left=4,
+                      css="claim")
+    beneath = html.table(("why", "judged by"), [(_lines(f.why.splitlines()), f.rule or "-")], left=2)
+    return html.section(f"{number}. {f.claim}", head + _measured(f.measured) + beneath, level=3)
+
+
 def findings_section(sources: Sequence[Any]) -> str:
     body = ""
     for source in sources:
         if not source.findings and not source.missing:
             continue
-        rows = [(f.claim, f.seed, _measured(f.measured), badge(f.verdict, f.said), _lines(f.why.splitlines()),
-                 f.rule or "-") for f in source.findings]
-        body += html.table(("claim", "the seed's numbers", "measured here", "verdict", "why", "judged by"), rows,
-                           left=6)
+        body += "".join(_claim_table(number, f) for number, f in enumerate(source.findings, 1))
         body += _missing(source.missing)
     return html.section("findings", body, anchor="findings") if body else ""
 

@@ -91,6 +91,7 @@ class ProtoSplitter {
         Files.createDirectories(dir);
         String main = proto;
         StringBuilder removed = new StringBuilder();
+        StringBuilder reading = new StringBuilder();
         for (Message m : schema.messages()) {
             if (m.fields().size() <= ArenaCodegen.SPEED_FIELD_LIMIT) {
                 continue;
@@ -98,11 +99,13 @@ class ProtoSplitter {
             requireInt32Sequence(m);
             main = main.replace(m.text(), "");
             for (Rpc r : schema.rpcs()) {
-                if (r.request().equals(m.name()) && r.response().equals(m.name()) && !r.streaming()) {
-                    main = main.replaceAll("(?m)^\\s*rpc " + r.name() + "\\(.*\\n", "");
-                    removed.append(removed.length() == 0 ? "\n" : ",\n").append("        java.util.Map.entry(\"")
-                            .append(r.name()).append("\", ").append(m.fields().size()).append(")");
+                if (!r.request().equals(m.name()) || r.streaming()) {
+                    continue;
                 }
+                main = main.replaceAll("(?m)^\\s*rpc " + r.name() + "\\(.*\\n", "");
+                StringBuilder into = r.response().equals(m.name()) ? removed : reading;
+                into.append(into.length() == 0 ? "\n" : ",\n").append("        java.util.Map.entry(\"")
+                        .append(r.name()).append("\", ").append(m.fields().size()).append(")");
             }
         }
         Files.writeString(dir.resolve("arena.proto"), "// Generated from proto/arena.proto by ArenaCodegen: do not edit.\n" + main);
@@ -111,7 +114,10 @@ class ProtoSplitter {
                 + "/** Echo rpcs of messages too large for protobuf-java's generated code: rpc -> int32 fields f1..fN. */\n"
                 + "public final class ProtoSplit {\n    private ProtoSplit() {}\n\n"
                 + "    public static final java.util.Map<String, Integer> INT32_ECHO_RPCS = java.util.Map.ofEntries("
-                + removed + ");\n}\n");
+                + removed + ");\n\n"
+                + "    /** Rpcs that read such a message and answer an Int32Msg (ChecksumLargeData*): rpc -> N. */\n"
+                + "    public static final java.util.Map<String, Integer> INT32_READ_RPCS = java.util.Map.ofEntries("
+                + reading + ");\n}\n");
     }
 
     /** The hand-made codec assumes int32 fields f1..fN numbered 1..N; stop the build otherwise. */

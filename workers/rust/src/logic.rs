@@ -1,6 +1,7 @@
 //! What each operation computes: the reference semantics of `src/rpcarena/protocol/semantics.py`.
 
-use crate::proto::{AverageReply, DoubleMsg, Empty, HelloReply, HelloRequest, Numbers, RandRequest, VectorPair, Word};
+use crate::proto::large_data::LargeData;
+use crate::proto::{AverageReply, DoubleMsg, Empty, HelloReply, HelloRequest, Int32Msg, Numbers, RandRequest, VectorPair, Word};
 
 const LCG_MULTIPLIER: u32 = 1664525;
 const LCG_INCREMENT: u32 = 1013904223;
@@ -25,6 +26,12 @@ pub fn check_count(what: &str, count: i64) -> Result<(), Refused> {
 /// Every `Echo*` operation returns its argument unchanged.
 pub fn echo<T>(message: T) -> T {
     message
+}
+
+/// The int32 sum of every field, wrapping (two's complement): a reply computed from every value,
+/// so a codec that decodes lazily does the work an eager one does (hprpc2016's LargeData).
+pub fn checksum<const N: usize>(data: LargeData<N>) -> Int32Msg {
+    Int32Msg { value: data.fields.iter().fold(0i32, |sum, &v| sum.wrapping_add(v)) }
 }
 
 pub fn void(_: Empty) -> Empty {

@@ -73,6 +73,8 @@ macro_rules! for_each_unary_method {
             EchoLargeData2048 echo_large_data2048 LargeData2048 => LargeData2048 = $crate::logic::echo;
             EchoLargeData4096 echo_large_data4096 LargeData4096 => LargeData4096 = $crate::logic::echo;
             EchoLargeData8192 echo_large_data8192 LargeData8192 => LargeData8192 = $crate::logic::echo;
+            ChecksumLargeData128 checksum_large_data128 LargeData128 => Int32Msg = $crate::logic::checksum;
+            ChecksumLargeData8192 checksum_large_data8192 LargeData8192 => Int32Msg = $crate::logic::checksum;
         }
     };
 }
@@ -153,6 +155,6 @@ mod tests {
             assert_eq!(visit(name, Name), Some(*name));
         }
         assert_eq!(visit("InvertStream", Name), None);
-        assert_eq!(UNARY.len(), 22);
+        assert_eq!(UNARY.len(), 24);
     }
 }

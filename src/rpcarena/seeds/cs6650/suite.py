@@ -50,6 +50,7 @@ def per_pair(workloads: tuple[str, ...], statistic: str = "mean", seed_ratio: fl
 
 
 NEW_CONNECTION = driven("rest-fastapi", "py-newconn")  # a TCP connection per call, as the seed's REST
+GO_NEW_CONNECTION = driven("rest-fastapi", "go-newconn")  # the same from a native client: no Python client cost
 
 
 def as_the_seed_ran(workloads: tuple[str, ...], clients: tuple[int, ...] | None = None) -> Judge:
@@ -60,6 +61,8 @@ def as_the_seed_ran(workloads: tuple[str, ...], clients: tuple[int, ...] | None 
                                   bound=AT_LEAST))
     warm = not_comparable(TWO_ROUND_TRIPS, on_network(per_pair(workloads, seed_ratio=2.0, clients=clients,
                                                                pairs=PYTHON, bound=AT_LEAST)))
+    native = on_network(faster("grpc-py", GO_NEW_CONNECTION, workloads, "mean", clients, seed_ratio=2.0,
+                               bound=AT_LEAST))
 
     def judge(ev: Evidence) -> Judgement:
         found, kept = seed_like(ev), warm(ev)
@@ -67,6 +70,9 @@ def as_the_seed_ran(workloads: tuple[str, ...], clients: tuple[int, ...] | None 
             return kept
         beside = tuple(replace(m, significance=f"{m.significance}; keep-alive REST, beside (not the seed's)")
                        for m in kept.measured)
+        beside += tuple(replace(m, significance=f"{m.significance}; a new connection per call from go-newconn, "
+                                                f"beside (the REST client's own cost left out)")
+                        for m in native(ev).measured)
         return replace(found, measured=found.measured + beside,
                        why=f"{found.why}\nthe new-connection REST matches the seed's two round trips; "
                            f"{kept.why.splitlines()[-1]}")
@@ -118,7 +124,7 @@ SUITE = Suite(
                 calls=100, quick_calls=20, link=LINK),
            Part(f"Exp. 1-2 across a {LINK} link with a new connection per REST call, as the seed's REST ran",
                 ("rest-fastapi",), WORD + TEXT, calls=100, quick_calls=20, link=LINK,
-                client_drivers=("py-newconn",))),
+                client_drivers=("py-newconn", "go-newconn"))),
     claims=(
         Claim(f"Exp. 1 (network; here a {LINK} link): gRPC at least 2x faster per word, in Python",
               "REST avg 187.2 ms, p99 497.2, CV 33%; gRPC avg 93.7 ms, p99 171.4, CV 24%; 'at least two times "

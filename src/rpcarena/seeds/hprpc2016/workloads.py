@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rpcarena.protocol.semantics import rand_nums
+from rpcarena.protocol.semantics import CHECKSUM_SIZES, rand_nums
 from rpcarena.workloads import register
 
 PREFIX = "hprpc"
@@ -26,3 +26,7 @@ for _n in COUNTS:
 for _size in LARGE_SIZES:
     register(f"{PREFIX}.large{_size}", f"EchoLargeData{_size}",
              f"SendRcvLargeData: {_size} distinct int32 fields echoed", lambda s=_size: [_large(s)])
+for _size in CHECKSUM_SIZES:
+    register(f"{PREFIX}.checksum{_size}", f"ChecksumLargeData{_size}",
+             f"LargeData{_size} in, the int32 sum of every field back: each codec decodes every field",
+             lambda s=_size: [_large(s)])

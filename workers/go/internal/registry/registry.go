@@ -22,6 +22,7 @@ var All = []core.Contender{
 	tagless.Contender,
 	protoframes.Contender,
 	target.Contender,
+	restgo.NewConnection,
 }
 
 // Lookup finds a contender by id.

@@ -15,6 +15,7 @@ import (
 
 type client struct {
 	base      string // "http://host:port"
+	newConn   bool   // a new TCP connection per call (go-newconn), as a client without keep-alive
 	route     route
 	requests  []proto.Message
 	responses []proto.Message
@@ -49,9 +50,21 @@ func (c *client) Matches(idx int, reply any) bool {
 	return arena.Equal(reply.(proto.Message), c.responses[idx])
 }
 
-// Dial gives the client its own transport, limited to one keep-alive connection.
+// NewConnectionClient is NewClient with a new TCP connection per call (go-newconn): the
+// handshake every call pays where a client keeps no connection alive (cs6650's REST).
+func NewConnectionClient(spec *core.Spec) (core.Client, error) {
+	c, err := NewClient(spec)
+	if err != nil {
+		return nil, err
+	}
+	c.(*client).newConn = true
+	return c, nil
+}
+
+// Dial gives the client its own transport, limited to one keep-alive connection
+// (or, for go-newconn, none kept: each call opens its own and closes it).
 func (c *client) Dial(context.Context) (core.Conn, error) {
-	transport := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
+	transport := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, DisableKeepAlives: c.newConn}
 	return &conn{http: &http.Client{Transport: transport}, transport: transport, client: c}, nil
 }
 

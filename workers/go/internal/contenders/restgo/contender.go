@@ -17,3 +17,12 @@ var Contender = core.Contender{
 	NewServer: NewServer,
 	NewClient: NewClient,
 }
+
+// NewConnection is go-newconn's entry: rest-go's client, a new TCP connection per
+// call, no server of its own (it drives any http-json server, as py-newconn does).
+var NewConnection = core.Contender{
+	ID:        "go-newconn",
+	Protocol:  "http-json",
+	Tool:      core.Tool{Name: "net/http (DisableKeepAlives)+encoding/json", Version: runtime.Version(), Runtime: runtime.Version()},
+	NewClient: NewConnectionClient,
+}

@@ -3,9 +3,11 @@ package rpcarena.worker.grpc;
 import com.google.protobuf.Message;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
+import io.grpc.protobuf.ProtoUtils;
 import java.util.ArrayList;
 import java.util.List;
 import rpcarena.arena.ArenaGrpc;
+import rpcarena.arena.Int32Msg;
 import rpcarena.pojo.ProtoSplit;
 import rpcarena.worker.core.SpecError;
 
@@ -37,6 +39,7 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
                     new ProtoJson(prototype(m.getResponseMarshaller()))));
         }
         ProtoSplit.INT32_ECHO_RPCS.forEach((name, count) -> all.add(int32Echo(name, count)));
+        ProtoSplit.INT32_READ_RPCS.forEach((name, count) -> all.add(int32Read(name, count)));
         return List.copyOf(all);
     }
 
@@ -50,6 +53,18 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
                 .build();
         IntFields.JsonMapping json = new IntFields.JsonMapping(count);
         return new GrpcMethod(cast(d), json, json);
+    }
+
+    /** An rpc that reads a message left out of the Java schema and answers an Int32Msg (a checksum). */
+    private static GrpcMethod int32Read(String name, int count) {
+        Int32Msg reply = Int32Msg.getDefaultInstance();
+        MethodDescriptor<IntFields, Int32Msg> d = MethodDescriptor.<IntFields, Int32Msg>newBuilder()
+                .setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(MethodDescriptor.generateFullMethodName(ArenaGrpc.SERVICE_NAME, name))
+                .setRequestMarshaller(new IntFieldsMarshaller(count))
+                .setResponseMarshaller(ProtoUtils.marshaller(reply))
+                .build();
+        return new GrpcMethod(cast(d), new IntFields.JsonMapping(count), new ProtoJson(reply));
     }
 
     private static ServiceDescriptor service() {

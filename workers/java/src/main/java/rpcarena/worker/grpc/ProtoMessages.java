@@ -5,11 +5,15 @@ import rpcarena.arena.DoubleMsg;
 import rpcarena.arena.Empty;
 import rpcarena.arena.HelloReply;
 import rpcarena.arena.HelloRequest;
+import rpcarena.arena.Int32Msg;
 import rpcarena.arena.Numbers;
 import rpcarena.arena.RandRequest;
 import rpcarena.arena.Vector3;
 import rpcarena.arena.VectorPair;
 import rpcarena.arena.Word;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import java.util.List;
 import rpcarena.worker.semantics.Messages;
 
 /**
@@ -91,5 +95,28 @@ final class ProtoMessages implements Messages<Object> {
     @Override
     public Object word(String value) {
         return Word.newBuilder().setValue(value).build();
+    }
+
+    /**
+     * Over 1,024 fields the message is {@link IntFields} already; below, protobuf-java's generated
+     * class is read field by field through its descriptor (it has no array of its fields).
+     */
+    @Override
+    public int[] largeDataValues(Object request) {
+        if (request instanceof IntFields fields) {
+            return fields.values;
+        }
+        Message message = (Message) request;
+        List<FieldDescriptor> fields = message.getDescriptorForType().getFields();
+        int[] values = new int[fields.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (Integer) message.getField(fields.get(i));
+        }
+        return values;
+    }
+
+    @Override
+    public Object int32Msg(int value) {
+        return Int32Msg.newBuilder().setValue(value).build();
     }
 }

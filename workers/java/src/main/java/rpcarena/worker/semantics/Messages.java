@@ -33,4 +33,9 @@ public interface Messages<M> {
     String wordValue(M request);
 
     M word(String value);
+
+    /** A LargeData message's fields f1..fN in order (a field left out is 0). */
+    int[] largeDataValues(M request);
+
+    M int32Msg(int value);
 }

@@ -47,6 +47,13 @@ public enum Operation {
             return m.numbers(Semantics.randNums(m.randRequestCount(request), m.randRequestSeed(request)));
         }
     },
+    /** ChecksumLargeData*: the int32 sum of every field, so every field is decoded and read. */
+    CHECKSUM("ChecksumLargeData128", "ChecksumLargeData8192") {
+        @Override
+        public <M> M apply(Messages<M> m, M request) {
+            return m.int32Msg(Semantics.checksum(m.largeDataValues(request)));
+        }
+    },
     /** InvertStream applies it to each Word of the stream; the stream itself is the transport's. */
     INVERT("Invert", "InvertStream") {
         @Override

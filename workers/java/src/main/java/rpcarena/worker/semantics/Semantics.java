@@ -23,6 +23,18 @@ public final class Semantics {
         }
     }
 
+    /**
+     * The int32 sum of every value, wrapping as Java's int addition does: a reply computed from every
+     * field of LargeData, so a codec that decodes lazily does the work an eager one does.
+     */
+    public static int checksum(int[] values) {
+        int sum = 0;
+        for (int v : values) {
+            sum += v;
+        }
+        return sum;
+    }
+
     public static String sayHello(String name) {
         return "Hello " + name;
     }
