@@ -82,7 +82,7 @@ def _check_bounds(raw: bytes) -> None:
                            f"{SIGNIFICANT_DIGITS}, from 1 or more)")
 
 
-def merge(encoded: Iterable[str | None]) -> HdrHistogram:
+def summed(encoded: Iterable[str | None]) -> HdrHistogram:
     total = new()
     for item in encoded:
         if item:

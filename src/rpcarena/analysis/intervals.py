@@ -3,7 +3,7 @@
 Every driver keeps one HdrHistogram per interval beside the cell's own, with the calls and
 the errors by kind begun in it, and hands them over as a list of entries
 `{"start_s", "calls", "errors", "histogram"}`. Clients, driver processes and cluster nodes
-are merged here, by start: the one place that knows how (a spike of one client must stay in
+are summed here by start (for `worker.merge`, the one merge): the one place that knows how (a spike of one client must stay in
 its second, not be spread over the run). Memory stays bounded over a soak: an interval is a
 histogram, never its samples.
 """
@@ -23,7 +23,7 @@ def entry(start_s: float, histogram: Any, errors: dict[str, int]) -> dict[str, A
             "errors": {kind: n for kind, n in errors.items() if n}, "histogram": hist.encode(histogram)}
 
 
-def merge(series: Iterable[list[dict[str, Any]] | None]) -> list[dict[str, Any]] | None:
+def summed(series: Iterable[list[dict[str, Any]] | None]) -> list[dict[str, Any]] | None:
     """One series from several (clients, driver processes, nodes): entries of the same start added,
     in order of start; None when none was given (a driver that keeps no intervals)."""
     given = [s for s in series if s is not None]

@@ -34,19 +34,19 @@ def merge(results: list[DriveResult]) -> DriveResult:
     return DriveResult(
         calls=sum(r.calls for r in results), errors=dict(errors), error_examples=examples,
         wall_s=(max(ends) - min(starts)) / 1e9 if timed else max(r.wall_s for r in results),
-        histogram=hist.encode(hist.merge(r.histogram for r in results)),
+        histogram=hist.encode(hist.summed(r.histogram for r in results)),
         histogram_uncorrected=_sum([r.histogram_uncorrected for r in results]),
         histogram_schedule_lag=_sum([r.histogram_schedule_lag for r in results]),
         samples=sorted(samples), late_calls=sum(r.late_calls for r in results),
         retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
         cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
         start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None,
-        stages=_stages(results), intervals=intervals.merge(r.intervals for r in results), **_messages(results))
+        stages=_stages(results), intervals=intervals.summed(r.intervals for r in results), **_messages(results))
 
 
 def _sum(encoded: list[str | None]) -> str | None:
     """The sum of the histograms the parts gave (None when none gave one)."""
-    return hist.encode(hist.merge(encoded)) if any(encoded) else None
+    return hist.encode(hist.summed(encoded)) if any(encoded) else None
 
 
 def _stages(results: list[DriveResult]) -> list[Any] | None:
