@@ -3,9 +3,9 @@
 Every driver keeps one HdrHistogram per interval beside the cell's own, with the calls and
 the errors by kind begun in it, and hands them over as a list of entries
 `{"start_s", "calls", "errors", "histogram"}`. Clients, driver processes and cluster nodes
-are summed here by start (for `worker.merge`, the one merge): the one place that knows how (a spike of one client must stay in
-its second, not be spread over the run). Memory stays bounded over a soak: an interval is a
-histogram, never its samples.
+are summed here by start, for `worker.merge` (the one merge): the one place that knows how (a
+spike of one client must stay in its second, not be spread over the run). Memory stays
+bounded over a soak: an interval is a histogram, never its samples.
 """
 
 from __future__ import annotations
