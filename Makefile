@@ -25,7 +25,7 @@ natives: setup system
 test: test-native test-python
 
 test-python: setup system natives
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider --durations=25
 
 # The delay line's timing checks (its round trip and throughput against the configured link) measure
 # durations: they are a benchmark (`make bench`), not a test; its loss and order check stays a test.
