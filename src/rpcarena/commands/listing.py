@@ -37,8 +37,10 @@ def main(args: argparse.Namespace, console: Console) -> int:
     console.print(_contenders(console.width))
     _list_load_clients(console)
     loads = Table(title="workloads", header_style="bold")
-    for name in ("id", "method", "requests", "description"):
-        loads.add_column(name, overflow="fold" if name == "description" else "ellipsis")
+    for name, longest in (("id", max(map(len, seeds.WORKLOADS))),
+                          ("method", max(len(w.method) for w in seeds.WORKLOADS.values())), ("requests", 0)):
+        loads.add_column(name, no_wrap=True, min_width=longest)  # a name is never cut: the description wraps
+    loads.add_column("description", overflow="fold")
     for workload in seeds.WORKLOADS.values():
         loads.add_row(workload.id, workload.method, str(len(workload.requests)), workload.description)
     console.print(loads)
