@@ -263,6 +263,15 @@ def _methods_title(by_workload: dict[str, list[Group]]) -> str:
     return f"{DIFFERENT_METHODS} ({called}): compare like with like"
 
 
+def shown_title(title: str) -> str:
+    """A ranking's title for a terminal: a different-methods one with each target's method on a line
+    of its own, so that a narrow terminal never breaks a method (`POST /arena/SayHello`) in two."""
+    if not title.startswith(f"{DIFFERENT_METHODS} ("):
+        return title
+    called, _, rest = title[len(DIFFERENT_METHODS) + 2:].partition("): ")
+    return f"{DIFFERENT_METHODS}, {rest}:\n" + "\n".join(f"  {one}" for one in called.split("; "))
+
+
 def fewer_clients(every: list[Group]) -> dict[int, Group]:
     """For each group (by id), the same contender, client, workload and network at fewer clients that
     made the most calls/s, where the run has one."""

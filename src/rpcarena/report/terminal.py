@@ -19,7 +19,7 @@ from rich.table import Table
 from rpcarena.analysis import stats
 from rpcarena.analysis.floor import floor_ratio
 from rpcarena.report import answer
-from rpcarena.report.answer import Entry, Ranking
+from rpcarena.report.answer import Entry, Ranking, shown_title
 from rpcarena.results import Cell, Results
 
 COLUMNS = (
@@ -102,7 +102,7 @@ def floor_line(ranking: Ranking) -> str | None:
 
 def _ranking_table(ranking: Ranking, show_errors: bool) -> Table:
     reference = floor_line(ranking)
-    table = Table(title=f"[bold]{escape(ranking.title())}[/]", title_justify="left", box=box.SIMPLE_HEAD,
+    table = Table(title=f"[bold]{escape(shown_title(ranking.title()))}[/]", title_justify="left", box=box.SIMPLE_HEAD,
                   header_style="bold", pad_edge=False, caption=escape(reference) if reference else None,
                   caption_justify="left")
     for header in summary_header(show_errors, bool(reference)):
@@ -168,7 +168,7 @@ def _warnings_table(rankings: list[Ranking]) -> Table | None:
     for ranking in rankings:
         found = warnings_of(ranking)
         if found and len(rankings) > 1:
-            grid.add_row("", f"[bold]{escape(ranking.title())}[/]")
+            grid.add_row("", f"[bold]{escape(shown_title(ranking.title()))}[/]")
         for who, text in found:
             grid.add_row("!", f"[bold]{escape(who)}[/]: {escape(text)}")
     return grid if grid.row_count else None
