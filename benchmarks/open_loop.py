@@ -12,10 +12,11 @@ ghz `--rps` at the same rate and connections, in alternating rounds (the order r
 round, so drift hits every driver alike). It prints per driver and rate the medians over rounds
 of corrected p50/p99, uncorrected p50, the schedule lag p50 (due -> sent) where the driver
 reports it, the pacing error, ghz's p50 at the same rate and the closed-loop p50 at one client,
-with the load average before and after and at each row (the machine may be shared: the numbers
-are noisy), and whether the goal holds: a pacing error of at most 10 % of the uncorrected p50, or
-20 us; a row whose runs saw a load average of 1.5 or more is not judged ("void"), and the last
-line says whether the whole table can be.
+with the CPUs that processes outside the benchmark took during each row's runs (the machine may be
+shared: read from /proc as process/contention.py reads a cell's other load; the load average would
+count the benchmark's own server and drivers), and whether the goal holds: a pacing error of at most
+10 % of the uncorrected p50, or 20 us; a row whose runs saw others take 0.25 CPUs or more is not
+judged ("void"), and the last line says whether the whole table can be.
 
     .venv/bin/python benchmarks/open_loop.py [--duration 3] [--warmup 1] [--rounds 2]
         [--drivers py,go,rust,java] [--shares 10,30,60] [--clients 4] [--capacity N]
@@ -42,6 +43,7 @@ from rpcarena.errors import ArenaError  # noqa: E402
 from rpcarena.orchestration import phase  # noqa: E402
 from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs  # noqa: E402
 from rpcarena.orchestration.plan import Plan  # noqa: E402
+from rpcarena.process import contention  # noqa: E402
 from rpcarena.process.placement import Placement, plan  # noqa: E402
 from rpcarena.process.server_process import ServerProcess  # noqa: E402
 
@@ -49,9 +51,9 @@ SERVER = "grpc-go"
 WORKLOAD = "usp.int32"
 DRIVERS = ("py", "go", "rust", "java")
 GOAL_SHARE, GOAL_FLOOR_US = 0.10, 20.0
-# Above this 1-minute load average on the runs of a row, other work took the drivers' CPUs: the
-# goal is then not judged (a driver that could not run cannot keep a schedule).
-GOAL_MAX_LOAD = 1.5
+# Above this many CPUs taken by processes outside the benchmark during a row's runs, other work took
+# the drivers' CPUs: the goal is then not judged (a driver that could not run cannot keep a schedule).
+GOAL_MAX_OTHERS = 0.25
 
 
 @dataclass(frozen=True)
@@ -72,11 +74,18 @@ class Point:
     p99: float
     uncorrected_p50: float | None = None
     lag_p50: float | None = None
-    load: float = 0.0  # the 1-minute load average as the run ended
+    others: float = 0.0  # CPUs taken by processes outside the benchmark during the run
 
     @property
     def pacing_error(self) -> float | None:
         return None if self.uncorrected_p50 is None else self.p50 - self.uncorrected_p50
+
+
+def _others(before: contention.Reading) -> float:
+    """The CPUs that processes outside this benchmark (and outside the servers, drivers and ghz it
+    started) took since `before`."""
+    phase_ = before.until(contention.read(None))
+    return phase_["others_cpu_s"] / max(phase_["phase_s"], 1e-9)
 
 
 def rpcarena_once(client: str, rate: float | None, clients: int, setup: Setup) -> Point:
@@ -87,11 +96,12 @@ def rpcarena_once(client: str, rate: float | None, clients: int, setup: Setup) -
     p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], clients, 0, CONTENDER_CELLS)
     with ServerProcess(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
+        before = contention.read(None)
         drive = phase.Phase(driver_specs(p, contender, config, server.target), setup.placement.clients,
                             setup.logs, server.alive, server.died_message)
         result = drive.run(lambda: None, setup.warmup_s + setup.duration_s + 60).result
     return Point(result.calls / result.wall_s, *_p50_p99(result.histogram),
-                 _p50(result.histogram_uncorrected), _p50(result.histogram_schedule_lag), os.getloadavg()[0])
+                 _p50(result.histogram_uncorrected), _p50(result.histogram_schedule_lag), _others(before))
 
 
 def ghz_once(rate: float, clients: int, setup: Setup) -> Point:
@@ -102,9 +112,10 @@ def ghz_once(rate: float, clients: int, setup: Setup) -> Point:
         server.start()
 
         def run(seconds: float) -> Point:
+            before = contention.read(None)
             m = ghz_rate(server.target, workload.method, workload.requests[0], clients, rate, seconds,
                          setup.placement.clients)
-            return Point(m.calls_per_s, m.p50_us, m.p99_us, load=os.getloadavg()[0])
+            return Point(m.calls_per_s, m.p50_us, m.p99_us, others=_others(before))
 
         run(setup.warmup_s)
         return run(setup.duration_s)
@@ -141,20 +152,20 @@ def _us(value: float | None) -> str:
 
 
 HEADER = (f"{'driver':<6}{'share':>6}{'rate/s':>8}{'got/s':>8}{'corr p50':>11}{'corr p99':>11}{'uncorr p50':>11}"
-          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}{'load':>6}  goal (us)")
+          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}{'others':>7}  goal (us)")
 
 
 def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict) -> str:
     ours, peer = runs[(driver, rate)], runs[("ghz", rate)]
     error, uncorrected = _median(ours, "pacing_error"), _median(ours, "uncorrected_p50")
-    load = max(p.load for p in ours)
+    others = max(p.others for p in ours)
     goal = "-" if error is None or uncorrected is None else (
-        f"void (load {load:.1f} >= {GOAL_MAX_LOAD:g})" if load >= GOAL_MAX_LOAD
+        f"void (others took {others:.2f} CPUs >= {GOAL_MAX_OTHERS:g})" if others >= GOAL_MAX_OTHERS
         else "met" if error <= max(GOAL_SHARE * uncorrected, GOAL_FLOOR_US) else "NOT met")
     return (f"{driver:<6}{share:>5}%{rate:>8,.0f}{_us(_median(ours, 'calls_per_s')):>8}{_us(_median(ours, 'p50')):>11}"
             f"{_us(_median(ours, 'p99')):>11}{_us(uncorrected):>11}{_us(_median(ours, 'lag_p50')):>10}"
             f"{_us(error):>11}{_us(_median(peer, 'p50')):>10}{_us(_median(peer, 'p99')):>10}"
-            f"{_us(closed_p50.get(driver)):>11}{load:>6.1f}  {goal}")
+            f"{_us(closed_p50.get(driver)):>11}{others:>7.2f}  {goal}")
 
 
 def main() -> int:
@@ -200,10 +211,10 @@ def main() -> int:
 
 def verdict(runs: dict, drivers: list[str], rates: list[float]) -> str:
     """One line: the goal met or not over every row, or void when the load was too high to judge."""
-    loads = [p.load for points in runs.values() for p in points]
-    if max(loads, default=0.0) >= GOAL_MAX_LOAD:
-        return (f"judgement VOID: the load average reached {max(loads):.1f} (>= {GOAL_MAX_LOAD:g}) during the runs; "
-                "other work took the drivers' CPUs: rerun on a quiet machine")
+    others = [p.others for points in runs.values() for p in points]
+    if max(others, default=0.0) >= GOAL_MAX_OTHERS:
+        return (f"judgement VOID: processes outside the benchmark took up to {max(others):.2f} CPUs (>= "
+                f"{GOAL_MAX_OTHERS:g}) during the runs; they took the drivers' CPUs: rerun on a quiet machine")
     missed = [f"{d}@{r:,.0f}" for r in rates for d in drivers
               if (e := _median(runs[(d, r)], "pacing_error")) is not None
               and (u := _median(runs[(d, r)], "uncorrected_p50")) is not None
