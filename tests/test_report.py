@@ -75,6 +75,25 @@ def test_a_suite_report_opens_with_its_claims(tmp_path):
     assert '<a href="#findings">Findings</a>' in page[page.index('id="contents"'):]
 
 
+def test_the_deciding_ratio_is_a_judged_row_never_one_shown_beside():
+    """cs6650's link claims are judged on the new-connection REST; the keep-alive and go-newconn rows
+    beside them are significant but not the seed's: the verdict line must print the judged ratio."""
+    from rpcarena.analysis.stats import Interval, Ratio
+    from rpcarena.report.findings import deciding
+    from rpcarena.suites.model import Finding, Measured
+
+    def row(what: str, estimate: float, significance: str) -> Measured:
+        interval = Interval(estimate, estimate - 0.01, estimate + 0.01)
+        return Measured(what, "mean latency", Ratio(estimate, interval, (3, 3)), significance)
+    judged = row("rest-fastapi<-py-newconn/grpc-py cs6650.word x1", 2.12, "significant")
+    keep_alive = row("rest-fastapi/grpc-py cs6650.word x1", 1.08,
+                     "significant, but not at least 2x; keep-alive REST, beside (not the seed's)")
+    go_newconn = row("rest-fastapi<-go-newconn/grpc-py cs6650.word x1", 2.09,
+                     "significant; a new connection per call from go-newconn, beside (its own cost left out)")
+    found = Finding("Exp. 1", "2x", (judged, keep_alive, go_newconn), "holds", "holds", "", "")
+    assert deciding(found) == judged.shown
+
+
 def test_a_suite_report_gives_each_claim_its_table_with_the_deciding_ratio_over_trials(tmp_path):
     from rpcarena.report.findings import CLAIM_HEADERS, deciding
     doc = rpcarena.load(FIXTURE)

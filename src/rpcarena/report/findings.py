@@ -97,7 +97,7 @@ def findings_table(found: Sequence[Finding], wide: bool = False) -> Table | Grou
 def deciding(f: Finding) -> str:
     """The ratio that decides the verdict: the first judged row that is not simply significant (it
     stops or qualifies the claim), else the first; '(1 of 4)' when there are more."""
-    rows = [m for m in f.measured if m.ratio is not None and not m.significance.startswith(BESIDE)]
+    rows = [m for m in f.measured if m.ratio is not None and not shown_beside(m)]
     if not rows:
         return "-"
     row = next((m for m in rows if m.significance != "significant"), rows[0])
@@ -105,6 +105,14 @@ def deciding(f: Finding) -> str:
 
 
 BESIDE = "beside"  # a row shown beside the judged ones (suites.judges: the median beside a mean)
+# How the seeds mark the rows they add beside the judged ones: cs6650's keep-alive REST ("…; keep-alive
+# REST, beside (not the seed's)"), infobip's loopback ("; beside (not judged)"), hprpc's lazy echo.
+_BESIDE_MARKS = (", beside", "; beside", "not judged")
+
+
+def shown_beside(m: Measured) -> bool:
+    """A row shown beside the judged ones, never the one that decides a verdict."""
+    return m.significance.startswith(BESIDE) or any(mark in m.significance for mark in _BESIDE_MARKS)
 INDENT = 4
 
 
