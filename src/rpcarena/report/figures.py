@@ -11,23 +11,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
+from rpcarena.analysis import groups as groups_of
+from rpcarena.analysis import intervals as intervals_of
+from rpcarena.analysis import stats
+from rpcarena.analysis.groups import Group
+from rpcarena.report import answer
 
-import numpy as np  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from rpcarena.analysis import groups as groups_of  # noqa: E402
-from rpcarena.analysis import intervals as intervals_of  # noqa: E402
-from rpcarena.analysis import stats  # noqa: E402
-from rpcarena.analysis.groups import Group  # noqa: E402
-from rpcarena.report import answer  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 WIDTH = 9.0
-COLORS = matplotlib.colormaps["tab10"].colors
+# matplotlib's "tab10", written out: importing matplotlib costs every command (and every test that
+# runs one) more than the rest of rpcarena together, so it is imported only when a figure is drawn
+COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+          "#bcbd22", "#17becf")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 LINESTYLES = ("-", "--", ":", "-.")
 
@@ -69,8 +70,15 @@ def _names(groups: list[Group]) -> list[str]:
     return [name(g, several) for g in groups]
 
 
+def _new(height: float) -> Figure:
+    """A figure of its own (Agg: no display, no pyplot state shared between figures)."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(WIDTH, height), layout="constrained")
+
+
 def _figure(height: float = 3.6) -> tuple[Figure, object]:
-    fig = Figure(figsize=(WIDTH, height), layout="constrained")
+    fig = _new(height)
     return fig, fig.add_subplot()
 
 
@@ -189,7 +197,7 @@ def by_clients(groups: list[Group]) -> Figure | None:
     levels = sorted({g.clients for g in groups})
     if len(levels) < 2:
         return None
-    fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
+    fig = _new(3.6)
     left, right = fig.subplots(1, 2)
     lines: dict[str, list[Group]] = {}
     for g in groups:
@@ -255,7 +263,7 @@ def over_time(groups: list[Group]) -> Figure | None:
              if any(c.intervals and c.interval_s for c in g.cells)]
     if not drawn:
         return None
-    fig = Figure(figsize=(WIDTH, 7.2), layout="constrained")
+    fig = _new(7.2)
     axes = fig.subplots(len(_PANELS), 1, sharex=True)
     warmup = max((c.warmup_s or 0.0) for _, g, _ in drawn for c in g.cells)
     for ax, (key, axis) in zip(axes, _PANELS):

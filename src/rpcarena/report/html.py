@@ -10,10 +10,12 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from html import escape
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from rpcarena.report.figures import with_tooltips
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 STYLE = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:1300px;color:#222;
