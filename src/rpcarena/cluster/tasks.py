@@ -39,6 +39,7 @@ from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
 from rpcarena.process import builds, placement
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol.schema import cache_dir
+from rpcarena.targets import native as targets
 
 RTT_PROBES = 5
 
@@ -143,6 +144,11 @@ def _drivers(job: DriveJob, spec: DriveSpec) -> list[DriverSpec]:
     """This node's driver processes: its own Python, or the native client built here."""
     if clients.is_python(job.client):
         return python_drivers(spec)
+    if job.protocol == targets.PROTOCOL:  # an external target's native driver (target --cluster)
+        try:
+            return [DriverSpec(targets.driver_argv(job.client), spec)]
+        except UnavailableError as error:
+            raise UnavailableError(f"on node {job.node}: {error}") from None
     client = native.client(job.client, job.protocol)
     if client is None:
         raise UsageError(f"no client {job.client!r} speaks {job.protocol}")
