@@ -12,6 +12,7 @@ emulated link faster than its netem delay: a bound of the setup, not a measured 
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from tests.conftest import run_cli
@@ -97,3 +98,56 @@ def test_grpc_target_with_the_go_driver_on_two_nodes(testbed, services, tmp_path
                            "--expect-json", "message=Hello ann", "--client", "go")
     assert cell.client == "go"
     _merged_over_two_nodes(cell, stdout)
+
+
+def test_find_max_on_two_nodes_keeps_each_probes_node_calls(testbed, services, tmp_path):
+    """--find-max --cluster: the capacity run and every probe on one connection to the cluster,
+    each probe's calls split over the nodes (the rate is shared as the clients are)."""
+    out = tmp_path / "f.json"
+    done = run_cli("target", "--cluster", testbed.address, services["http"], "--body", json.dumps({"name": "ann"}),
+                   "--find-max", "--slo", "p99<1s", "--clients", "2", "--duration", "0.5s", "--warmup", "0.2s",
+                   "--out", str(out), timeout=240)
+    assert done.returncode == 0, done.stderr
+    doc = load(out)
+    (answer,) = doc.find_max
+    assert answer["max_rate_per_s"] > 0 and len(answer["probes"]) == 6
+    for probe, cell in zip(answer["probes"], doc.cells[1:], strict=True):
+        assert sorted(probe["node_calls"]) == ["client-0", "client-1"], probe
+        assert sum(probe["node_calls"].values()) == cell.calls > 0
+    assert "max " in done.stdout and "calls/s meeting p99" in done.stdout, done.stdout
+
+
+def test_local_workers_drive_a_target_on_this_machine(items_server, tmp_path):
+    """`local:2`: both worker processes drive (no node is the server's), their calls summed."""
+    out = tmp_path / "l.json"
+    done = run_cli("target", "--cluster", "local:2", f"{items_server}/items/7", "--expect-json", "id=7",
+                   "--clients", "2", "--calls", "40", "--warmup", "0.1s", "--out", str(out), timeout=180)
+    assert done.returncode == 0, done.stderr
+    (cell,) = load(out).cells
+    parts = [cell.cluster["nodes"][name]["calls"] for name in cell.cluster["client_nodes"]]
+    assert len(parts) == 2 and sum(parts) == cell.calls == 40 and min(parts) > 0
+    assert "no node client-bound" in done.stdout or "client-bound:" in done.stdout, done.stdout
+
+
+@pytest.fixture
+def items_server():
+    """GET /items/ID -> {"id": ID}: a plain HTTP server on loopback, in this process."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Items(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = json.dumps({"id": int(self.path.rsplit("/", 1)[-1])}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Items)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
