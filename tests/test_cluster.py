@@ -189,6 +189,8 @@ def test_two_client_nodes_drive_one_server_across_the_link(testbed, tmp_path, ce
         assert cell.server_cpu_user_s is not None and cell.server_peak_rss_bytes
         assert cell.server_cpu_s is not None and cell.server_cpu_s > 0  # to the nanosecond, on the server's node
         assert cell.placement["server_node"] == "server"
+        # read on the nodes themselves: the server's sockets on its node, the drivers' on theirs
+        assert cell.tcp_nodelay["server"] in (True, False) and cell.tcp_nodelay["client"] in (True, False)
 
 
 def _drivers_on(bed, node_index: int) -> list[psutil.Process]:

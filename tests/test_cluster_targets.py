@@ -82,6 +82,9 @@ def _merged_over_two_nodes(cell, stdout: str) -> None:
     assert cell.histogram.get_total_count() == 80
     assert cell.latency["p50_us"] >= RTT_MS * 1000 * 0.95  # every call crossed the delay line
     assert cell.placement["server"].startswith("external at ")
+    # TCP_NODELAY read on each node, by its own task, from the drivers' sockets to the target
+    assert sorted(cell.tcp_nodelay["client_nodes"]) == ["client-0", "client-1"]
+    assert cell.tcp_nodelay["client"] in (True, False) and cell.tcp_nodelay["server"] is None
     assert "client-0 40 calls (50%)" in stdout and "client-1 40 calls (50%)" in stdout, stdout
 
 

@@ -280,11 +280,21 @@ def measured(warmup_s: float, reports: list[NodeReport], served: ServeReport | S
     served_here = (served, where.server) if isinstance(served, ServeReport) and where else None
     return Measurement(
         merge(list(results.values())), sum(r.processes for r in reports), server, warmup_s=warmup_s,
+        tcp_nodelay=_nodelay(reports, served if isinstance(served, ServeReport) else None),
         placement={"server_node": where.server.name if where else None,
                    "server_cpus": served.cpus if isinstance(served, ServeReport) else None,
                    "client_nodes": {r.node: r.cpus for r in reports}},
         nodes=_cluster_record(results, reports, served_here, clocks, releases, clients, scheduler_cpu_s,
                               scheduler))
+
+
+def _nodelay(reports: list[NodeReport], served: ServeReport | None) -> dict[str, Any]:
+    """TCP_NODELAY at each end as each node read it: the clients' agreed value ("mixed" when
+    nodes differ, None when none could be read), the server's, and each client node's."""
+    read = {r.tcp_nodelay for r in reports if r.tcp_nodelay is not None}
+    client = None if not read else (read.pop() if len(read) == 1 else "mixed")
+    return {"client": client, "server": served.tcp_nodelay if served else None,
+            "client_nodes": {r.node: r.tcp_nodelay for r in reports}}
 
 
 def _on_our_clock(report: NodeReport, shift_ns: int) -> DriveResult:

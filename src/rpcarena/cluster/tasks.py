@@ -34,7 +34,7 @@ from rpcarena.cluster.reports import NodeReport, ServeReport
 from rpcarena.contenders import native
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import ServerError, UnavailableError, UsageError
-from rpcarena.network import wire
+from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
 from rpcarena.process import builds, placement
 from rpcarena.process.server_process import ServerProcess
@@ -100,12 +100,13 @@ def _serve_cell(channel: NodeSide, server: ServerProcess, job: ServeJob) -> Serv
     with contextlib.nullcontext(None) if why_not else ArrivalCounter(server.port) as counter:
         channel.wait("mark", job.timeout_s, check)
         start = (server.usage(), counter.read() if counter else None, engine_cpu_s(), time.monotonic())
+        nodelay_now = nodelay.state([server.pid], server.port, local=True) if server.pid and server.port else None
         channel.say("marked")
         channel.wait("stop", job.timeout_s, check)
         end = (server.usage(), counter.read() if counter else None, engine_cpu_s(), time.monotonic())
     return ServeReport(job.node, end[0] - start[0], end[1] - start[1] if end[1] and start[1] else None, why_not,
                        server.peak_rss_bytes(), end[2] - start[2], end[3] - start[3],
-                       placement.where(server.pid) if server.pid else None)
+                       placement.where(server.pid) if server.pid else None, nodelay_now)
 
 
 class ArrivalCounter(wire.Counter):
@@ -125,6 +126,8 @@ def drive(job: DriveJob) -> NodeReport:
     marks: dict[str, Any] = {}
 
     def on_warm() -> None:
+        # TCP_NODELAY of this node's sockets to the server: read here, where the drivers run
+        marks["tcp_nodelay"] = nodelay.state([c.pid for c in phase.children], job.server_port, local=False)
         channel.say("warm", rtt_ms=rtt_ms)
         channel.wait("go", job.timeout_s)
         marks["release_mono_ns"], marks["engine_cpu_s"] = time.monotonic_ns(), engine_cpu_s()
@@ -137,7 +140,7 @@ def drive(job: DriveJob) -> NodeReport:
     return NodeReport(job.node, outcome.result, outcome.processes, outcome.counters_include_warmup,
                       marks["release_mono_ns"], time.time_ns() - time.monotonic_ns(),
                       engine_cpu_s() - marks["engine_cpu_s"], time.monotonic() - marks["released"], rtt_ms,
-                      list(cpus) if cpus else None)
+                      list(cpus) if cpus else None, marks.get("tcp_nodelay"))
 
 
 def _drivers(job: DriveJob, spec: DriveSpec) -> list[DriverSpec]:
