@@ -5,7 +5,7 @@ local worker processes, or the emulated link of `testbed`) and stops at its end.
 here (`local:N`, `netns:`) speaks TLS with credentials made for the run (`private`), listens on
 loopback or inside its namespaces only, and serves no dashboard. On connecting,
 every worker and the scheduler are made quiet (the statistical profiler off, housekeeping and
-heartbeats slowed: `tasks.quiet_worker`), and each node is described (machine, kernel, clock
+heartbeats slowed: `tasks.quiet_worker`, `heartbeat`), and each node is described (machine, kernel, clock
 source, versions, toolchains) for the results. Tasks are placed on a named worker only
 (`workers=[address]`, `allow_other_workers=False`): a cell never runs where it was not put.
 """
@@ -117,7 +117,11 @@ class Engine:
         return client
 
     def _make_quiet(self) -> dict[str, Any]:
-        quiet: dict[str, Any] = {"workers": self.client.run(tasks.quiet_worker)}
+        from rpcarena.cluster.heartbeat import HEARTBEAT_S, NAME, SlowHeartbeat
+
+        self.client.register_plugin(SlowHeartbeat(), name=NAME)  # every worker, and one that joins later
+        self._stack.callback(self._unregister, NAME)  # a cluster the user keeps gets its heartbeat back
+        quiet: dict[str, Any] = {"workers": self.client.run(tasks.quiet_worker), "heartbeat_s": HEARTBEAT_S}
         try:
             quiet["scheduler"] = self.client.run_on_scheduler(tasks.quiet_scheduler)
         except Exception as error:  # whatever it was, it is recorded and the run goes on
@@ -126,6 +130,10 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
+
+    def _unregister(self, name: str) -> None:
+        with contextlib.suppress(Exception):  # the connection may be gone already (Ctrl-C, a lost scheduler)
+            self.client.unregister_worker_plugin(name)
 
     def lost(self) -> str | None:
         """Why the cluster's emulated link is gone (netns: its delay line died), or None."""
