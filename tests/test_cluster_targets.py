@@ -12,11 +12,11 @@ emulated link faster than its netem delay: a bound of the setup, not a measured 
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
 from tests.conftest import run_cli
 from tests.test_cluster import _credentials, _need_testbed
+from tests.test_cluster_tls import greeter  # noqa: F401, F811 - a fixture
 
 from rpcarena import contenders, load
 from rpcarena.analysis import hist
@@ -120,37 +120,14 @@ def test_find_max_on_two_nodes_keeps_each_probes_node_calls(testbed, services, t
     assert "max " in done.stdout and "calls/s meeting p99" in done.stdout, done.stdout
 
 
-def test_local_workers_drive_a_target_on_this_machine(items_server, tmp_path):
+def test_local_workers_drive_a_target_on_this_machine(greeter, tmp_path):  # noqa: F811 - the fixture
     """`local:2`: both worker processes drive (no node is the server's), their calls summed."""
     out = tmp_path / "l.json"
-    done = run_cli("target", "--cluster", "local:2", f"{items_server}/items/7", "--expect-json", "id=7",
+    done = run_cli("target", "--cluster", "local:2", greeter, "--body", json.dumps({"name": "ann"}),
+                   "--expect-json", "message=Hello ann",
                    "--clients", "2", "--calls", "40", "--warmup", "0.1s", "--out", str(out), timeout=180)
     assert done.returncode == 0, done.stderr
     (cell,) = load(out).cells
     parts = [cell.cluster["nodes"][name]["calls"] for name in cell.cluster["client_nodes"]]
     assert len(parts) == 2 and sum(parts) == cell.calls == 40 and min(parts) > 0
     assert "no node client-bound" in done.stdout or "client-bound:" in done.stdout, done.stdout
-
-
-@pytest.fixture
-def items_server():
-    """GET /items/ID -> {"id": ID}: a plain HTTP server on loopback, in this process."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    class Items(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = json.dumps({"id": int(self.path.rsplit("/", 1)[-1])}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Items)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()

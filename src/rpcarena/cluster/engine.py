@@ -107,12 +107,17 @@ class Engine:
                             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
 
     def _connect(self, distributed: Any) -> Any:
+        if self.security is None and self.address.startswith("tls://"):
+            _need_tls_config(self.address)
         try:
             client = distributed.Client(self.address, timeout=CONNECT_TIMEOUT_S, set_as_default=False,
                                         direct_to_workers=False, security=self.security)
         except (OSError, TimeoutError) as error:
             raise UsageError(f"cannot reach the Dask scheduler at {self.address} ({error}): is it running, "
                              "and reachable from here?") from None
+        except Exception as error:  # noqa: BLE001 - whatever answered is no Dask scheduler we can speak to
+            raise UsageError(f"no Dask scheduler answered at {self.address} ({type(error).__name__}): is the "
+                             "address a Dask scheduler's, with its scheme (tcp:// or tls://)?") from None
         self._stack.callback(client.close)
         return client
 
@@ -202,6 +207,19 @@ def _abandon_half_started() -> None:
 
     logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
     atexit.unregister(dask_spec.close_clusters)
+
+
+def _need_tls_config(address: str) -> None:
+    """A tls:// scheduler the user started needs the user's certificates, which Dask reads from its
+    configuration; without them Dask fails deep inside with a TypeError (and more at exit)."""
+    import dask
+
+    wanted = ("distributed.comm.tls.ca-file", "distributed.comm.tls.client.cert")
+    if not all(dask.config.get(key, None) for key in wanted):
+        raise UsageError(f"--cluster {address}: no TLS credentials for the scheduler: export "
+                         "DASK_DISTRIBUTED__COMM__TLS__CA_FILE=ca.pem "
+                         "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT=cert.pem "
+                         "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=key.pem (docs/cluster.md)")
 
 
 def _reachable(address: str) -> None:
