@@ -313,8 +313,11 @@ def main(args: argparse.Namespace, console: Console) -> int:
 def _placement(results: Any) -> str:
     """Where everything ran, in one line under the table."""
     ran: dict = next((c.placement for c in results.cells if c.placement), {})
-    clients = ran.get("client_cpus")
-    where = f"pinned to CPUs {clients}" if clients else f"not pinned (allowed CPUs {ran.get('clients_ran_on')})"
+    clients, nodes = ran.get("client_cpus"), ran.get("client_nodes")
+    if nodes:
+        where = f"on nodes {', '.join(nodes)} (each node's CPUs in the results)"
+    else:
+        where = f"pinned to CPUs {clients}" if clients else f"not pinned (allowed CPUs {ran.get('clients_ran_on')})"
     return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
 
 
