@@ -189,6 +189,8 @@ def test_two_client_nodes_drive_one_server_across_the_link(testbed, tmp_path, ce
         assert cell.server_cpu_user_s is not None and cell.server_peak_rss_bytes
         assert cell.server_cpu_s is not None and cell.server_cpu_s > 0  # to the nanosecond, on the server's node
         assert cell.placement["server_node"] == "server"
+        # read on the nodes themselves: the server's sockets on its node, the drivers' on theirs
+        assert cell.tcp_nodelay["server"] in (True, False) and cell.tcp_nodelay["client"] in (True, False)
 
 
 def _drivers_on(bed, node_index: int) -> list[psutil.Process]:
@@ -273,3 +275,28 @@ def _everything_under(cli, timeout_s: float) -> list[psutil.Process]:
             seen.update((p.pid, p) for p in descendants(psutil.Process(cli.pid)))
         time.sleep(0.2)
     return list(seen.values())
+
+
+def _heartbeats(client) -> dict[str, tuple[str, float]]:
+    def timer(dask_worker):
+        callback = dask_worker.periodic_callbacks["heartbeat"]
+        return type(callback).__name__, callback.callback_time
+    return client.run(timer)
+
+
+def test_heartbeats_slowed_by_a_plugin_for_the_run_and_given_back(testbed, tmp_path):
+    """Dask configured through its plugin API, not patched: the scheduler's heartbeat_interval is
+    Dask's own, the workers' timers are slowed while the run is connected and restored after."""
+    import distributed.scheduler
+
+    from rpcarena.cluster.engine import Engine
+    from rpcarena.cluster.heartbeat import HEARTBEAT_S
+
+    with Engine(cluster_spec.parse(testbed.address), tmp_path) as engine:
+        slowed = _heartbeats(engine.client)
+        assert engine.client.run_on_scheduler(lambda: distributed.scheduler.heartbeat_interval(3)) == 0.5
+        assert engine.quiet["heartbeat_s"] == HEARTBEAT_S
+    assert len(slowed) == 3 and all(ms >= HEARTBEAT_S * 1000 for _, ms in slowed.values()), slowed
+    with distributed.Client(testbed.address, timeout=10, set_as_default=False) as client:
+        after = _heartbeats(client)
+    assert all(kind == "PeriodicCallback" and ms < HEARTBEAT_S * 1000 for kind, ms in after.values()), after

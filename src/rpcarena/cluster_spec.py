@@ -171,6 +171,22 @@ def assign(nodes: Sequence[Node], server: str | None, clients: Sequence[str] | N
     return Roles(chosen, tuple({n.address: n for n in drivers}.values()))
 
 
+def target_clients(nodes: Sequence[Node], clients: Sequence[str] | None) -> tuple[Node, ...]:
+    """The nodes that drive an external target (`target --cluster`): rpcarena starts no server,
+    so by default every worker drives but the one a server would go to (the resource or name
+    `server`, as the testbed's node behind its link); the workers with the resource `client`
+    when some have it."""
+    ordered = sorted(nodes, key=lambda n: (n.name, n.address))
+    if not ordered:
+        raise UsageError("the cluster has no workers: start at least one to drive the target")
+    if clients:
+        drivers = [n for selector in clients for n in _pick(ordered, selector, "--client-nodes")]
+    else:
+        tagged = [n for n in ordered if n.matches("resource:client")]
+        drivers = tagged or [n for n in ordered if not n.matches("resource:server") and n.name != "server"] or ordered
+    return tuple({n.address: n for n in drivers}.values())
+
+
 def _pick(nodes: Sequence[Node], selector: str, option: str) -> list[Node]:
     found = [n for n in nodes if n.matches(selector)]
     if not found:

@@ -127,7 +127,8 @@ class Cell:
         """The network the cell was measured over, when not plain loopback: 'via haproxy, 100mbit link'."""
         parts = ([f"via {self.via}"] if self.via else []) + ([f"{self.link} link"] if self.link else [])
         if self.cluster:
-            parts.append(f"{self.cluster['server_node']} <- {','.join(self.cluster['client_nodes'])}")
+            server = self.cluster["server_node"] or "target"  # target --cluster: no server node
+            parts.append(f"{server} <- {','.join(self.cluster['client_nodes'])}")
         return ", ".join(parts) or None
 
     @property

@@ -5,7 +5,7 @@ local worker processes, or the emulated link of `testbed`) and stops at its end.
 here (`local:N`, `netns:`) speaks TLS with credentials made for the run (`private`), listens on
 loopback or inside its namespaces only, and serves no dashboard. On connecting,
 every worker and the scheduler are made quiet (the statistical profiler off, housekeeping and
-heartbeats slowed: `tasks.quiet_worker`), and each node is described (machine, kernel, clock
+heartbeats slowed: `tasks.quiet_worker`, `heartbeat`), and each node is described (machine, kernel, clock
 source, versions, toolchains) for the results. Tasks are placed on a named worker only
 (`workers=[address]`, `allow_other_workers=False`): a cell never runs where it was not put.
 """
@@ -107,17 +107,26 @@ class Engine:
                             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
 
     def _connect(self, distributed: Any) -> Any:
+        if self.security is None and self.address.startswith("tls://"):
+            _need_tls_config(self.address)
         try:
             client = distributed.Client(self.address, timeout=CONNECT_TIMEOUT_S, set_as_default=False,
                                         direct_to_workers=False, security=self.security)
         except (OSError, TimeoutError) as error:
             raise UsageError(f"cannot reach the Dask scheduler at {self.address} ({error}): is it running, "
                              "and reachable from here?") from None
+        except Exception as error:  # noqa: BLE001 - whatever answered is no Dask scheduler we can speak to
+            raise UsageError(f"no Dask scheduler answered at {self.address} ({type(error).__name__}): is the "
+                             "address a Dask scheduler's, with its scheme (tcp:// or tls://)?") from None
         self._stack.callback(client.close)
         return client
 
     def _make_quiet(self) -> dict[str, Any]:
-        quiet: dict[str, Any] = {"workers": self.client.run(tasks.quiet_worker)}
+        from rpcarena.cluster.heartbeat import HEARTBEAT_S, NAME, SlowHeartbeat
+
+        self.client.register_plugin(SlowHeartbeat(), name=NAME)  # every worker, and one that joins later
+        self._stack.callback(self._unregister, NAME)  # a cluster the user keeps gets its heartbeat back
+        quiet: dict[str, Any] = {"workers": self.client.run(tasks.quiet_worker), "heartbeat_s": HEARTBEAT_S}
         try:
             quiet["scheduler"] = self.client.run_on_scheduler(tasks.quiet_scheduler)
         except Exception as error:  # whatever it was, it is recorded and the run goes on
@@ -126,6 +135,10 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
+
+    def _unregister(self, name: str) -> None:
+        with contextlib.suppress(Exception):  # the connection may be gone already (Ctrl-C, a lost scheduler)
+            self.client.unregister_worker_plugin(name)
 
     def lost(self) -> str | None:
         """Why the cluster's emulated link is gone (netns: its delay line died), or None."""
@@ -194,6 +207,19 @@ def _abandon_half_started() -> None:
 
     logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
     atexit.unregister(dask_spec.close_clusters)
+
+
+def _need_tls_config(address: str) -> None:
+    """A tls:// scheduler the user started needs the user's certificates, which Dask reads from its
+    configuration; without them Dask fails deep inside with a TypeError (and more at exit)."""
+    import dask
+
+    wanted = ("distributed.comm.tls.ca-file", "distributed.comm.tls.client.cert")
+    if not all(dask.config.get(key, None) for key in wanted):
+        raise UsageError(f"--cluster {address}: no TLS credentials for the scheduler: export "
+                         "DASK_DISTRIBUTED__COMM__TLS__CA_FILE=ca.pem "
+                         "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT=cert.pem "
+                         "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=key.pem (docs/cluster.md)")
 
 
 def _reachable(address: str) -> None:

@@ -30,6 +30,7 @@ class ServeReport:
     engine_cpu_s: float  # the Dask worker's own CPU on the node, beside the server's
     engine_window_s: float
     cpus: list[int] | None
+    tcp_nodelay: bool | str | None = None  # on the server's sockets, read on its node at "mark"
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class NodeReport:
     engine_window_s: float
     rtt_ms: float | None
     cpus: list[int] | None
+    tcp_nodelay: bool | str | None = None  # on the drivers' sockets, read on the node once warm
 
 
 Report = TypeVar("Report", ServeReport, NodeReport)

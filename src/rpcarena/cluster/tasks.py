@@ -34,11 +34,12 @@ from rpcarena.cluster.reports import NodeReport, ServeReport
 from rpcarena.contenders import native
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import ServerError, UnavailableError, UsageError
-from rpcarena.network import wire
+from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
 from rpcarena.process import builds, placement
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol.schema import cache_dir
+from rpcarena.targets import native as targets
 
 RTT_PROBES = 5
 
@@ -99,12 +100,13 @@ def _serve_cell(channel: NodeSide, server: ServerProcess, job: ServeJob) -> Serv
     with contextlib.nullcontext(None) if why_not else ArrivalCounter(server.port) as counter:
         channel.wait("mark", job.timeout_s, check)
         start = (server.usage(), counter.read() if counter else None, engine_cpu_s(), time.monotonic())
+        nodelay_now = nodelay.state([server.pid], server.port, local=True) if server.pid and server.port else None
         channel.say("marked")
         channel.wait("stop", job.timeout_s, check)
         end = (server.usage(), counter.read() if counter else None, engine_cpu_s(), time.monotonic())
     return ServeReport(job.node, end[0] - start[0], end[1] - start[1] if end[1] and start[1] else None, why_not,
                        server.peak_rss_bytes(), end[2] - start[2], end[3] - start[3],
-                       placement.where(server.pid) if server.pid else None)
+                       placement.where(server.pid) if server.pid else None, nodelay_now)
 
 
 class ArrivalCounter(wire.Counter):
@@ -124,6 +126,8 @@ def drive(job: DriveJob) -> NodeReport:
     marks: dict[str, Any] = {}
 
     def on_warm() -> None:
+        # TCP_NODELAY of this node's sockets to the server: read here, where the drivers run
+        marks["tcp_nodelay"] = nodelay.state([c.pid for c in phase.children], job.server_port, local=False)
         channel.say("warm", rtt_ms=rtt_ms)
         channel.wait("go", job.timeout_s)
         marks["release_mono_ns"], marks["engine_cpu_s"] = time.monotonic_ns(), engine_cpu_s()
@@ -136,13 +140,18 @@ def drive(job: DriveJob) -> NodeReport:
     return NodeReport(job.node, outcome.result, outcome.processes, outcome.counters_include_warmup,
                       marks["release_mono_ns"], time.time_ns() - time.monotonic_ns(),
                       engine_cpu_s() - marks["engine_cpu_s"], time.monotonic() - marks["released"], rtt_ms,
-                      list(cpus) if cpus else None)
+                      list(cpus) if cpus else None, marks.get("tcp_nodelay"))
 
 
 def _drivers(job: DriveJob, spec: DriveSpec) -> list[DriverSpec]:
     """This node's driver processes: its own Python, or the native client built here."""
     if clients.is_python(job.client):
         return python_drivers(spec)
+    if job.protocol == targets.PROTOCOL:  # an external target's native driver (target --cluster)
+        try:
+            return [DriverSpec(targets.driver_argv(job.client), spec)]
+        except UnavailableError as error:
+            raise UnavailableError(f"on node {job.node}: {error}") from None
     client = native.client(job.client, job.protocol)
     if client is None:
         raise UsageError(f"no client {job.client!r} speaks {job.protocol}")
@@ -236,26 +245,18 @@ def process_cpu_s() -> float:
 # What `quiet_worker` and `quiet_scheduler` change: the engine stays out of the numbers.
 TICK_MS = 1000.0  # the event loop health check, every 20 ms by default
 MONITOR_MS = 5000.0  # the system monitor (psutil), every 500 ms by default
-HEARTBEAT_S = 5.0  # a worker's heartbeat, every 0.5 s on a small cluster; worker-ttl is 5 minutes
 
 
 def quiet_worker(dask_worker: Any) -> dict[str, Any]:
-    """Turn off the statistical profiler (every 10 ms) and slow the worker's housekeeping."""
+    """Turn off the statistical profiler (every 10 ms) and slow the worker's housekeeping
+    (its heartbeat: `heartbeat.SlowHeartbeat`, a plugin for the run)."""
     return _quiet(dask_worker, ("profile", "profile-cycle"))
 
 
 def quiet_scheduler(dask_scheduler: Any) -> dict[str, Any]:
-    """Slow the scheduler's housekeeping and ask for heartbeats every HEARTBEAT_S: a worker that
-    dies is still seen at once (its connection closes); only a silent partition waits longer."""
-    import distributed.scheduler as scheduler_module
-
-    original = getattr(scheduler_module.heartbeat_interval, "rpcarena_original", scheduler_module.heartbeat_interval)
-
-    def heartbeat_interval(n: int) -> float:
-        return float(max(HEARTBEAT_S, original(n)))
-    heartbeat_interval.rpcarena_original = original  # type: ignore[attr-defined]
-    scheduler_module.heartbeat_interval = heartbeat_interval
-    return dict(_quiet(dask_scheduler, ()), heartbeat_s=HEARTBEAT_S)
+    """Slow the scheduler's own housekeeping (its timers, for as long as it runs; nothing of
+    Dask's code is replaced)."""
+    return _quiet(dask_scheduler, ())
 
 
 def _quiet(server: Any, stop: tuple[str, ...]) -> dict[str, Any]:

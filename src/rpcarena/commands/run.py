@@ -205,9 +205,9 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
         raise UsageError("--find-max needs an objective: add --slo 'p99<5ms'")
     objectives = slo.parse(slo_text)
     quiet = bool(getattr(args, "quiet", False))
-    with console.status("searching the highest rate that meets the objective"):
-        results = find_max(config, objectives, todo if todo is not None else plans_of(config),
-                           on_cell=None if quiet else _probe_line(console, objectives))
+    todo = todo if todo is not None else plans_of(config)
+    with console.status("searching the highest rate that meets the objective"), cluster_cells.held(todo, config):
+        results = find_max(config, objectives, todo, on_cell=None if quiet else _probe_line(console, objectives))
     for answer in results.find_max:  # the answer first, as `run` prints its ranking before the details
         console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "
                       f"max {answer['max_rate_per_s']:,.0f} calls/s meeting {', '.join(answer['slo'])} "

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 
 from rpcarena import report
+from rpcarena.cluster import cells as cluster_cells
+from rpcarena.cluster.cells import ClusterCells
 from rpcarena.commands.options import (
+    add_cluster_options,
     add_output_options,
     add_threshold_option,
     command,
@@ -19,8 +24,9 @@ from rpcarena.commands.options import (
 )
 from rpcarena.commands.run import run_arena
 from rpcarena.commands.show import present
-from rpcarena.config import RunConfig
+from rpcarena.config import RunConfig, parse_names
 from rpcarena.errors import ArenaError, UsageError
+from rpcarena.orchestration import contender_cells
 from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
 from rpcarena.seeds import SUITES
@@ -38,7 +44,8 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
                 "and why, then the answer per part; write the results and an HTML report with the findings.",
                 ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick   # 5-15 min on 2 idle CPUs",
-                 "rpcarena suite predictions --repeat 5 -o results/predictions.json"], verbose=True)
+                 "rpcarena suite predictions --repeat 5 -o results/predictions.json",
+                 "rpcarena suite cs6650 --quick --cluster netns:rtt=10ms,clients=2"], verbose=True)
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true",
                    help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept: 5 to 15 minutes "
@@ -47,6 +54,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--out", help="results file (default results/suite-NAME.json; the report beside it)")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
     add_threshold_option(p)
+    add_cluster_options(p)
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
     add_output_options(p)
 
@@ -71,11 +79,13 @@ def main(args: argparse.Namespace, console: Console) -> int:
     _check_report(out, args.force)
     parts = runnable_parts(suite, args.quick, args.repeat, out)
     done = iter(range(1, parts + 1))
-
-    def run_part(config: RunConfig) -> Results:
-        return run_arena(config, console, part=f"part {next(done)} of {parts}", quiet=args.quiet,
-                         verbose=args.verbose)
-    results = runner.run(suite, args.quick, args.repeat, out, run_part)
+    with _nodes(args, out) as nodes:
+        def run_part(config: RunConfig) -> Results:
+            config = _on_nodes(config, args, console) if nodes else config
+            todo = contender_cells.plans(config, nodes) if nodes else None
+            return run_arena(config, console, todo, part=f"part {next(done)} of {parts}", quiet=args.quiet,
+                             verbose=args.verbose)
+        results = runner.run(suite, args.quick, args.repeat, out, run_part)
     missing = results.suite["missing"]
     found = findings(suite, results, missing)
     present(results, args, console)
@@ -90,6 +100,25 @@ def main(args: argparse.Namespace, console: Console) -> int:
     code = _done(results, out)
     judge_thresholds(results.cells, terms)
     return code
+
+
+def _nodes(args: argparse.Namespace, out: Path) -> contextlib.AbstractContextManager[ClusterCells | None]:
+    """With --cluster, one connection to it (one testbed) for every part; else nothing."""
+    if not args.cluster:
+        return contextlib.nullcontext(None)
+    nodes = RunConfig(contenders=["tcp-raw"], workloads=["usp.void"], out=out)  # only its cluster and out are read
+    return cluster_cells.shared(_on_nodes(nodes, args, None))
+
+
+def _on_nodes(config: RunConfig, args: argparse.Namespace, console: Console | None) -> RunConfig:
+    """A part's configuration on the cluster's nodes: its emulated link and proxy dropped, as the
+    network between the nodes is the one measured (netns:MODEL emulates one)."""
+    if console is not None and (config.link or config.via):
+        dropped = ", ".join(f"--{k} {v}" for k, v in (("link", config.link), ("via", config.via)) if v)
+        console.print(f"[yellow]note[/]: on --cluster {args.cluster}, this part runs without {dropped}: the "
+                      "network between the nodes is the one measured", highlight=False)
+    return replace(config, cluster=args.cluster, server_node=args.server_node, link=None, via=None,
+                   client_nodes=parse_names(args.client_nodes, "--client-nodes"))
 
 
 def _check_report(out: Path, force: bool) -> None:

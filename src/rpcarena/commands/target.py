@@ -20,8 +20,10 @@ from typing import Any
 from rich.console import Console
 
 from rpcarena import report, thresholds
+from rpcarena.cluster import targets as cluster_targets
 from rpcarena.commands.options import (
     DEFAULT_WARMUP,
+    add_cluster_options,
     add_measure_options,
     add_out_options,
     add_output_options,
@@ -34,8 +36,9 @@ from rpcarena.commands.options import (
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
-from rpcarena.config import RunConfig, parse_duration
+from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
+from rpcarena.report.nodes import node_lines
 from rpcarena.targets import cells, native
 from rpcarena.targets.build import build
 from rpcarena.targets.target import Target, probe
@@ -169,6 +172,7 @@ def _add_measure_options(p: Any) -> None:
                    help="share of calls sent that may fail before a cell fails and the command exits 3: "
                         "a percentage such as 1%% or 0.1%%; 0 (default): none may fail")
     add_out_options(p, "results/target.json")
+    add_cluster_options(p)
 
 
 def groups_of(args: argparse.Namespace) -> list[dict]:
@@ -231,6 +235,11 @@ def setup_timeout_s(args: argparse.Namespace) -> float:
 def config_from(args: argparse.Namespace, targets: list[Target]) -> RunConfig:
     given = dict(measure_settings(args), contenders=[t.id for t in targets], workloads=[t.label for t in targets],
                  client_drivers=_clients(args.client), out=Path(args.out))
+    if args.server_node:
+        raise UsageError("--server-node places a server rpcarena starts; a target runs where you run it: "
+                         "drop --server-node (--client-nodes says which nodes drive)")
+    nodes = {"cluster": args.cluster, "client_nodes": parse_names(args.client_nodes, "--client-nodes")}
+    given.update({key: value for key, value in nodes.items() if value is not None})
     given.setdefault("warmup_s", parse_duration(DEFAULT_WARMUP, "--warmup"))
     given.setdefault("pin", DEFAULT_PIN)
     return RunConfig(**given)
@@ -275,17 +284,20 @@ def main(args: argparse.Namespace, console: Console) -> int:
     gate = cells.Gate(thresholds.share(args.max_error_rate, "--max-error-rate"))
     targets = targets_from(args)
     config = config_from(args, targets)
-    for target in targets:  # a check of the answer, not of speed
-        _probe(target, config, setup_timeout_s(args), gate)
+    for target in targets if not config.cluster else []:  # a check of the answer, not of speed
+        _probe(target, config, setup_timeout_s(args), gate)  # (on a cluster, the nodes reach the target)
+    plans = cluster_targets.plans if config.cluster else cells.plans
     if args.find_max:  # its probes go past the rate where calls fail: no gate
-        results = find_max_arena(config, args.slo, console, cells.plans(targets, config), args)
+        results = find_max_arena(config, args.slo, console, plans(targets, config), args)
     else:
-        results = run_arena(config, console, cells.plans(targets, config, gate), quiet=args.quiet,
+        results = run_arena(config, console, plans(targets, config, gate), quiet=args.quiet,
                             verbose=args.verbose)
         results.targets = [describe(t, gate) for t in targets]  # the answer ranks targets across methods
         present(results, args, console)
         if not args.quiet:
             console.print(f"[dim]{_placement(results)}[/]")
+            for line in node_lines(results):
+                console.print(line, markup=False, highlight=False)
     results.targets = [describe(t, gate) for t in targets]
     if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
         results.placement = dict(results.placement, server_cpus=None)
@@ -301,8 +313,11 @@ def main(args: argparse.Namespace, console: Console) -> int:
 def _placement(results: Any) -> str:
     """Where everything ran, in one line under the table."""
     ran: dict = next((c.placement for c in results.cells if c.placement), {})
-    clients = ran.get("client_cpus")
-    where = f"pinned to CPUs {clients}" if clients else f"not pinned (allowed CPUs {ran.get('clients_ran_on')})"
+    clients, nodes = ran.get("client_cpus"), ran.get("client_nodes")
+    if nodes:
+        where = f"on nodes {', '.join(nodes)} (each node's CPUs in the results)"
+    else:
+        where = f"pinned to CPUs {clients}" if clients else f"not pinned (allowed CPUs {ran.get('clients_ran_on')})"
     return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
 
 

@@ -46,12 +46,19 @@ def _bisect(config: RunConfig, plan: Plan, capacity: Cell, objectives: list[Obje
         results.cells.append(cell)
         results.save(config.out)
         ok = verdict(cell, objectives)
-        probes.append({"rate_per_s": rate, "meets": ok})
+        probes.append({"rate_per_s": rate, "meets": ok, **_node_calls(cell)})
         good, bad = (rate, bad) if ok else (good, rate)
         rate = (good + bad) / 2
     return {"contender": capacity.contender, "client": capacity.client, "workload": capacity.workload,
             "clients": capacity.clients, "capacity_per_s": capacity.throughput_per_s,
             "max_rate_per_s": good, "slo": [str(o) for o in objectives], "probes": probes}
+
+
+def _node_calls(cell: Cell) -> dict[str, Any]:
+    """A probe on a cluster: each client node's calls (its share of the rate); nothing on one machine."""
+    nodes = cell.cluster.get("nodes", {}) if cell.cluster else {}
+    names = cell.cluster.get("client_nodes", []) if cell.cluster else []
+    return {"node_calls": {name: nodes[name].get("calls", 0) for name in names}} if names else {}
 
 
 def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, results: Results) -> Cell:

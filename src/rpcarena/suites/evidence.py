@@ -41,8 +41,9 @@ class Evidence:
         return Evidence(self.results, self.missing, network)
 
     def on_link(self) -> Evidence:
-        """The same run seen through the cells measured over an emulated link (a part with `link`)."""
-        return self.over(lambda cell: cell.link is not None)
+        """The same run seen through the cells measured over an emulated link (a part with `link`),
+        or across a cluster's network (`suite --cluster`: every part's cells cross it)."""
+        return self.over(lambda cell: cell.link is not None or bool(cell.cluster))
 
     def get(self, contender: str, workload: str, clients: int = 1) -> Group | None:
         return self.groups.get((contender, workload, clients))

@@ -75,10 +75,12 @@ def example(kind: str, text: str) -> str:
     return text.removeprefix(f"{kind}: ") or text
 
 
-def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None) -> list[Plan]:
-    """Trials outermost so that targets alternate (a drifting machine affects all alike)."""
+def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None,
+          runner: CellRunner | None = None) -> list[Plan]:
+    """Trials outermost so that targets alternate (a drifting machine affects all alike); each
+    target's own runner here, or `runner` for all (a cluster's, which holds one connection)."""
     gate = gate or Gate(None)
-    return [Plan(t, client, t.workload, clients, trial, TargetCells(t, gate))
+    return [Plan(t, client, t.workload, clients, trial, runner or TargetCells(t, gate))
             for trial in range(config.repeat) for clients in config.clients for t in targets
             for client in config.client_drivers or [native.PYTHON]]
 
@@ -102,11 +104,16 @@ class TargetCells(CellRunner):
                                                                                         context.config)
         measured = measure(server, specs, context, logs)
         measured = replace(measured, placement=placed(self.target, context, measured.placement))
-        try:
-            self.gate.check(plan, measured.clients)
-        except ThresholdFailed as failed:
-            return replace(measured, failed=str(failed))
-        return measured
+        return gated(self.gate, plan, measured)
+
+
+def gated(gate: Gate, plan: Plan, measured: Measurement) -> Measurement:
+    """The measured cell, failed (its figures kept) when its failed calls pass the gate."""
+    try:
+        gate.check(plan, measured.clients)
+    except ThresholdFailed as failed:
+        return replace(measured, failed=str(failed))
+    return measured
 
 
 def placed(target: Target, context: RunContext, measured: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,10 +126,15 @@ def placed(target: Target, context: RunContext, measured: Mapping[str, Any]) -> 
 def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]:
     """Python drivers with the target's description: they build its client, not a contender's
     (with the exact timeout, as native drivers get it: `native.external`)."""
-    return python_drivers(DriveSpec(
+    return python_drivers(drive_spec(target, p, config))
+
+
+def drive_spec(target: Target, p: Plan, config: RunConfig) -> DriveSpec:
+    """What the Python drivers of a target's cell are asked, wherever they run."""
+    return DriveSpec(
         contender=target.id, target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
         interval_s=config.interval_s,
         rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, client="py",
-        external=native.external(target, config)))
+        external=native.external(target, config))

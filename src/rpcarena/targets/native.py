@@ -82,15 +82,25 @@ def _beyond_rust(target: Target) -> str | None:
 
 def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]:
     """One native driver process with every client of the cell."""
+    return [DriverSpec(driver_argv(p.client), drive_spec(target, p, config))]
+
+
+def drive_spec(target: Target, p: Plan, config: RunConfig) -> DriveSpec:
+    """What the native driver of `p.client` is asked (its manifest read, nothing built: on a
+    cluster, each node builds its own driver)."""
     worker, entry = _worker(p.client)
-    spec = DriveSpec(
+    return DriveSpec(
         contender=entry.id, target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
         rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival,
         interval_s=config.interval_s, external=external(target, config),
         sync=bool(worker.manifest.get("drive_sync")))
-    return [DriverSpec(worker.argv("drive"), spec)]
+
+
+def driver_argv(client: str) -> list[str]:
+    """The command of `client`'s target driver here, built when it is not yet."""
+    return _worker(client)[0].argv("drive")
 
 
 def external(target: Target, config: RunConfig) -> dict[str, Any]:

@@ -1,0 +1,102 @@
+"""`rpcarena target --cluster`: an external target's clients spread over a cluster's nodes.
+
+When one host's clients run out before the service does (k6 and Locust scale load generation
+out for this), the target's clients are shared over the client nodes as a contender cell's are
+(`phase.split`): each node runs its share with the target's own drivers (Python, or the native
+target driver of `--client go`/`rust`, built on the node), warms up, and waits on the cell's
+barrier; all are released at once and their results merged with `worker.merge`, each node's own
+kept in the cell's `cluster` record. Nothing is started on a server node: the target runs where
+its owner runs it, and every node must reach it (each measures its own round trip to it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from rpcarena import clients, cluster_spec
+from rpcarena.cluster import tasks
+from rpcarena.cluster.cells import ClusterCells, NodeTasks, measured
+from rpcarena.cluster.channel import OrchestratorSide
+from rpcarena.cluster.engine import Engine
+from rpcarena.cluster.reports import NodeReport, received
+from rpcarena.cluster_spec import Node
+from rpcarena.config import RunConfig
+from rpcarena.contract import DriveSpec
+from rpcarena.errors import UsageError
+from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.measurement import Measurement, ServerFigures
+from rpcarena.orchestration.phase import CONNECT_GRACE_S, split
+from rpcarena.orchestration.plan import Plan, Skip
+from rpcarena.targets import cells, native
+from rpcarena.targets.target import ExternalServer, Target
+
+
+class ClusterTargetCells(ClusterCells):
+    """The runner of every target's cells on a cluster (one for the run: one connection to it)."""
+
+    def __init__(self, gate: cells.Gate) -> None:
+        super().__init__()
+        self.gate = gate
+
+    def skip(self, plan: Plan, context: RunContext) -> Skip | None:
+        return native.cannot(_target(plan), plan.client)
+
+    def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
+        engine = self.engine
+        if engine is None:
+            raise UsageError("cluster cells without a cluster: give --cluster")
+        drivers = cluster_spec.target_clients(engine.nodes(), context.config.client_nodes)
+        return cells.gated(self.gate, plan, TargetCell(engine, plan, drivers, context, logs).measure())
+
+
+def plans(targets: list[Target], config: RunConfig, gate: cells.Gate | None = None) -> list[Plan]:
+    """The targets' cells, as on one machine, their clients on the cluster's nodes."""
+    gate = gate or cells.Gate(None)
+    return cells.plans(targets, config, gate, ClusterTargetCells(gate))
+
+
+def _target(plan: Plan) -> Target:
+    if not isinstance(plan.subject, Target):
+        raise UsageError(f"{plan.label}: not an external target")
+    return plan.subject
+
+
+class TargetCell(NodeTasks):
+    """A target's cell: each client node's drivers warm, released at once, merged."""
+
+    def __init__(self, engine: Engine, plan: Plan, drivers: tuple[Node, ...], context: RunContext,
+                 logs: Path) -> None:
+        super().__init__(engine, plan, context, logs)
+        self.drivers, self.target = drivers, _target(plan)
+
+    def _measure(self, channel: OrchestratorSide) -> Measurement:
+        spec = self._spec()
+        parts = split(spec, len(self.drivers))  # fewer parts than nodes when clients < nodes
+        drivers = self.drivers[:len(parts)]
+        clocks = {n.name: self.engine.clock_offset(n) for n in drivers}
+        driving = [self._submit(tasks.drive, self._drive_job(n, part), n) for n, part in zip(drivers, parts)]
+        channel.expect("warm", [n.name for n in drivers], spec.warmup_s + CONNECT_GRACE_S + self.config.cell_timeout_s,
+                       self._watch)
+        server = ExternalServer(self.target)  # its CPU and memory when its pid is on this machine
+        before, scheduler_before = server.usage(), self.engine.scheduler_cpu_s()
+        channel.set("go")
+        reports = [received(self._result(n, f, self.config.cell_timeout_s), NodeReport, n.name)
+                   for n, f in zip(drivers, driving)]
+        after, scheduler_after = server.usage(), self.engine.scheduler_cpu_s()
+        scheduler = None if scheduler_before is None or scheduler_after is None else scheduler_after - scheduler_before
+        figures = ServerFigures(after - before, peak_rss_bytes=server.peak_rss_bytes())
+        done = measured(spec.warmup_s, reports, figures, clocks, drivers, scheduler, self.engine.address)
+        return dataclasses.replace(done, placement=dict(
+            done.placement, server=f"external at {self.target.address}, not pinned by rpcarena"))
+
+    def _spec(self) -> DriveSpec:
+        """The whole cell's spec, as one machine's drivers would get it (shared out by `split`)."""
+        if clients.is_python(self.plan.client):
+            return cells.drive_spec(self.target, self.plan, self.config)
+        return native.drive_spec(self.target, self.plan, self.config)
+
+    def _drive_job(self, node: Node, part: DriveSpec) -> tasks.DriveJob:
+        return tasks.DriveJob(self.engine.run_id, self.id, node.name, part.to_json(), self.plan.client,
+                              native.PROTOCOL, self.target.host, self.target.port, self.config.pin, str(self.logs),
+                              self.config.cell_timeout_s)
