@@ -12,11 +12,13 @@ ghz `--rps` at the same rate and connections, in alternating rounds (the order r
 round, so drift hits every driver alike). It prints per driver and rate the medians over rounds
 of corrected p50/p99, uncorrected p50, the schedule lag p50 (due -> sent) where the driver
 reports it, the pacing error, ghz's p50 at the same rate and the closed-loop p50 at one client,
-with the CPUs that processes outside the benchmark took during each row's runs (the machine may be
-shared: read from /proc as process/contention.py reads a cell's other load; the load average would
-count the benchmark's own server and drivers), and whether the goal holds: a pacing error of at most
-10 % of the uncorrected p50, or 20 us; a row whose runs saw others take 0.25 CPUs or more is not
-judged ("void"), and the last line says whether the whole table can be.
+each driver's own closed-loop capacity at the same clients (a rate above it cannot be kept by any
+pacing: that row says so), with the CPUs that processes outside the benchmark took during each
+row's runs (the machine may be shared: read from /proc as process/contention.py reads a cell's
+other load; the load average would count the benchmark's own server and drivers), and whether
+the goal holds: a pacing error of at most 10 % of the uncorrected p50, or 20 us; a row whose runs
+saw others take 0.25 CPUs or more is not judged ("void"), and the last line says whether the
+whole table can be.
 
     .venv/bin/python benchmarks/open_loop.py [--duration 3] [--warmup 1] [--rounds 2]
         [--drivers py,go,rust,java] [--shares 10,30,60] [--clients 4] [--capacity N]
@@ -155,13 +157,15 @@ HEADER = (f"{'driver':<6}{'share':>6}{'rate/s':>8}{'got/s':>8}{'corr p50':>11}{'
           f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}{'others':>7}  goal (us)")
 
 
-def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict) -> str:
+def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict, driver_max: dict) -> str:
     ours, peer = runs[(driver, rate)], runs[("ghz", rate)]
     error, uncorrected = _median(ours, "pacing_error"), _median(ours, "uncorrected_p50")
     others = max(p.others for p in ours)
     goal = "-" if error is None or uncorrected is None else (
         f"void (others took {others:.2f} CPUs >= {GOAL_MAX_OTHERS:g})" if others >= GOAL_MAX_OTHERS
-        else "met" if error <= max(GOAL_SHARE * uncorrected, GOAL_FLOOR_US) else "NOT met")
+        else "met" if error <= max(GOAL_SHARE * uncorrected, GOAL_FLOOR_US)
+        else f"NOT met: over the driver's capacity ({driver_max[driver]:,.0f}/s)" if rate > driver_max[driver]
+        else "NOT met")
     return (f"{driver:<6}{share:>5}%{rate:>8,.0f}{_us(_median(ours, 'calls_per_s')):>8}{_us(_median(ours, 'p50')):>11}"
             f"{_us(_median(ours, 'p99')):>11}{_us(uncorrected):>11}{_us(_median(ours, 'lag_p50')):>10}"
             f"{_us(error):>11}{_us(_median(peer, 'p50')):>10}{_us(_median(peer, 'p99')):>10}"
@@ -192,9 +196,11 @@ def main() -> int:
               flush=True)
         capacity = args.capacity or rpcarena_once("go", None, args.capacity_clients, setup).calls_per_s
         closed_p50 = {d: rpcarena_once(d, None, 1, setup).p50 for d in drivers}
+        driver_max = {d: rpcarena_once(d, None, args.clients, setup).calls_per_s for d in drivers}
         rates = [round(capacity * s / 100) for s in shares]
         print(f"closed-loop capacity {capacity:,.0f} calls/s ({args.capacity_clients} Go clients); "
-              f"rates {', '.join(f'{r:,}' for r in rates)}", flush=True)
+              f"rates {', '.join(f'{r:,}' for r in rates)}; each driver's own at {args.clients} clients: "
+              f"{', '.join(f'{d} {c:,.0f}' for d, c in driver_max.items())}", flush=True)
         runs = measure(rates, drivers, args.rounds, setup)
     except (ArenaError, PeerError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -202,20 +208,22 @@ def main() -> int:
     print(HEADER)
     for share, rate in zip(shares, rates, strict=True):
         for driver in drivers:
-            print(row(driver, share, rate, runs, closed_p50))
+            print(row(driver, share, rate, runs, closed_p50, driver_max))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"goal: pacing error <= {GOAL_SHARE:.0%} of the uncorrected p50 or {GOAL_FLOOR_US:g} us; logs {setup.logs}")
-    print(verdict(runs, drivers, rates))
+    print(verdict(runs, drivers, rates, driver_max))
     return 0
 
 
-def verdict(runs: dict, drivers: list[str], rates: list[float]) -> str:
-    """One line: the goal met or not over every row, or void when the load was too high to judge."""
+def verdict(runs: dict, drivers: list[str], rates: list[float], driver_max: dict) -> str:
+    """One line: the goal met or not over every row (a miss above the driver's own capacity marked
+    so: no pacing keeps a rate the driver cannot send), or void when the load was too high to judge."""
     others = [p.others for points in runs.values() for p in points]
     if max(others, default=0.0) >= GOAL_MAX_OTHERS:
         return (f"judgement VOID: processes outside the benchmark took up to {max(others):.2f} CPUs (>= "
                 f"{GOAL_MAX_OTHERS:g}) during the runs; they took the drivers' CPUs: rerun on a quiet machine")
-    missed = [f"{d}@{r:,.0f}" for r in rates for d in drivers
+    missed = [f"{d}@{r:,.0f}" + (" (over the driver's capacity)" if r > driver_max[d] else "")
+              for r in rates for d in drivers
               if (e := _median(runs[(d, r)], "pacing_error")) is not None
               and (u := _median(runs[(d, r)], "uncorrected_p50")) is not None
               and e > max(GOAL_SHARE * u, GOAL_FLOOR_US)]

@@ -2,18 +2,11 @@ package rpcarena.worker.core;
 
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /** One load client: warm up for a time, wait at the barrier, then call as the plan says. */
 final class ClientRun implements Runnable {
     private static final long LATE_NS = 1_000_000;
-    /**
-     * The last stretch before a call is due is spun, not parked: parkNanos wakes up late by the
-     * thread's timer slack (50 us by default) and the scheduler's wake-up, which an open loop
-     * would charge to the server.
-     */
-    private static final long SPIN_NS = 150_000;
 
     private final int index;
     private final Connection connection;
@@ -83,9 +76,6 @@ final class ClientRun implements Runnable {
     }
 
     private void call(int slot, long due, boolean measured) {
-        if (due != Plan.NOW) {
-            sleepUntil(due);
-        }
         long sent = System.nanoTime();
         long begin = due == Plan.NOW ? sent : due;  // open loop: from the intended start (wrk2)
         if (measured && sent - begin > LATE_NS) {
@@ -118,16 +108,6 @@ final class ClientRun implements Runnable {
     private void count(boolean measured, String kind) {
         if (measured) {
             tally.error(kind);
-        }
-    }
-
-    /** Park coarse, finish fine: park to SPIN_NS before the call is due, then yield until it is. */
-    private static void sleepUntil(long dueNs) {
-        for (long wait = dueNs - System.nanoTime(); wait > SPIN_NS; wait = dueNs - System.nanoTime()) {
-            LockSupport.parkNanos(wait - SPIN_NS);
-        }
-        while (System.nanoTime() < dueNs) {
-            Thread.yield();  // the event loop thread that reads replies may share this CPU
         }
     }
 }

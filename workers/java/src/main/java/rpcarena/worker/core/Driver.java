@@ -33,6 +33,9 @@ public final class Driver {
         try {
             runAll(runs);
         } finally {
+            if (plan != null) {
+                plan.stop();
+            }
             connections.forEach(Connection::close);
         }
         for (ClientRun r : runs) {
@@ -50,7 +53,8 @@ public final class Driver {
         startNs = System.nanoTime();
         plan = spec.ratePerS() == null
                 ? new Plan.Quota(spec.clients(), spec.calls(), deadlineNs())
-                : new Plan.Schedule(pacer(), startNs, spec.calls(), durationNs(), spec.stages());
+                : new Release(new Plan.Schedule(pacer(), startNs, spec.calls(), durationNs(), spec.stages()),
+                        spec.clients()).start();
     }
 
     private Pacer pacer() {

@@ -55,6 +55,19 @@ class CoreTest {
     }
 
     @Test
+    void releaseHandsEachCallOutInOrderNotBeforeItIsDueThenDoneToEveryClient() {
+        long start = System.nanoTime() + 1_000_000;
+        Plan plan = new Release(new Plan.Schedule(Pacer.of("constant", 2000), start, 5L, null), 2).start();
+        for (int k = 0; k < 5; k++) {
+            long due = plan.next(k % 2);
+            assertEquals(start + k * 500_000L, due);
+            assertTrue(System.nanoTime() >= due);
+        }
+        assertEquals(Plan.DONE, plan.next(0));
+        assertEquals(Plan.DONE, plan.next(1));
+    }
+
+    @Test
     void poissonGapsAverageTheRate() {
         Pacer p = Pacer.of("poisson", 1000);
         long last = 0;
