@@ -1,0 +1,47 @@
+"""A handler's own cost: `--server-work 300us` of CPU and `--server-wait 2ms` of waiting.
+
+The CPU is spent in a loop whose rate is calibrated when the server starts (the thread's own CPU
+clock over a few rounds, the fastest kept), so the asked microseconds are CPU, not wall time that
+a preempted server would stretch. The wait sleeps, as a database call does, without CPU.
+`benchmarks/server_work.py` checks the calibration against the server's measured CPU per call.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+CALIBRATION_ROUNDS = 5
+CALIBRATION_LOOPS = 200_000
+
+
+def _spin(loops: int) -> int:
+    total = 0
+    for i in range(loops):
+        total += i * i % 7
+    return total
+
+
+def loops_per_us() -> float:
+    """How many `_spin` loops this process runs in a microsecond of its own CPU."""
+    best = float("inf")
+    for _ in range(CALIBRATION_ROUNDS):
+        start = time.thread_time_ns()
+        _spin(CALIBRATION_LOOPS)
+        best = min(best, time.thread_time_ns() - start)
+    return CALIBRATION_LOOPS / max(best / 1000, 1e-3)
+
+
+def handler_cost(work_us: float, wait_us: float) -> tuple[Callable[[], None], str]:
+    """(what a handler runs before it answers, the calibration as the server's log records it)."""
+    if not work_us and not wait_us:
+        return (lambda: None), "no server work or wait"
+    rate = loops_per_us() if work_us else 0.0
+    loops, wait_s = round(work_us * rate), wait_us / 1e6
+
+    def cost() -> None:
+        if loops:
+            _spin(loops)
+        if wait_s:
+            time.sleep(wait_s)
+    return cost, f"server work {work_us:g}us = {loops} loops ({rate:.1f} loops/us), wait {wait_us:g}us"
