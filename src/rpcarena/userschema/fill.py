@@ -99,7 +99,7 @@ def _field(fill: Fill, field: Any, rng: random.Random, depth: int) -> Any:
     if field.message_type is not None and field.message_type.GetOptions().map_entry:
         key, value = field.message_type.fields_by_name["key"], field.message_type.fields_by_name["value"]
         return {str(_scalar(fill, key, rng, depth)): _scalar(fill, value, rng, depth) for _ in range(fill.repeated)}
-    if field.label == FieldDescriptor.LABEL_REPEATED:
+    if field.is_repeated:
         return [_scalar(fill, field, rng, depth) for _ in range(fill.repeated)]
     return _scalar(fill, field, rng, depth)
 

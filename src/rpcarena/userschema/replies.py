@@ -55,7 +55,7 @@ def sized(reply_type: type, size: int) -> dict[str, Any]:
 def _with_text(reply_type: type, field: Any, length: int) -> Any:
     value: Any = b"r" * length if field.type == FieldDescriptor.TYPE_BYTES else "r" * length
     reply = reply_type()
-    if field.label == FieldDescriptor.LABEL_REPEATED:
+    if field.is_repeated:
         getattr(reply, field.name).append(value)
     else:
         setattr(reply, field.name, value)
