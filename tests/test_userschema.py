@@ -116,11 +116,12 @@ def test_a_user_schema_through_every_python_mechanism(tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method", "orders.Orders/Place",
                    "--data-file", str(EXAMPLES / "orders" / "requests.jsonl"), "--reply-size", "1KB",
-                   "--server-work", "50us", "--contender", "tcp-raw,grpc-py,rest-fastapi,thrift-binary,grpc-go",
+                   "--server-work", "50us", "--contender",
+                   "tcp-raw,grpc-py,rest-fastapi,tagless,typed-json,thrift-binary,grpc-go",
                    "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
-    for contender in ("tcp-raw", "grpc-py", "rest-fastapi"):
+    for contender in ("tcp-raw", "grpc-py", "rest-fastapi", "tagless", "typed-json"):
         assert cells[contender].status == "ok", cells[contender].reason
         assert cells[contender].calls == 30 and cells[contender].errors == {}
     assert cells["thrift-binary"].status == "unsupported" and "user's schema" in cells["thrift-binary"].reason
@@ -139,6 +140,18 @@ def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
     assert cells["grpc-py"].status == "ok" and cells["grpc-py"].calls == 20 and cells["grpc-py"].errors == {}
     assert cells["rest-fastapi"].status == "unsupported" and "stream" in cells["rest-fastapi"].reason
     assert rpcarena.load(out).config["user_schema"]["fill"] == "strings=8B,repeated=4,seed=3,count=2"
+
+
+def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(EXAMPLES / "large" / "documents.proto"), "--method", "documents.Store/Put",
+                   "--fill", "bytes=1KB", "--reply-size", "64B", "--contender", "tagless,typed-json", "-n", "5",
+                   "--repeat", "1", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    cells = _cells(out)
+    assert cells["tagless"].status == cells["typed-json"].status == "unsupported"
+    assert cells["tagless"].reason.startswith("documents.Document.body is a bytes field: ")
+    assert "MML's typed JSON carries" in cells["typed-json"].reason
 
 
 def test_a_bad_sample_on_the_command_line_is_one_line_naming_it(tmp_path):

@@ -40,7 +40,7 @@ class Contender(ABC):
 
     def user_unsupported(self, method: schema.Method) -> str | None:
         """Why this contender cannot serve a method of the user's schema (`rpcarena run --proto`), or None."""
-        return f"{self.id} is not built from a user's schema yet (grpc-py, rest-fastapi and tcp-raw are)"
+        return f"{self.id} is not built from a user's schema yet"
 
     @abstractmethod
     def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:

@@ -148,13 +148,24 @@ def _user_files() -> list[Any]:
     return [pool.FindFileByName(name) for pool, names, _ in _user for name in names]
 
 
+def user_message(name: str) -> Any:
+    """The descriptor of a message of the user's schema by full name, or None (an arena message)."""
+    pool = user_pool()
+    if pool is None or "." not in name:
+        return None
+    try:
+        return pool.FindMessageTypeByName(name)
+    except KeyError:
+        return None
+
+
 @cache
 def message_class(name: str) -> type:
-    pool = user_pool()
-    if pool is not None and "." in name:
+    found = user_message(name)
+    if found is not None:
         from google.protobuf import message_factory
 
-        return message_factory.GetMessageClass(pool.FindMessageTypeByName(name))
+        return message_factory.GetMessageClass(found)
     for module in _compiled().values():
         if hasattr(module, name):
             return getattr(module, name)

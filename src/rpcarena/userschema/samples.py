@@ -12,15 +12,36 @@ from pathlib import Path
 from typing import Any
 
 from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
 
 from rpcarena.errors import UsageError
 
 MAX_SAMPLES = 100_000
+_WIDE = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT64,
+         FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64}
 
 
 def canonical(message: Any) -> dict[str, Any]:
-    """A message as the workloads keep it: proto JSON with the .proto's field names."""
-    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+    """A message as the workloads keep it: proto JSON with the .proto's field names, enums and 64-bit
+    integers as numbers (as the seeds' payloads are, and as every codec here reads them)."""
+    data = json_format.MessageToDict(message, preserving_proto_field_name=True, use_integers_for_enums=True)
+    return _numbers(message.DESCRIPTOR, data)
+
+
+def _numbers(descriptor: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """proto JSON's 64-bit integer strings as numbers, in nested messages too."""
+    for field in descriptor.fields:
+        if field.name not in data:
+            continue
+        value = data[field.name]
+        if field.type in _WIDE:
+            data[field.name] = [int(v) for v in value] if field.is_repeated else int(value)
+        elif field.type == FieldDescriptor.TYPE_MESSAGE and not field.message_type.GetOptions().map_entry:
+            if field.is_repeated:
+                data[field.name] = [_numbers(field.message_type, v) for v in value]
+            else:
+                data[field.name] = _numbers(field.message_type, value)
+    return data
 
 
 def parsed(text: str, message_type: type, where: str, option: str) -> dict[str, Any]:

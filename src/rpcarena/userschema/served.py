@@ -15,9 +15,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from google.protobuf import json_format
+
 from rpcarena.errors import UsageError
 from rpcarena.protocol import schema
-from rpcarena.userschema import replies, work
+from rpcarena.userschema import replies, samples, work
 from rpcarena.userschema.workload import NEED
 
 
@@ -29,6 +31,13 @@ class Served:
     request_type: Any
     reply_type: Any
     answer: Callable[[Any], Any]  # request message -> reply message, the handler's cost spent first
+    # canonical (proto JSON) request -> canonical reply, for the mechanisms that hold dicts or tuples
+    answer_canonical: Callable[[dict], dict]
+
+    @property
+    def key(self) -> str:
+        """The method as clients name it, "package.Service/Method"."""
+        return f"{self.method.service}/{self.method.name}"
 
 
 def of(services: Mapping[str, str]) -> Served | None:
@@ -53,4 +62,29 @@ def _load(path: str) -> Served:
     def answer(request: Any) -> Any:
         cost()
         return respond(request)
-    return Served(method, request_type, reply_type, answer)
+    return Served(method, request_type, reply_type, answer,
+                  _canonical_answer(served["reply"], served["pairs"], request_type, reply_type, respond, cost))
+
+
+def _canonical_answer(mode: str, pairs: list[list[dict]], request_type: Any, reply_type: Any,
+                      respond: Callable[[Any], Any], cost: Callable[[], None]) -> Callable[[dict], dict]:
+    """The answer to a canonical request: a sized reply is one dict and an echo into the same type is the
+    request itself, as a handler of those mechanisms would write them; any other reply goes through the
+    message (protobuf's own parsing: a cost those mechanisms' servers pay here and gRPC's do not)."""
+    if mode == "size":
+        fixed = pairs[0][1]
+
+        def sized(request: dict) -> dict:
+            cost()
+            return fixed
+        return sized
+    if mode == "echo" and request_type is reply_type:
+        def same(request: dict) -> dict:
+            cost()
+            return request
+        return same
+
+    def through(request: dict) -> dict:
+        cost()
+        return samples.canonical(respond(json_format.ParseDict(request, request_type(), ignore_unknown_fields=True)))
+    return through
