@@ -1,8 +1,11 @@
 """A handler's own cost: `--server-work 300us` of CPU and `--server-wait 2ms` of waiting.
 
-The CPU is spent in a loop whose rate is calibrated when the server starts (the thread's own CPU
-clock over a few rounds, the fastest kept), so the asked microseconds are CPU, not wall time that
-a preempted server would stretch. The wait sleeps, as a database call does, without CPU.
+The CPU is spent in a loop until the handler thread's own CPU clock has advanced by the asked
+microseconds, so they are CPU, not wall time that a preempted server would stretch, and they stay
+right when a busy machine slows the loop (a rate calibrated once would not: on 2 shared cores it
+was off by 20-80%). The loop runs in chunks calibrated when the server starts (`CHUNK_US` of CPU
+each, or a twentieth of the work if less), so the clock is read a few dozen times a call and the
+overshoot is at most a chunk. The wait sleeps, as a database call does, without CPU.
 `benchmarks/server_work.py` checks the calibration against the server's measured CPU per call.
 """
 
@@ -13,6 +16,7 @@ from collections.abc import Callable
 
 CALIBRATION_ROUNDS = 5
 CALIBRATION_LOOPS = 200_000
+CHUNK_US = 10.0
 
 
 def _spin(loops: int) -> int:
@@ -37,11 +41,15 @@ def handler_cost(work_us: float, wait_us: float) -> tuple[Callable[[], None], st
     if not work_us and not wait_us:
         return (lambda: None), "no server work or wait"
     rate = loops_per_us() if work_us else 0.0
-    loops, wait_s = round(work_us * rate), wait_us / 1e6
+    chunk = max(1, round(min(CHUNK_US, work_us / 20) * rate))
+    work_ns, wait_s, clock = int(work_us * 1000), wait_us / 1e6, time.thread_time_ns
 
     def cost() -> None:
-        if loops:
-            _spin(loops)
+        if work_ns:
+            start = clock()
+            while clock() - start < work_ns:
+                _spin(chunk)
         if wait_s:
             time.sleep(wait_s)
-    return cost, f"server work {work_us:g}us = {loops} loops ({rate:.1f} loops/us), wait {wait_us:g}us"
+    return cost, (f"server work {work_us:g}us of thread CPU, in chunks of {chunk} loops ({rate:.1f} loops/us), "
+                  f"wait {wait_us:g}us")

@@ -67,7 +67,7 @@ def method_key(text: str) -> str:
 
 
 def build(options: UserWorkload) -> Workload:
-    """The user's workload, registered under `workload_id(options)` (once per process)."""
+    """The user's workload, registered as "user.package.Service.Method" (replacing one built before)."""
     descriptor_set, digest = compiled.descriptor_set(Path(options.proto))
     schema.add_user(descriptor_set)
     key = method_key(options.method)
@@ -81,12 +81,12 @@ def build(options: UserWorkload) -> Workload:
     served = {"method": key, "descriptor_set_b64": base64.b64encode(descriptor_set).decode(), "reply": options.reply,
               "pairs": pairs, "server_work_us": options.server_work_us, "server_wait_us": options.server_wait_us}
     workload_id = f"{PREFIX}.{key.replace('/', '.')}"
-    if workload_id not in WORKLOADS:
-        description = (f"{Path(options.proto).name} {key}: {len(requests)} request(s) from {source}, "
-                       f"reply {_reply_text(options)}, schema {digest}")
-        register(workload_id, key, description, lambda: requests, mode="stream" if method.streaming else "unary",
-                 needs=(Need(NEED, lambda given, host, prefix: ServedFile(served)),),
-                 reference=_reference(requests, expected))
+    description = (f"{Path(options.proto).name} {key}: {len(requests)} request(s) from {source}, "
+                   f"reply {_reply_text(options)}, schema {digest}")
+    WORKLOADS.pop(workload_id, None)  # built again with other options (a benchmark's second configuration)
+    register(workload_id, key, description, lambda: requests, mode="stream" if method.streaming else "unary",
+             needs=(Need(NEED, lambda given, host, prefix: ServedFile(served)),),
+             reference=_reference(requests, expected))
     return WORKLOADS[workload_id]
 
 
