@@ -4,6 +4,7 @@ and the schema served and called by every mechanism that serves one, against rea
 from __future__ import annotations
 
 import base64
+import json
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,33 @@ def test_the_drive_spec_carries_the_compiled_schema_and_leaves_it_out_otherwise(
                      calls=1, schema_b64=base64.b64encode(descriptor_set).decode())
     assert base64.b64decode(DriveSpec.from_line(spec.to_line()).schema_b64 or "") == descriptor_set
     assert "schema_b64" not in spec.but(schema_b64=None).to_json()  # the seeds' specs are as they were
+
+
+WRONG_ANSWERS = """
+import dataclasses, json, sys
+from pathlib import Path
+from rpcarena import workloads
+from rpcarena.config import RunConfig
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
+from rpcarena.userschema.workload import UserWorkload, build
+
+options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"order_id": "A-1"}')
+right = build(options)
+workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
+config = RunConfig(contenders=["grpc-py", "rest-fastapi", "tagless", "typed-json"], workloads=[right.id], calls=5,
+                   warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
+print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
+"""
+
+
+def test_every_mechanism_checks_each_reply_against_the_expected_one(tmp_path):
+    """The servers answer "A-1" while the drivers expect "A-2": every call is a wrong answer."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WRONG_ANSWERS, str(EXAMPLES / "orders" / "orders.proto"),
+                           str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    errors = json.loads(done.stdout.splitlines()[-1])
+    assert errors == {c: {"wrong_answer": 5} for c in ("grpc-py", "rest-fastapi", "tagless", "typed-json")}
