@@ -118,11 +118,11 @@ def test_a_user_schema_through_every_python_mechanism(tmp_path):
     done = run_cli("run", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method", "orders.Orders/Place",
                    "--data-file", str(EXAMPLES / "orders" / "requests.jsonl"), "--reply-size", "1KB",
                    "--server-work", "50us", "--contender",
-                   "tcp-raw,grpc-py,rest-fastapi,tagless,typed-json,thrift-binary,grpc-go",
+                   "tcp-raw,grpc-py,rest-fastapi,tagless,typed-json,rpyc-tuple-nodelay,thrift-binary,grpc-go",
                    "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
-    for contender in ("tcp-raw", "grpc-py", "rest-fastapi", "tagless", "typed-json"):
+    for contender in ("tcp-raw", "grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay"):
         assert cells[contender].status == "ok", cells[contender].reason
         assert cells[contender].calls == 30 and cells[contender].errors == {}
     assert cells["thrift-binary"].status == "unsupported" and "user's schema" in cells["thrift-binary"].reason
@@ -185,7 +185,8 @@ from rpcarena.userschema.workload import UserWorkload, build
 options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"order_id": "A-1"}')
 right = build(options)
 workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
-config = RunConfig(contenders=["grpc-py", "rest-fastapi", "tagless", "typed-json"], workloads=[right.id], calls=5,
+config = RunConfig(contenders=["grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay"],
+                   workloads=[right.id], calls=5,
                    warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
 print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
 """
@@ -200,4 +201,5 @@ def test_every_mechanism_checks_each_reply_against_the_expected_one(tmp_path):
                            str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     errors = json.loads(done.stdout.splitlines()[-1])
-    assert errors == {c: {"wrong_answer": 5} for c in ("grpc-py", "rest-fastapi", "tagless", "typed-json")}
+    mechanisms = ("grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay")
+    assert errors == {c: {"wrong_answer": 5} for c in mechanisms}
