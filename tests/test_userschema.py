@@ -122,10 +122,10 @@ def test_a_user_schema_through_every_python_mechanism(tmp_path):
                    "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
-    for contender in ("tcp-raw", "grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay"):
+    for contender in ("tcp-raw", "grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay",
+                      "thrift-binary"):
         assert cells[contender].status == "ok", cells[contender].reason
         assert cells[contender].calls == 30 and cells[contender].errors == {}
-    assert cells["thrift-binary"].status == "unsupported" and "user's schema" in cells["thrift-binary"].reason
     assert cells["grpc-go"].status == "unsupported" and "go worker" in cells["grpc-go"].reason
     recorded = rpcarena.load(out).config["user_schema"]
     assert recorded["method"] == "orders.Orders/Place" and recorded["reply_size_bytes"] == 1024
@@ -146,11 +146,12 @@ def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
 def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "large" / "documents.proto"), "--method", "documents.Store/Put",
-                   "--fill", "bytes=1KB", "--reply-size", "64B", "--contender", "tagless,typed-json", "-n", "5",
+                   "--fill", "bytes=1KB", "--reply-size", "64B", "--contender", "tagless,typed-json,thrift-binary",
+                   "-n", "5",
                    "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
-    assert cells["tagless"].status == cells["typed-json"].status == "unsupported"
+    assert cells["tagless"].status == cells["typed-json"].status == cells["thrift-binary"].status == "unsupported"
     assert cells["tagless"].reason.startswith("documents.Document.body is a bytes field: ")
     assert "MML's typed JSON carries" in cells["typed-json"].reason
 
@@ -185,7 +186,8 @@ from rpcarena.userschema.workload import UserWorkload, build
 options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"order_id": "A-1"}')
 right = build(options)
 workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
-config = RunConfig(contenders=["grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay"],
+config = RunConfig(contenders=["grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay",
+                                "thrift-compact"],
                    workloads=[right.id], calls=5,
                    warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
 print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
@@ -201,5 +203,5 @@ def test_every_mechanism_checks_each_reply_against_the_expected_one(tmp_path):
                            str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     errors = json.loads(done.stdout.splitlines()[-1])
-    mechanisms = ("grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay")
+    mechanisms = ("grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay", "thrift-compact")
     assert errors == {c: {"wrong_answer": 5} for c in mechanisms}

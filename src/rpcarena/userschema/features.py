@@ -1,6 +1,6 @@
 """Which features of a user's schema a mechanism cannot express: the reason its cell is "unsupported".
 
-A mechanism names the kinds it lacks ("bytes", "map", "oneof", "enum", "recursion"); `first_of`
+A mechanism names the kinds it lacks (the keys of `NAMES`); `first_of`
 walks the method's messages and names the first field of such a kind, so the cell says exactly
 what in the user's schema stopped it, never a silent difference.
 """
@@ -15,7 +15,8 @@ from rpcarena.protocol import schema
 
 # Each kind as a sentence names it.
 NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "an enum",
-         "recursion": "a message that contains itself"}
+         "recursion": "a message that contains itself", "uint64": "an unsigned 64-bit integer",
+         "nested": "a message declared inside another"}
 
 
 def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
@@ -40,6 +41,8 @@ def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str
         return ("recursion", message.full_name) if "recursion" in kinds else None
     if message.oneofs and "oneof" in kinds:
         return "oneof", message.oneofs[0].full_name
+    if message.containing_type is not None and "nested" in kinds:
+        return "nested", message.full_name
     for field in message.fields:
         kind = _kind(field)
         if kind in kinds:
@@ -56,6 +59,8 @@ def _kind(field: Any) -> str | None:
         return "bytes"
     if field.type == FieldDescriptor.TYPE_ENUM:
         return "enum"
+    if field.type in (FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_FIXED64):
+        return "uint64"
     if field.type == FieldDescriptor.TYPE_MESSAGE and field.message_type.GetOptions().map_entry:
         return "map"
     return None
