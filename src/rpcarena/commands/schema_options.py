@@ -8,12 +8,15 @@ cells that say why.
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from rpcarena.config import parse_duration
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import UsageError
-from rpcarena.userschema import fill
+from rpcarena.userschema import compiled, fill
 from rpcarena.userschema.workload import UserWorkload, build
 
 # Without --contender: the floor, then each mechanism in each language a user chooses between.
@@ -48,7 +51,11 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
     if args.method is None:
         raise UsageError("--proto needs --method package.Service/Method")
     options = options_of(args)
+    cached, started = compiled.is_cached(Path(args.proto)), time.perf_counter()
     workload = build(options)
+    built = "its compiled schema reused" if cached else f"compiled in {time.perf_counter() - started:.2f}s"
+    if not getattr(args, "quiet", False):
+        print(f"{workload.description}; {built}", file=sys.stderr)
     contenders = None if args.contender else [c for c in CONTENDERS if c in all_contenders()]
     found = {"workloads": [workload.id], "user_schema": options.to_json(), "contenders": contenders}
     return {name: value for name, value in found.items() if value is not None}

@@ -31,6 +31,11 @@ def descriptor_set(proto: Path) -> tuple[bytes, str]:
     return cached.read_bytes(), digest
 
 
+def is_cached(proto: Path) -> bool:
+    """Whether this schema, as it is now, was compiled before (a second run reuses it)."""
+    return proto.is_file() and (cache_folder() / schema_hash(proto) / "set.pb").exists()
+
+
 def cache_folder() -> Path:
     return schema.cache_dir() / "userschema"
 
