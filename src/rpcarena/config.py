@@ -8,6 +8,7 @@ import re
 import socket
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from rpcarena import cluster_spec
@@ -133,6 +134,8 @@ class RunConfig:
     cluster: str | None = None  # "tcp://HOST:8786", "ssh:a,b", "local:3", "netns:rtt=10ms": nodes (rpcarena.cluster)
     server_node: str | None = None  # which node serves: an address, a name, a host or resource:NAME
     client_nodes: list[str] | None = None  # which nodes drive (default: every other node)
+    # --proto: the workload from the user's schema, as typed (rpcarena.userschema.workload.UserWorkload)
+    user_schema: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.rate_stages:

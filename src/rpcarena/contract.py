@@ -116,7 +116,7 @@ class DriveSpec(Document):
     """What a driver is asked to do: one cell's measured phase against one target."""
 
     WHAT: ClassVar[str] = "drive spec"
-    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external", "stages")
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external", "stages", "schema_b64")
 
     contender: str = field(metadata=kind("string"))
     target: str = field(metadata=kind("string"))
@@ -147,6 +147,9 @@ class DriveSpec(Document):
     # Python drivers and by a native target driver (target-go); requests are rendered, responses
     # are each request's [path, value] checks
     external: dict[str, Any] | None = field(default=None, metadata=kind("object", nullable=True))
+    # a method of the user's schema (`rpcarena run --proto`, method "package.Service/Method"): the
+    # compiled schema, a serialized FileDescriptorSet in base64, for the driver to build its messages
+    schema_b64: str | None = field(default=None, metadata=kind("string", nullable=True))
 
     def validate(self) -> None:
         if self.contract != VERSION:

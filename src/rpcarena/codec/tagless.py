@@ -369,8 +369,9 @@ def plain(value: Any) -> Any:
 
 @cache
 def codec(full_name: str) -> MessageCodec:
-    """The codec of a message of the canonical schema, e.g. 'arena.LargeData8192'."""
-    return MessageCodec(schema.pb2().DESCRIPTOR.message_types_by_name[full_name.rpartition(".")[2]])
+    """The codec of a message of the canonical schema, e.g. 'arena.LargeData8192', or of the user's."""
+    arena = schema.pb2().DESCRIPTOR.message_types_by_name
+    return MessageCodec(schema.user_message(full_name) or arena[full_name.rpartition(".")[2]])
 
 
 def from_dict(descriptor: Descriptor, data: dict) -> tuple:

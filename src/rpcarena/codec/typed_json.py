@@ -34,8 +34,9 @@ class DecodeError(ValueError):
 
 
 def descriptor(name: str) -> Descriptor:
-    """A message of the canonical schema by short ('Person') or full ('arena.Person') name."""
-    return schema.pb2().DESCRIPTOR.message_types_by_name[name.rpartition(".")[2]]
+    """A message of the canonical schema by short ('Person') or full ('arena.Person') name, or of the
+    user's schema by full name."""
+    return schema.user_message(name) or schema.pb2().DESCRIPTOR.message_types_by_name[name.rpartition(".")[2]]
 
 
 def to_typed(message: Descriptor, data: dict) -> dict:

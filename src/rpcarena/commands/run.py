@@ -13,6 +13,7 @@ from rich.console import Console
 from rpcarena import cluster_spec, environment, report, seeds
 from rpcarena.analysis import slo
 from rpcarena.cluster import cells as cluster_cells
+from rpcarena.commands import schema_options
 from rpcarena.commands.options import (
     EXIT_OK,
     STDOUT,
@@ -95,6 +96,7 @@ def _typed(args: argparse.Namespace) -> dict[str, Any]:
                  client_drivers=parse_names(args.client, "--client"), host=args.host, port=args.port,
                  redis_url=args.redis, via=args.via, link=args.link, cluster=args.cluster,
                  server_node=args.server_node, client_nodes=parse_names(args.client_nodes, "--client-nodes"))
+    given.update(schema_options.given(args))
     return {name: value for name, value in given.items() if value is not None}
 
 
@@ -108,6 +110,7 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     doc = load(args.resume)
     path = writable_file(args.resume, "--resume")
     stored = RunConfig.from_json(doc.config, str(path))
+    schema_options.rebuild(stored.user_schema)
     config = RunConfig(**dict(_fields(stored), **_typed(args), out=path, fail_fast=args.fail_fast))
     changed = stored.differences(config)
     if changed:
@@ -196,6 +199,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                         "(after Ctrl-C, a kill, a crash or a failed cell); no --out elsewhere")
     add_cluster_options(p)
     add_output_options(p)
+    schema_options.add(p)
 
 
 def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,

@@ -31,10 +31,16 @@ class Contender(ABC):
 
     def unsupported(self, method: str) -> str | None:
         """Why this contender does not implement `method`, or None when it does."""
-        service = schema.methods()[method].service
-        if self.services is not None and service not in self.services:
-            return f"{self.id} does not implement {service}"
+        info = schema.methods()[method]
+        if info.user:
+            return self.user_unsupported(info)
+        if self.services is not None and info.service not in self.services:
+            return f"{self.id} does not implement {info.service}"
         return None
+
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        """Why this contender cannot serve a method of the user's schema (`rpcarena run --proto`), or None."""
+        return f"{self.id} is not built from a user's schema yet"
 
     @abstractmethod
     def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:

@@ -20,6 +20,8 @@ from rpcarena.codec import frames
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import schema, semantics
+from rpcarena.userschema import served
+from rpcarena.userschema.served import Served
 
 
 class Codec(Protocol):
@@ -35,7 +37,13 @@ def unary_methods() -> tuple[Any, ...]:
     return tuple(m for m in service.methods if not (m.client_streaming or m.server_streaming))
 
 
+# The frame kind of the method of a user's schema (`rpcarena run --proto`): one past any index of arena.Arena's.
+USER_KIND = 0xFFFF
+
+
 def method_index(name: str) -> int:
+    if schema.methods()[name].user:
+        return USER_KIND
     for i, method in enumerate(unary_methods()):
         if method.name == name:
             return i
@@ -82,12 +90,29 @@ class FramedContender(PythonContender):
         """(kind, body) -> (status, reply body), its codecs built before the first call."""
         raise NotImplementedError
 
+    def user_handler(self, user: Served) -> tuple[Codec, Codec, Callable[[Any], Any]]:
+        """(request codec, reply codec, request value -> reply value) of the user's method."""
+        raise NotImplementedError(f"{self.id} does not serve a user's schema")
+
+    def _handler(self, services: Mapping[str, str]) -> frames.Handler:
+        """`handler`, answering frames of `USER_KIND` too when the run serves a user's method."""
+        handle, user = self.handler(), served.of(services)
+        if user is None:
+            return handle
+        request, response, respond = self.user_handler(user)
+
+        def both(kind: int, body: bytes) -> tuple[int, bytes]:
+            if kind != USER_KIND:
+                return handle(kind, body)
+            return answer(body, request, response, respond, ValueError, ValueError)
+        return both
+
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
             listener = frames.listen(host, port)
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
-        handle = self.handler()
+        handle = self._handler(services)
         announce_ready(listener.getsockname()[1])
         threading.Thread(target=frames.serve_forever, args=(listener, handle), daemon=True).start()
         threading.Event().wait()
@@ -98,11 +123,15 @@ class FramedClient(Client):
     A subclass names its codecs' `table`."""
 
     table: Callable[[], Table]
+    user_codecs: Callable[[str], tuple[Codec, Codec]]  # the request and reply codecs of a user's method
 
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         super().__init__(target, method, timeout_s)
         self.index = method_index(method)
-        _, self.request, self.response = self.table()[self.index]
+        if self.index == USER_KIND:
+            self.request, self.response = self.user_codecs(method)
+        else:
+            _, self.request, self.response = self.table()[self.index]
         self._sock: socket.socket | None = None
         self._reader: Any = None
         self._next_id = 0

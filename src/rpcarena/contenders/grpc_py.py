@@ -121,6 +121,9 @@ class GrpcPy(PythonContender):
         announce_ready(bound)
         threading.Event().wait()
 
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        return None  # served by the handler `rpcarena.userschema.handlers` adds
+
 
 class GrpcClient(Client):
     """A grpcio channel of its own (no shared subchannel) calling one method."""

@@ -1,7 +1,8 @@
 """The HTTP/JSON mapping of the schema (docs/worker-contract.md), for Python clients.
 
 Every arena.Arena method is `POST /arena/{Method}` with the canonical JSON both
-ways. The predictions seed's REST twin is different, and kept as published:
+ways; a method of the user's schema is `POST /package.Service/Method`. The
+predictions seed's REST twin is different, and kept as published:
 `GET /predictions/{id_client}` answering the Redis hash as a JSON object
 (class_name -> score, the score a number or, as the seed's FastAPI sent it, a
 string); clients turn that into the canonical reply, sorted by class_name.
@@ -18,6 +19,8 @@ def request_of(method: str, request: dict) -> tuple[str, str, dict | None]:
     """(HTTP method, path, JSON body or None) of a canonical request."""
     if method == PREDICTIONS:
         return "GET", f"/predictions/{request.get('id_client', '')}", None
+    if "/" in method:  # a method of the user's schema, "package.Service/Method"
+        return "POST", f"/{method}", request
     return "POST", f"/arena/{method}", request
 
 

@@ -12,6 +12,7 @@ from rpcarena.contenders.base import Contender, service_options
 from rpcarena.contract import ManifestEntry
 from rpcarena.errors import UnavailableError
 from rpcarena.process.builds import Worker, workers
+from rpcarena.protocol import schema
 
 
 class NativeContender(Contender):
@@ -33,6 +34,9 @@ class NativeContender(Contender):
 
     def unsupported(self, method: str) -> str | None:
         return self._unsupported.get(method) or super().unsupported(method)
+
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        return f"the {self.language} worker does not build a user's schema yet (only Python serves one)"
 
     def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:
         if not self.has_server:

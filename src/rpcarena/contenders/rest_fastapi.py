@@ -146,6 +146,11 @@ class RestFastapi(PythonContender):
         announce_ready(sock.getsockname()[1])
         uvicorn.Server(config).run(sockets=[sock])
 
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        """A unary method is `POST /package.Service/Method` (the handler `rpcarena.userschema.handlers`
+        adds); a stream has no REST/JSON form a user would write."""
+        return "a stream has no REST/JSON form: REST answers one request with one reply" if method.streaming else None
+
 
 class HttpStatusError(Exception):
     def __init__(self, status: int) -> None:

@@ -18,10 +18,12 @@ from collections.abc import Mapping
 from dataclasses import astuple, dataclass
 from typing import Any
 
-from rpcarena.codec import frames
+from rpcarena.codec import frames, tagless
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import limits, replies, schema, semantics
+from rpcarena.userschema import features, served
+from rpcarena.userschema.served import Served
 
 
 @dataclass
@@ -56,7 +58,7 @@ def _whole_message(method: str) -> bool:
     return schema.methods()[method].request.startswith("LargeData")
 
 
-def _service_class() -> type:
+def _service_class(user: Served | None = None) -> type:
     import rpyc
 
     def echo(self: Any, value: Any) -> Any:
@@ -65,7 +67,27 @@ def _service_class() -> type:
     body = {f"exposed_{name}": _exposed(op, name) for name, op in semantics.OPERATIONS.items()}
     for method in schema.methods().values():
         body.setdefault(f"exposed_{method.name}", echo)
+    if user is not None:
+        body[f"exposed_{user.key}"] = _user_exposed(user)
     return type("ArenaService", (rpyc.Service,), body)
+
+
+def _user_exposed(user: Served) -> Any:
+    """The user's method by value: its message a tuple of its fields in schema order (nested messages
+    and repeated fields tuples too), as an RPyC author passes plain objects; the reply likewise."""
+    request, reply, answer = schema.descriptor(user.method.request), schema.descriptor(user.method.response), \
+        user.answer_canonical
+
+    def call(self: Any, value: tuple) -> tuple:
+        return tagless.from_dict(reply, answer(tagless.to_dict(request, value)))
+    return call
+
+
+# What RPyC by value cannot pass of a user's schema here, and why (`userschema.features`).
+_LACKS = {"oneof": "a tuple of every field has no form for a oneof",
+          "map": "its tuples are of fixed fields: a map is not mapped to one yet",
+          "bytes": "bytes from proto JSON are not decoded for it yet",
+          "recursion": "its tuples are of a fixed depth"}
 
 
 class Rpyc(PythonContender):
@@ -77,7 +99,7 @@ class Rpyc(PythonContender):
 
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
-            server = bounded_server()(_service_class(), hostname=host, port=port,
+            server = bounded_server()(_service_class(served.of(services)), hostname=host, port=port,
                                       protocol_config={"allow_public_attrs": True}, logger=_quiet())
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
@@ -88,6 +110,13 @@ class Rpyc(PythonContender):
         threading.Event().wait()
 
     nodelay = False
+
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        if not self.by_value:
+            return "a user's method is passed by value: use rpyc-tuple"
+        if method.streaming:
+            return "RPyC calls are unary here; a stream has no form"
+        return features.why(method, _LACKS)
 
     def unsupported(self, method: str) -> str | None:
         if not self.by_value and semantics.operation(method) and _whole_message(method):
@@ -232,6 +261,7 @@ class RpycClient(Client):
         super().__init__(target, method, timeout_s)
         info = schema.methods()[method]
         self._request_type, self._response_type = info.request, info.response
+        self._user = info.user  # the user's method: its messages are tuples in schema order
         self._rpyc_errors = (rpyc.core.vinegar.GenericException,)
         self._connect()
 
@@ -252,9 +282,13 @@ class RpycClient(Client):
         self._connect()
 
     def prepare(self, request: dict) -> Any:
+        if self._user:
+            return (tagless.from_dict(schema.descriptor(self._request_type), request),)
         return to_args(self._request_type, request, self.by_value)
 
     def expect(self, response: dict) -> Any:
+        if self._user:
+            return tagless.from_dict(schema.descriptor(self._response_type), response)
         return response
 
     def call(self, args: tuple) -> Any:
@@ -262,6 +296,8 @@ class RpycClient(Client):
 
     def same(self, got: Any, want: Any) -> bool:
         result, args = got
+        if self._user:
+            return result == want or replies.equivalent(result, want)
         expected = to_result(self._response_type, want, args)
         if isinstance(expected, tuple) and not isinstance(result, tuple):
             result = tuple(result)  # a list the echo handed back

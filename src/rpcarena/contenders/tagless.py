@@ -15,9 +15,11 @@ from functools import cache
 from typing import Any
 
 from rpcarena.codec import frames
-from rpcarena.codec.tagless import DecodeError, EncodeError, MessageCodec, codec, from_dict, plain
+from rpcarena.codec.tagless import DecodeError, EncodeError, MessageCodec, codec, from_dict, plain, to_dict
 from rpcarena.contenders import framed
 from rpcarena.protocol import replies, schema, semantics
+from rpcarena.userschema import features
+from rpcarena.userschema.served import Served
 
 
 @cache
@@ -66,11 +68,35 @@ class Tagless(framed.FramedContender):
         method_table()  # build every codec before the first call
         return handle
 
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        return features.why(method, _LACKS)
+
+    def user_handler(self, user: Served) -> tuple[MessageCodec, MessageCodec, Callable[[Any], Any]]:
+        request, response = codec(user.method.request), codec(user.method.response)
+        answer = user.answer_canonical
+
+        def respond(value: tuple) -> Any:
+            return response.hold(from_dict(response.descriptor, answer(to_dict(request.descriptor, value))))
+        return request, response, respond
+
+
+# What tagless cannot carry of a user's schema, and why (`userschema.features`).
+_LACKS = {"oneof": "tagless puts every field on the wire: a oneof has no form",
+          "map": "tagless has no map encoding (HPRPC's fields are fixed): use a repeated message",
+          "bytes": "rpcarena's tagless codec is not given bytes from proto JSON yet",
+          "recursion": "tagless values are tuples of a fixed depth"}
+
+
+def _user_codecs(method: str) -> tuple[MessageCodec, MessageCodec]:
+    info = schema.methods()[method]
+    return codec(info.request), codec(info.response)
+
 
 class TaglessClient(framed.FramedClient):
     """Values are held as the decoder gives them (flat messages in their wire form)."""
 
     table = staticmethod(method_table)
+    user_codecs = staticmethod(_user_codecs)
 
     def prepare(self, request: dict) -> Any:
         return self.request.hold(from_dict(self.request.descriptor, request))

@@ -105,6 +105,9 @@ class TcpRaw(PythonContender):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         threading.Event().wait()
 
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        return None  # the floor echoes the same bytes, whatever the schema
+
 
 class TcpRawClient(Client):
     def __init__(self, target: str, method: str, timeout_s: float) -> None:

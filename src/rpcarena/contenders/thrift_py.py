@@ -17,8 +17,10 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from rpcarena.codec import frames, thrift_idl
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
-from rpcarena.errors import ServerError
+from rpcarena.errors import ArenaError, ServerError
 from rpcarena.protocol import limits, replies, schema, semantics
+from rpcarena.userschema import features, served
+from rpcarena.userschema.served import Served
 
 _FD = FieldDescriptor
 _LIST = 15  # thriftpy2's TType.LIST
@@ -38,21 +40,23 @@ def transport_factory() -> Any:
     return getattr(transport, "TCyBufferedTransportFactory", transport.TBufferedTransportFactory)()
 
 
-def to_struct(message: Descriptor, data: dict) -> Any:
-    """A canonical dict as an instance of the generated Thrift struct (defaults filled in)."""
-    cls = getattr(thrift_idl.module(), message.name)
-    return cls(**{f.name: _value(f, data.get(f.name)) for f in message.fields})
+def to_struct(message: Descriptor, data: dict, module: Any = None) -> Any:
+    """A canonical dict as an instance of the generated Thrift struct (defaults filled in), of
+    arena.proto's IDL or of `module` (the user's)."""
+    module = module or thrift_idl.module()
+    cls = getattr(module, message.name)
+    return cls(**{f.name: _value(f, data.get(f.name), module) for f in message.fields})
 
 
-def _value(field: FieldDescriptor, value: Any) -> Any:
+def _value(field: FieldDescriptor, value: Any, module: Any) -> Any:
     if field.is_repeated:
-        return [_single(field, v) for v in (value or [])]
-    return _single(field, value)
+        return [_single(field, v, module) for v in (value or [])]
+    return _single(field, value, module)
 
 
-def _single(field: FieldDescriptor, value: Any) -> Any:
+def _single(field: FieldDescriptor, value: Any, module: Any) -> Any:
     if field.type == _FD.TYPE_MESSAGE:
-        return to_struct(field.message_type, value or {})
+        return to_struct(field.message_type, value or {}, module)
     if value is None:
         return field.default_value
     return float(value) if field.type in (_FD.TYPE_DOUBLE, _FD.TYPE_FLOAT) else value
@@ -65,6 +69,37 @@ def to_dict(value: Any) -> Any:
     if hasattr(value, "thrift_spec"):
         return {k: to_dict(v) for k, v in vars(value).items()}
     return value
+
+
+def _canonical(value: Any) -> Any:
+    """A Thrift struct as a canonical dict: its unset (None) fields left out."""
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if hasattr(value, "thrift_spec"):
+        return {k: _canonical(v) for k, v in vars(value).items() if v is not None}
+    return value
+
+
+def user_processor(user: Served) -> Any:
+    """The user's service on its generated IDL: the struct read as the canonical request, answered."""
+    from thriftpy2.thrift import TProcessor
+
+    module = thrift_idl.user_module(user.method.service)
+    reply, answer = schema.descriptor(user.method.response), user.answer_canonical
+
+    def call(req: Any) -> Any:
+        return to_struct(reply, answer(_canonical(req)), module)
+    service = getattr(module, user.method.service.rpartition(".")[2])
+    return TProcessor(service, type("UserHandler", (), {user.method.name: staticmethod(call)})())
+
+
+# What the IDL generated here cannot say of a user's schema, and why (`userschema.features`).
+_LACKS = {"oneof": "Thrift has unions, but this IDL is generated without them",
+          "map": "maps are not generated into the IDL yet", "enum": "enums are not generated into the IDL yet",
+          "bytes": "bytes from proto JSON are not decoded for it yet",
+          "uint64": "Thrift has no unsigned integers and not every uint64 fits an i64",
+          "nested": "its structs are named as the file's top-level messages",
+          "recursion": "its structs are generated without forward references"}
 
 
 def handler() -> Any:
@@ -127,12 +162,28 @@ class ThriftBinary(PythonContender):
             return "Thrift has no streaming calls"
         return super().unsupported(method)
 
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        """The IDL is generated from the schema file that declares the method, every message of it."""
+        from thriftpy2.parser.exc import ThriftParserError
+
+        declared = schema.user_pool().FindServiceByName(method.service).file
+        for message in declared.message_types_by_name.values():
+            reason = features.why(schema.Method("", message.full_name, message.full_name, False), _LACKS)
+            if reason:
+                return reason
+        try:
+            thrift_idl.user_module(method.service)
+        except (ArenaError, ThriftParserError) as error:
+            return f"the Thrift IDL generated from {declared.name} does not load: {error}"
+        return None
+
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         from thriftpy2.server import TThreadedServer
         from thriftpy2.thrift import TProcessor
         from thriftpy2.transport import TServerSocket
 
-        processor = TProcessor(thrift_idl.module().Arena, handler())
+        user = served.of(services)  # a run of the user's method serves its service alone
+        processor = user_processor(user) if user else TProcessor(thrift_idl.module().Arena, handler())
         server = TThreadedServer(processor, TServerSocket(host=host, port=port, client_timeout=0),
                                  iprot_factory=protocol_factory(self.wire), itrans_factory=transport_factory())
         try:
@@ -196,8 +247,11 @@ class ThriftBinaryClient(Client):
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         super().__init__(target, method, timeout_s)
         info = schema.methods()[method]
-        self._request = schema.pb2().DESCRIPTOR.message_types_by_name[info.request]
-        self._response = schema.pb2().DESCRIPTOR.message_types_by_name[info.response]
+        self._request, self._response = schema.descriptor(info.request), schema.descriptor(info.response)
+        # arena.proto's IDL, or the one generated from the user's schema file
+        self._module = thrift_idl.user_module(info.service) if info.user else thrift_idl.module()
+        self._service = getattr(self._module, info.service.rpartition(".")[2])
+        self._name = info.name
         self._client: Any = None
         self._connect()
 
@@ -205,16 +259,16 @@ class ThriftBinaryClient(Client):
         from thriftpy2.rpc import make_client
 
         host, _, port = self.target.rpartition(":")
-        self._client = make_client(thrift_idl.module().Arena, host.strip("[]"), int(port),
+        self._client = make_client(self._service, host.strip("[]"), int(port),
                                    proto_factory=protocol_factory(self.wire), trans_factory=transport_factory(),
                                    timeout=int(self.timeout_s * 1000))
-        self._fn = getattr(self._client, self.method)
+        self._fn = getattr(self._client, self._name)
 
     def prepare(self, request: dict) -> Any:
-        return to_struct(self._request, request)
+        return to_struct(self._request, request, self._module)
 
     def expect(self, response: dict) -> Any:
-        return to_struct(self._response, response)
+        return to_struct(self._response, response, self._module)
 
     def call(self, request: Any) -> Any:
         if self._client is None:

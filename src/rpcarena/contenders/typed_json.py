@@ -19,6 +19,7 @@ it counts as a `connection` error: no call is lost silently, and
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -27,7 +28,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rpcarena.codec import frames
@@ -35,13 +36,16 @@ from rpcarena.codec import typed_json as tj
 from rpcarena.contenders.base import Client, PythonContender
 from rpcarena.errors import ServerError
 from rpcarena.protocol import replies, schema, semantics
+from rpcarena.userschema import features, served
+from rpcarena.userschema.served import Served
 
 WORKERS = int(os.environ.get("RPCARENA_TYPED_JSON_WORKERS", "2"))
 CALL, RESULT, HELLO = "arena.Call", "arena.Result", "arena.Hello"
 
 
-def handle(kind: int, body: bytes) -> tuple[int, bytes]:
-    """One call frame: (status, typed reply); a bad call is an error reply, never a crash."""
+def handle(kind: int, body: bytes, user: Served | None = None) -> tuple[int, bytes]:
+    """One call frame: (status, typed reply); a bad call is an error reply, never a crash. `user`: the
+    method of the user's schema this server answers too (`rpcarena run --proto`)."""
     try:
         envelope = tj.loads(body)
         if not isinstance(envelope, dict) or envelope.get(tj.TYPE) != CALL:
@@ -55,12 +59,12 @@ def handle(kind: int, body: bytes) -> tuple[int, bytes]:
         request = tj.from_typed(tj.descriptor(info.request), envelope.get("arg"))
     except tj.DecodeError as error:
         return frames.BAD_REQUEST, str(error).encode()
-    return _respond(info, request)
+    return _respond(info, request, user.answer_canonical if user and info.user else None)
 
 
-def _respond(info: schema.Method, request: dict) -> tuple[int, bytes]:
+def _respond(info: schema.Method, request: dict, answer: Callable[[dict], dict] | None) -> tuple[int, bytes]:
     try:
-        reply = semantics.respond(info.name, request)
+        reply = answer(request) if answer else semantics.respond(info.name, request)
         return frames.OK, tj.dumps({tj.TYPE: RESULT, "value": tj.to_typed(tj.descriptor(info.response), reply)})
     except semantics.Refused as refusal:  # the cap keeps every reply well inside one frame
         return frames.BAD_REQUEST, str(refusal).encode()
@@ -82,13 +86,20 @@ class TypedJson(PythonContender):
             return "typed-json calls are unary; streaming is not implemented"
         return super().unsupported(method)
 
+    def user_unsupported(self, method: schema.Method) -> str | None:
+        """Its types are read from the user's descriptors (`codec.typed_json.descriptor`); MML's typed
+        JSON carries numbers, strings, booleans and typed objects, nothing else."""
+        return features.why(method, {kind: "MML's typed JSON carries numbers, strings, booleans and typed objects"
+                                     for kind in ("bytes", "map", "enum")})
+
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
             listener = frames.listen(host, port)
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
         port = listener.getsockname()[1]
-        workers = [_fork_worker(listener) for _ in range(WORKERS)]
+        user = served.of(services)  # loaded and calibrated once, before the workers fork
+        workers = [_fork_worker(listener, functools.partial(handle, user=user)) for _ in range(WORKERS)]
         listener.close()  # the workers hold it: when the last one is gone, so is the port
         sys.stdout.write(json.dumps({"event": "ready", "port": port, "pid": os.getpid(), "contract": 1,
                                      "workers": workers}) + "\n")
@@ -96,12 +107,12 @@ class TypedJson(PythonContender):
         _supervise(set(workers))
 
 
-def _fork_worker(listener: socket.socket) -> int:
+def _fork_worker(listener: socket.socket, handler: frames.Handler) -> int:
     pid = os.fork()
     if pid == 0:  # the worker: never returns into the supervisor's code
         code = 1
         try:
-            _worker(listener)
+            _worker(listener, handler)
         except BaseException as error:  # report and leave; the supervisor logs the exit
             print(f"typed-json worker {os.getpid()}: {error}", file=sys.stderr)
         finally:
@@ -109,11 +120,11 @@ def _fork_worker(listener: socket.socket) -> int:
     return pid
 
 
-def _worker(listener: socket.socket) -> None:
+def _worker(listener: socket.socket, handler: frames.Handler) -> None:
     """Accept from the inherited listener until the supervisor is gone."""
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     parent = os.getppid()
-    threading.Thread(target=frames.serve_forever, args=(listener, handle), daemon=True).start()
+    threading.Thread(target=frames.serve_forever, args=(listener, handler), daemon=True).start()
     while os.getppid() == parent:  # the supervisor is gone: so is this worker
         time.sleep(0.5)
 

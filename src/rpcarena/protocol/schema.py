@@ -7,6 +7,7 @@ types are read from the compiled descriptor: the .proto is the one source.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import importlib
 import os
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from rpcarena import sources
 from rpcarena.errors import ArenaError
@@ -85,6 +87,7 @@ class Method:
     response: str
     streaming: bool
     service: str = SERVICE
+    user: bool = False  # of a user's schema (`add_user`), keyed "package.Service/Method"
 
     @property
     def path(self) -> str:
@@ -92,20 +95,77 @@ class Method:
         return f"/{self.service}/{self.name}"
 
 
+# A user's schema (`rpcarena run --proto`), once a process has been given it: its descriptor pool
+# and the names of its files.
+_user: list[tuple[Any, list[str], str]] = []
+
+
+def add_user(descriptor_set: bytes) -> None:
+    """Serve and call the methods of a user's compiled schema (a FileDescriptorSet) beside arena.proto's:
+    its methods are keyed "package.Service/Method" and its messages by full name, so they never meet
+    the arena's bare names. A process holds one user schema; a second replaces the first."""
+    from google.protobuf import descriptor_pb2, descriptor_pool
+
+    pool = descriptor_pool.DescriptorPool()
+    files = descriptor_pb2.FileDescriptorSet.FromString(descriptor_set).file
+    for file in files:
+        pool.Add(file)
+    _user[:] = [(pool, [file.name for file in files], base64.b64encode(descriptor_set).decode())]
+    methods.cache_clear()
+    message_class.cache_clear()
+
+
+def user_set_b64() -> str | None:
+    """The user's compiled schema as a drive spec carries it (`schema_b64`), or None."""
+    return _user[0][2] if _user else None
+
+
+def user_pool() -> Any:
+    """The descriptor pool of the user's schema (`add_user`), or None."""
+    return _user[0][0] if _user else None
+
+
 @cache
 def methods() -> dict[str, Method]:
-    """Every RPC of every service of the schema by name, with its message type names."""
+    """Every RPC of every service of the schema by name, with its message type names, and those of a
+    user's schema (`add_user`) by "package.Service/Method", with full message names."""
     found = {}
     for module in _compiled().values():
         for service in module.DESCRIPTOR.services_by_name.values():
             for m in service.methods:
                 found[m.name] = Method(m.name, m.input_type.name, m.output_type.name,
                                        m.client_streaming or m.server_streaming, service.full_name)
+    for file in _user_files():
+        for service in file.services_by_name.values():
+            for m in service.methods:
+                found[f"{service.full_name}/{m.name}"] = Method(
+                    m.name, m.input_type.full_name, m.output_type.full_name,
+                    m.client_streaming or m.server_streaming, service.full_name, user=True)
     return found
+
+
+def _user_files() -> list[Any]:
+    return [pool.FindFileByName(name) for pool, names, _ in _user for name in names]
+
+
+def user_message(name: str) -> Any:
+    """The descriptor of a message of the user's schema by full name, or None (an arena message)."""
+    pool = user_pool()
+    if pool is None or "." not in name:
+        return None
+    try:
+        return pool.FindMessageTypeByName(name)
+    except KeyError:
+        return None
 
 
 @cache
 def message_class(name: str) -> type:
+    found = user_message(name)
+    if found is not None:
+        from google.protobuf import message_factory
+
+        return message_factory.GetMessageClass(found)
     for module in _compiled().values():
         if hasattr(module, name):
             return getattr(module, name)

@@ -7,6 +7,7 @@ so that one GIL is not what gets measured. See docs/worker-contract.md.
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import random
@@ -25,6 +26,7 @@ from rpcarena.analysis import hist
 from rpcarena.contenders import get, python_client
 from rpcarena.contract import WARM, DriveResult, DriveSpec
 from rpcarena.errors import ArenaError, UsageError
+from rpcarena.protocol import schema
 from rpcarena.worker import pacer
 from rpcarena.worker.intervals import Recorder
 from rpcarena.worker.merge import merge
@@ -301,6 +303,8 @@ def client_factory(spec: DriveSpec) -> Any:
     """(target, method, timeout_s) -> a client: the contender protocol's, or an external target's."""
     if spec.external is not None:
         return targets.client_factory(spec.external)
+    if spec.schema_b64 is not None:  # a method of the user's schema: its messages, built here
+        schema.add_user(base64.b64decode(spec.schema_b64))
     contender = get(spec.contender)
     return python_client(contender.protocol, spec.client or contender.default_client(),
                          streaming=spec.mode == "stream")

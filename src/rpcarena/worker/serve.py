@@ -11,6 +11,7 @@ from rpcarena import seeds  # noqa: F401  (each seed registers its servers' extr
 from rpcarena.contenders import get
 from rpcarena.contenders.base import PythonContender
 from rpcarena.errors import ArenaError, UsageError
+from rpcarena.userschema import handlers  # noqa: F401  (so does the user's schema, served with --schema)
 
 
 def services_of(rest: list[str]) -> dict[str, str]:

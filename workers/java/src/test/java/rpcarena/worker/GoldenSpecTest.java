@@ -45,7 +45,7 @@ class GoldenSpecTest {
             entry("interval_s", Spec::intervalS));
 
     /** Keys for Python drivers only (see src/rpcarena/contract.py): a native worker ignores them. */
-    private static final Set<String> PYTHON_ONLY = Set.of("client", "external");
+    private static final Set<String> PYTHON_ONLY = Set.of("client", "external", "schema_b64");
 
     /** The Java contender of the golden contender's protocol. */
     private static final Map<String, String> JAVA_CONTENDER = Map.of("grpc-go", "grpc-java", "tcp-raw-go", "tcp-raw-java");

@@ -1,0 +1,62 @@
+"""The user's method on the Python servers, written as each framework's users write a handler.
+
+- grpcio: a generic handler over message classes built from the descriptor set (no generated
+  code): grpc_tools could generate `_pb2` modules per schema, but they are the same message classes
+  the descriptor pool builds at run time, and the pool needs no import path per schema.
+- FastAPI: a plain `def` endpoint, `POST /package.Service/Method`, with proto JSON bodies (FastAPI
+  runs it on its thread pool, as it runs any blocking handler: the server work and wait block).
+
+Importing this module registers both with `contenders.extra_handlers`, which every server of those
+frameworks asks; they add nothing when the run has no user's method (`served.of` is None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from google.protobuf import json_format
+
+from rpcarena.contenders import extra_handlers
+from rpcarena.userschema import served as served_method
+from rpcarena.userschema.samples import canonical
+
+
+def _add_to_grpcio(server: Any, services: Mapping[str, str]) -> None:
+    found = served_method.of(services)
+    if found is None:
+        return
+    import grpc
+
+    def unary(request: Any, context: Any) -> Any:
+        return found.answer(request)
+
+    def stream(requests: Any, context: Any) -> Iterator[Any]:
+        for request in requests:
+            yield found.answer(request)
+
+    kind = grpc.stream_stream_rpc_method_handler if found.method.streaming else grpc.unary_unary_rpc_method_handler
+    handler = kind(stream if found.method.streaming else unary, request_deserializer=found.request_type.FromString,
+                   response_serializer=found.reply_type.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(found.method.service,
+                                                                          {found.method.name: handler}),))
+
+
+def _add_to_fastapi(application: Any, services: Mapping[str, str]) -> None:
+    found = served_method.of(services)
+    if found is None or found.method.streaming:
+        return
+    import fastapi
+
+    def endpoint(body: dict[str, Any] = fastapi.Body(...)) -> Any:  # noqa: B008  (FastAPI's own idiom)
+        try:
+            request = json_format.ParseDict(body, found.request_type())
+        except json_format.ParseError as error:
+            raise fastapi.HTTPException(status_code=400, detail=str(error)) from None
+        return canonical(found.answer(request))
+
+    application.add_api_route(f"/{found.method.service}/{found.method.name}", endpoint, methods=["POST"])
+
+
+extra_handlers.register("grpcio", _add_to_grpcio)
+extra_handlers.register("fastapi", _add_to_fastapi)

@@ -1,0 +1,101 @@
+"""What a user's method answers: `--reply echo` (default), `--reply-file F.jsonl` or `--reply-size 4KB`.
+
+- echo: the request's own fields, read as the reply type (by field number, as protobuf's wire
+  compatibility reads them; fields the reply lacks are dropped). A method whose request and reply
+  are the same type answers the request itself.
+- file: the k-th reply line answers the k-th request (requests and replies are cycled together).
+- size: one reply whose first string or bytes field is filled so the reply encodes to that many bytes.
+
+The expected replies are computed here once, and every client checks each answer against them;
+each server answers through `responder`, built from the same choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
+
+from rpcarena.errors import UsageError
+from rpcarena.userschema.samples import canonical
+
+MODES = ("echo", "file", "size")
+_TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
+
+
+def echoed(request: Any, reply_type: type) -> Any:
+    """The reply a request echoes into (`echo`)."""
+    if type(request) is reply_type:
+        return request
+    reply = reply_type.FromString(request.SerializeToString())  # type: ignore[attr-defined]
+    reply.DiscardUnknownFields()
+    return reply
+
+
+def sized(reply_type: type, size: int) -> dict[str, Any]:
+    """A reply of `size` encoded bytes (`--reply-size`), its first string or bytes field filled."""
+    descriptor = reply_type.DESCRIPTOR  # type: ignore[attr-defined]
+    field = next((f for f in descriptor.fields if f.type in _TEXT and f.containing_oneof is None), None)
+    if field is None:
+        raise UsageError(f"--reply-size needs a string or bytes field in {descriptor.full_name} to fill: "
+                         "give --reply-file or --reply echo")
+    length = size
+    for _ in range(3):  # the length prefix shrinks as the content does: settle in a step or two
+        reply = _with_text(reply_type, field, length)
+        length = max(0, length - (reply.ByteSize() - size))
+    reply = _with_text(reply_type, field, length)
+    if reply.ByteSize() != size:
+        raise UsageError(f"--reply-size {size}B: the smallest {descriptor.full_name} with {field.name} is "
+                         f"{_with_text(reply_type, field, 0).ByteSize()}B; ask for more")
+    return canonical(reply)
+
+
+def _with_text(reply_type: type, field: Any, length: int) -> Any:
+    value: Any = b"r" * length if field.type == FieldDescriptor.TYPE_BYTES else "r" * length
+    reply = reply_type()
+    if field.is_repeated:
+        getattr(reply, field.name).append(value)
+    else:
+        setattr(reply, field.name, value)
+    return reply
+
+
+def expected(mode: str, requests: list[dict], request_type: type, reply_type: type,
+             replies: list[dict]) -> list[dict]:
+    """Each request's expected reply, in order; `replies` are the file's or the sized one."""
+    if mode == "echo":
+        return [canonical(echoed(json_format.ParseDict(r, request_type()), reply_type)) for r in requests]
+    if mode == "size":
+        return [replies[0]] * len(requests)
+    if len(replies) != len(requests):
+        raise UsageError(f"--reply-file has {len(replies)} replies for {len(requests)} requests: "
+                         "give one reply a request, in the same order")
+    return replies
+
+
+def responder(mode: str, pairs: list[list[dict]], request_type: type, reply_type: type) -> Callable[[Any], Any]:
+    """request message -> reply message, as a server answers (`pairs`: [request, reply] in order)."""
+    if mode == "echo":
+        return lambda request: echoed(request, reply_type)
+    table = {_key(json_format.ParseDict(q, request_type())): json_format.ParseDict(r, reply_type())
+             for q, r in pairs}
+    if mode == "size":
+        reply = next(iter(table.values()))
+        return lambda request: reply
+    return lambda request: table[_key(request)]
+
+
+def _key(message: Any) -> bytes:
+    return bytes(message.SerializeToString(deterministic=True))
+
+
+def check_answerable(pairs: list[list[dict]], request_type: type) -> None:
+    """--reply-file: two equal requests with different replies leave a server unable to choose."""
+    seen: dict[bytes, dict] = {}
+    for number, (request, reply) in enumerate(pairs, 1):
+        key = _key(json_format.ParseDict(request, request_type()))
+        if seen.setdefault(key, reply) != reply:
+            raise UsageError(f"--reply-file line {number}: its request equals an earlier one with another reply; "
+                             "make the requests differ or the replies equal")

@@ -1,0 +1,81 @@
+"""The user's requests (or replies): proto JSON, one message a line of a .jsonl file, or one --data.
+
+Each is checked against its message type as it is read, so a sample that does not fit the schema
+is a one-line error naming the file and the line, never a failed call in the middle of a run.
+Samples are kept canonical (proto JSON with proto field names), as the seeds' payloads are.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
+
+from rpcarena.errors import UsageError
+
+MAX_SAMPLES = 100_000
+_WIDE = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT64,
+         FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64}
+
+
+def canonical(message: Any) -> dict[str, Any]:
+    """A message as the workloads keep it: proto JSON with the .proto's field names, enums and 64-bit
+    integers as numbers (as the seeds' payloads are, and as every codec here reads them)."""
+    data = json_format.MessageToDict(message, preserving_proto_field_name=True, use_integers_for_enums=True)
+    return _numbers(message.DESCRIPTOR, data)
+
+
+def _numbers(descriptor: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """proto JSON's 64-bit integer strings as numbers, in nested messages too."""
+    for field in descriptor.fields:
+        if field.name not in data:
+            continue
+        value = data[field.name]
+        if field.type in _WIDE:
+            data[field.name] = [int(v) for v in value] if field.is_repeated else int(value)
+        elif field.type == FieldDescriptor.TYPE_MESSAGE and not field.message_type.GetOptions().map_entry:
+            if field.is_repeated:
+                data[field.name] = [_numbers(field.message_type, v) for v in value]
+            else:
+                data[field.name] = _numbers(field.message_type, value)
+    return data
+
+
+def parsed(text: str, message_type: type, where: str, option: str) -> dict[str, Any]:
+    """One sample, checked against `message_type`; `where` names it in the error ("F.jsonl:3")."""
+    name = message_type.DESCRIPTOR.full_name  # type: ignore[attr-defined]
+    try:
+        return canonical(json_format.Parse(text, message_type()))
+    except json_format.ParseError as error:
+        reason = " ".join(str(error).split())
+        raise UsageError(f"{where}: the sample does not fit {name} ({reason}): fix it or the {option}") from None
+
+
+def from_file(path: Path, message_type: type, option: str) -> list[dict[str, Any]]:
+    """Every non-blank line of a .jsonl file, in order."""
+    if not path.is_file():
+        raise UsageError(f"bad {option} {path}: no such file; give a .jsonl file of one proto JSON message a line")
+    found = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if line.strip():
+                found.append(parsed(line, message_type, f"{path}:{number}", option))
+            if len(found) > MAX_SAMPLES:
+                raise UsageError(f"{path}: over {MAX_SAMPLES:,} samples; keep a representative few")
+    if not found:
+        raise UsageError(f"{path} holds no sample: give one proto JSON message a line")
+    return found
+
+
+def from_text(text: str, message_type: type, option: str) -> list[dict[str, Any]]:
+    """--data: one message, or a JSON array of them."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise UsageError(f"bad {option}: not JSON ({error}); give a proto JSON message such as "
+                         "'{\"id\": 1}'") from None
+    items = data if isinstance(data, list) else [data]
+    return [parsed(json.dumps(item), message_type, f"{option} item {i + 1}", option) for i, item in enumerate(items)]

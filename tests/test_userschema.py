@@ -1,0 +1,207 @@
+"""Workloads from the user's own schema (`rpcarena run --proto`): compiling, samples, --fill, replies,
+and the schema served and called by every mechanism that serves one, against real servers."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+from tests.conftest import run_cli
+
+import rpcarena
+from rpcarena.contract import DriveSpec
+from rpcarena.errors import UsageError
+from rpcarena.userschema import compiled, fill, replies, samples
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SHOP = """syntax = "proto3";
+package shop;
+service Shop { rpc Buy(Cart) returns (Cart); rpc Watch(stream Cart) returns (stream Cart); }
+enum Kind { KIND_UNSET = 0; BOOK = 1; TOOL = 2; }
+message Line { string sku = 1; int64 count = 2; Kind kind = 3; }
+message Cart {
+  string id = 1;
+  bytes blob = 2;
+  repeated Line lines = 3;
+  map<string, int32> marks = 4;
+  oneof pay { string card = 5; string voucher = 6; }
+  double total = 7;
+}
+"""
+
+
+def _types(proto: Path, *names: str) -> list[type]:
+    """Message classes of a compiled schema, from a pool of their own (this process's schema untouched)."""
+    pool = descriptor_pool.DescriptorPool()
+    for file in descriptor_pb2.FileDescriptorSet.FromString(compiled.descriptor_set(proto)[0]).file:
+        pool.Add(file)
+    return [message_factory.GetMessageClass(pool.FindMessageTypeByName(name)) for name in names]
+
+
+@pytest.fixture
+def shop(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("RPCARENA_CACHE", str(tmp_path / "cache"))
+    proto = tmp_path / "shop" / "shop.proto"
+    proto.parent.mkdir()
+    proto.write_text(SHOP)
+    return proto
+
+
+def test_fill_is_deterministic_sized_and_fits_the_schema(shop):
+    (cart,) = _types(shop, "shop.Cart")
+    spec = fill.parse("strings=32B,bytes=4KB,repeated=3,seed=7,count=2")
+    first, again = fill.requests(spec, cart.DESCRIPTOR), fill.requests(spec, cart.DESCRIPTOR)
+    assert first == again and len(first) == 2 and first[0] != first[1]
+    assert fill.requests(fill.parse("seed=8,count=2"), cart.DESCRIPTOR) != fill.requests(
+        fill.parse("seed=7,count=2"), cart.DESCRIPTOR)
+    message = json_format.ParseDict(first[0], cart())
+    assert len(message.id) == 32 and len(message.blob) == 4096
+    assert len(message.lines) == 3 and len(message.lines[0].sku) == 32 and len(message.marks) == 3
+    assert message.WhichOneof("pay") == "card"  # a oneof gets its first member, never two
+    assert spec.text == "strings=32B,bytes=4096B,repeated=3,seed=7,count=2"
+
+
+@pytest.mark.parametrize("text", ["strings=32XB", "bites=4KB", "repeated=many", "count=0", "strings=1TB"])
+def test_a_bad_fill_says_how_to_write_one(text):
+    with pytest.raises(UsageError, match="--fill"):
+        fill.parse(text)
+
+
+def test_a_malformed_schema_is_one_line_with_protocs_message(tmp_path, monkeypatch):
+    monkeypatch.setenv("RPCARENA_CACHE", str(tmp_path / "cache"))
+    bad = tmp_path / "bad.proto"
+    bad.write_text('syntax = "proto3";\nmessage M { strin name = 1; }\n')
+    with pytest.raises(UsageError) as raised:
+        compiled.descriptor_set(bad)
+    text = str(raised.value)
+    assert "\n" not in text and "bad.proto:2:" in text and "strin" in text and "fix the .proto" in text
+
+
+def test_the_compiled_schema_is_cached_by_its_hash(shop):
+    first, digest = compiled.descriptor_set(shop)
+    assert compiled.descriptor_set(shop) == (first, digest)
+    assert (compiled.cache_folder() / digest / "set.pb").read_bytes() == first
+    shop.write_text(SHOP.replace("double total = 7;", "double total = 7; string coupon = 8;"))
+    changed, other = compiled.descriptor_set(shop)
+    assert other != digest and changed != first
+
+
+def test_a_sample_that_does_not_fit_names_its_file_and_line(shop, tmp_path):
+    (cart,) = _types(shop, "shop.Cart")
+    data = tmp_path / "carts.jsonl"
+    data.write_text('{"id": "a"}\n\n{"id": "b", "lines": [{"skew": "x"}]}\n')
+    with pytest.raises(UsageError) as raised:
+        samples.from_file(data, cart, "--data-file")
+    assert str(raised.value).startswith(f"{data}:3: the sample does not fit shop.Cart")
+    assert "skew" in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_replies_echo_by_field_number_and_fill_to_the_size_asked():
+    request_type, reply_type = _types(EXAMPLES / "orders" / "orders.proto", "orders.PlaceRequest", "orders.PlaceReply")
+    request = json_format.ParseDict({"order_id": "A-1", "customer": "ada", "note": "x", "express": True},
+                                    request_type())
+    assert samples.canonical(replies.echoed(request, reply_type)) == {"order_id": "A-1", "customer": "ada"}
+    sized = json_format.ParseDict(replies.sized(reply_type, 4096), reply_type())
+    assert sized.ByteSize() == 4096
+
+
+def _cells(path: Path) -> dict[str, rpcarena.Cell]:
+    return {c.contender: c for c in rpcarena.load(path).cells}
+
+
+def test_a_user_schema_through_every_python_mechanism(tmp_path):
+    """Served and called for real; every answer checked against the expected reply."""
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method", "orders.Orders/Place",
+                   "--data-file", str(EXAMPLES / "orders" / "requests.jsonl"), "--reply-size", "1KB",
+                   "--server-work", "50us", "--contender",
+                   "tcp-raw,grpc-py,rest-fastapi,tagless,typed-json,rpyc-tuple-nodelay,thrift-binary,grpc-go",
+                   "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    cells = _cells(out)
+    for contender in ("tcp-raw", "grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay",
+                      "thrift-binary"):
+        assert cells[contender].status == "ok", cells[contender].reason
+        assert cells[contender].calls == 30 and cells[contender].errors == {}
+    assert cells["grpc-go"].status == "unsupported" and "go worker" in cells["grpc-go"].reason
+    recorded = rpcarena.load(out).config["user_schema"]
+    assert recorded["method"] == "orders.Orders/Place" and recorded["reply_size_bytes"] == 1024
+
+
+def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
+                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-py,rest-fastapi",
+                   "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    cells = _cells(out)
+    assert cells["grpc-py"].status == "ok" and cells["grpc-py"].calls == 20 and cells["grpc-py"].errors == {}
+    assert cells["rest-fastapi"].status == "unsupported" and "stream" in cells["rest-fastapi"].reason
+    assert rpcarena.load(out).config["user_schema"]["fill"] == "strings=8B,repeated=4,seed=3,count=2"
+
+
+def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(EXAMPLES / "large" / "documents.proto"), "--method", "documents.Store/Put",
+                   "--fill", "bytes=1KB", "--reply-size", "64B", "--contender", "tagless,typed-json,thrift-binary",
+                   "-n", "5",
+                   "--repeat", "1", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    cells = _cells(out)
+    assert cells["tagless"].status == cells["typed-json"].status == cells["thrift-binary"].status == "unsupported"
+    assert cells["tagless"].reason.startswith("documents.Document.body is a bytes field: ")
+    assert "MML's typed JSON carries" in cells["typed-json"].reason
+
+
+def test_a_bad_sample_on_the_command_line_is_one_line_naming_it(tmp_path):
+    data = tmp_path / "requests.jsonl"
+    data.write_text('{"order_id": "A-1"}\n{"order_id": 5, "items": "none"}\n')
+    done = run_cli("run", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method", "orders.Orders/Place",
+                   "--data-file", str(data), "-o", str(tmp_path / "r.json"))
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert f"{data}:2: the sample does not fit orders.PlaceRequest" in done.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_the_drive_spec_carries_the_compiled_schema_and_leaves_it_out_otherwise():
+    descriptor_set, _ = compiled.descriptor_set(EXAMPLES / "orders" / "orders.proto")
+    spec = DriveSpec(contender="grpc-py", target="127.0.0.1:1", method="orders.Orders/Place", requests=[{}],
+                     calls=1, schema_b64=base64.b64encode(descriptor_set).decode())
+    assert base64.b64decode(DriveSpec.from_line(spec.to_line()).schema_b64 or "") == descriptor_set
+    assert "schema_b64" not in spec.but(schema_b64=None).to_json()  # the seeds' specs are as they were
+
+
+WRONG_ANSWERS = """
+import dataclasses, json, sys
+from pathlib import Path
+from rpcarena import workloads
+from rpcarena.config import RunConfig
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
+from rpcarena.userschema.workload import UserWorkload, build
+
+options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"order_id": "A-1"}')
+right = build(options)
+workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
+config = RunConfig(contenders=["grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay",
+                                "thrift-compact"],
+                   workloads=[right.id], calls=5,
+                   warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
+print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
+"""
+
+
+def test_every_mechanism_checks_each_reply_against_the_expected_one(tmp_path):
+    """The servers answer "A-1" while the drivers expect "A-2": every call is a wrong answer."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WRONG_ANSWERS, str(EXAMPLES / "orders" / "orders.proto"),
+                           str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    errors = json.loads(done.stdout.splitlines()[-1])
+    mechanisms = ("grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay", "thrift-compact")
+    assert errors == {c: {"wrong_answer": 5} for c in mechanisms}
