@@ -48,33 +48,39 @@ final class Channels {
         };
     }
 
-    /** M channels the load clients share; each is closed when its last client lets go. */
+    /**
+     * M channels the load clients share: each built by its first client's lease (a workload that
+     * opens no connection leaves none to close) and closed when its last client lets go.
+     */
     static final class Shared {
+        private final String target;
         private final ManagedChannel[] channels;
         private final int[] users;
 
         Shared(String target, int connections) {
+            this.target = target;
             channels = new ManagedChannel[connections];
             users = new int[connections];
-            for (int i = 0; i < connections; i++) {
-                channels[i] = open(target);
-            }
         }
 
         synchronized Lease lease(int client) {
             int i = client % channels.length;
-            users[i]++;
+            if (users[i]++ == 0) {
+                channels[i] = open(target);
+            }
+            ManagedChannel channel = channels[i];
             return new Lease() {
                 @Override
                 public ManagedChannel channel() {
-                    return channels[i];
+                    return channel;
                 }
 
                 @Override
                 public void release() {
                     synchronized (Shared.this) {
                         if (--users[i] == 0) {
-                            close(channels[i]);
+                            close(channel);
+                            channels[i] = null;
                         }
                     }
                 }
