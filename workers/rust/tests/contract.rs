@@ -90,8 +90,9 @@ fn every_ready_line_follows_the_field_table() {
     }
 }
 
-/// Three shapes of result from the binary: a clean closed loop (no uncorrected histogram), an
-/// open loop (one), and a server that is down (error counts, no samples).
+/// Four shapes of result from the binary: a clean closed loop (no uncorrected histogram), an
+/// open loop (one), a server that is down (error counts, no samples), and clients sharing one
+/// pooled connection (its figures).
 #[test]
 fn drive_results_follow_the_field_table() {
     let (server, ready) = serve("grpc-tonic", Stdio::piped());
@@ -100,7 +101,12 @@ fn drive_results_follow_the_field_table() {
     let mut open = closed.clone();
     open["rate_per_s"] = json!(2000.0);
     let down = invert_spec("grpc-tonic", dead_address(), 5, 1);
-    let [closed, open, down] = [("closed loop", closed), ("open loop", open), ("server down", down)].map(|(what, spec)| {
+    let mut shared = invert_spec("rest-axum", addr, 50, 4);
+    shared["connections"] = json!(1);
+    let (axum, axum_ready) = serve("rest-axum", Stdio::piped());
+    shared["target"] = json!(format!("127.0.0.1:{}", axum_ready["port"]));
+    let shapes = [("closed loop", closed), ("open loop", open), ("server down", down), ("shared connections", shared)];
+    let [closed, open, down, shared] = shapes.map(|(what, spec)| {
         let out = drive(&spec.to_string());
         assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
         let result: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: one JSON result: {e}"));
@@ -108,7 +114,10 @@ fn drive_results_follow_the_field_table() {
         result
     });
     stop(server);
+    stop(axum);
     assert_eq!((closed["calls"].as_u64(), &closed["histogram_uncorrected"]), (Some(50), &Value::Null));
+    assert_eq!((shared["connections"].as_u64(), shared["inflight_max"].as_u64()), (Some(1), Some(1)), "{shared}");
+    assert!(shared["histogram_conn_wait"].is_string() && closed.get("connections").is_none(), "{shared}");
     assert!(open["histogram_uncorrected"].is_string(), "{open}");
     assert_eq!((down["errors"]["connection"].as_u64(), down["samples"].as_array().map(Vec::len)), (Some(5), Some(0)));
 }

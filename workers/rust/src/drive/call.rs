@@ -1,4 +1,5 @@
-//! What a contender's client side provides: connections that make one call at a time.
+//! What a contender's client side provides: connections that make one call at a time (and, where
+//! the protocol multiplexes, connections that many clients share).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -68,6 +69,13 @@ pub trait Connector: Send + Sync {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>>;
     /// How many distinct payloads calls cycle through.
     fn payload_count(&self) -> usize;
+    /// Where one connection carries many calls at once (a gRPC channel): opens one and returns a
+    /// connector whose `connect` puts another caller on it instead of opening a connection.
+    /// `None` where a connection carries one call at a time (no call id to match a reply to its
+    /// call): clients sharing connections then borrow them from a pool (`drive::sharing`).
+    fn connect_shared(&self) -> Option<BoxFut<'_, Result<SharedConnector, CallError>>> {
+        None
+    }
 }
 
 pub type SharedConnector = Arc<dyn Connector>;

@@ -8,6 +8,7 @@ use super::recorder::Recorder;
 use super::reservoir::Reservoir;
 use super::rusage::{cpu_times, CpuTimes};
 use super::series::Series;
+use super::sharing::Sharing;
 use super::spec::{Spec, Stop};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -23,10 +24,20 @@ pub struct Measured {
     pub samples: Vec<[u64; 2]>,
     pub wall_s: f64,
     pub cpu: CpuTimes,
+    /// The spec's `connections` set: what sharing them measured.
+    pub shared: Option<Shared>,
+}
+
+/// The shared connections of a run and the calls in flight on them over the measured phase.
+pub struct Shared {
+    pub connections: usize,
+    pub inflight_max: u64,
+    pub inflight_mean: f64,
 }
 
 struct Run {
     connector: SharedConnector,
+    sharing: Option<Arc<Sharing>>,
     clients: usize,
     stop: Stop,
     timeout: Duration,
@@ -49,11 +60,18 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Runs the spec's clients as tasks on the current runtime and gathers their measurements.
 /// `gate` runs once every client is warm; the measured phase starts when it resolves.
 pub async fn run(spec: &Spec, connector: SharedConnector, gate: BoxFut<'static, ()>) -> Measured {
-    let run = Arc::new(Run::new(spec, connector));
+    let sharing = match spec.connections {
+        Some(connections) => Some(Arc::new(Sharing::open(&connector, connections, spec.timeout()).await)),
+        None => None,
+    };
+    let run = Arc::new(Run::new(spec, connector, sharing));
     let tasks: Vec<_> = (0..run.clients).map(|id| tokio::spawn(client_task(run.clone(), id))).collect();
     run.warm.wait().await;
     gate.await;
     let _ = run.start.set((Instant::now(), cpu_times()));
+    if let Some(sharing) = &run.sharing {
+        sharing.gauge.reset(); // every client waits at the barrier: none is in flight
+    }
     run.go.wait().await;
     let mut recorder = Recorder::staged(run.pacer.is_some(), run.stages);
     let mut last_end = None;
@@ -67,11 +85,13 @@ pub async fn run(spec: &Spec, connector: SharedConnector, gate: BoxFut<'static, 
     let (start, cpu_start) = *run.start.get().expect("set before the go barrier opens");
     let samples = std::mem::replace(&mut *lock(&run.reservoir), Reservoir::new(0, 0)).into_samples();
     let wall_s = last_end.map_or(0.0, |end| end.duration_since(start).as_secs_f64());
-    Measured { recorder, samples, wall_s, cpu: cpu_end.since(cpu_start) }
+    let shared =
+        run.sharing.as_ref().map(|s| Shared { connections: s.connections(), inflight_max: s.gauge.max(), inflight_mean: s.gauge.mean() });
+    Measured { recorder, samples, wall_s, cpu: cpu_end.since(cpu_start), shared }
 }
 
 impl Run {
-    fn new(spec: &Spec, connector: SharedConnector) -> Run {
+    fn new(spec: &Spec, connector: SharedConnector, sharing: Option<Arc<Sharing>>) -> Run {
         let stop = spec.stop().expect("validated spec");
         let pacer = spec.rate_per_s.map(|rate| {
             let (limit, horizon) = match stop {
@@ -85,6 +105,7 @@ impl Run {
         });
         Run {
             connector,
+            sharing,
             clients: spec.clients,
             stop,
             timeout: spec.timeout(),
@@ -107,13 +128,14 @@ impl Run {
 }
 
 async fn client_task(run: Arc<Run>, id: usize) -> (Recorder, Instant) {
-    let mut client = Client::new(id, run.connector.clone(), run.timeout);
+    let mut client = Client::new(id, run.connector.clone(), run.sharing.clone(), run.timeout);
     client.open().await;
     while Instant::now() < run.warmup_until {
         let _ = client.attempt().await;
     }
     run.warm.wait().await;
     run.go.wait().await;
+    client.reset_waits();
     let start = run.start.get().expect("set before the go barrier opens").0;
     let mut recorder = Recorder::staged(run.pacer.is_some(), run.stages);
     recorder.series = Series::new(run.interval);
@@ -123,6 +145,7 @@ async fn client_task(run: Arc<Run>, id: usize) -> (Recorder, Instant) {
         Some(pacer) => open_loop(&run, &mut client, pacer, start, &mut recorder).await,
     }
     recorder.series.close();
+    recorder.conn_wait = client.waits.take();
     (recorder, Instant::now())
 }
 

@@ -15,6 +15,7 @@ pub mod reservoir;
 pub mod rng;
 pub mod rusage;
 pub mod series;
+pub mod sharing;
 pub mod spec;
 pub mod verify;
 

@@ -37,6 +37,8 @@ pub struct Recorder {
     pub stages: Vec<Recorder>,
     /// The measured phase interval by interval (a one-second series until the engine sets the spec's).
     pub series: Series,
+    /// Calls borrowing pooled connections (the spec's `connections`): each call's wait for one.
+    pub conn_wait: Option<Histogram<u64>>,
 }
 
 /// The longest error example kept, as the Go worker bounds them.
@@ -55,6 +57,7 @@ impl Recorder {
             examples: BTreeMap::new(),
             stages: Vec::new(),
             series: Series::new(std::time::Duration::from_secs(1)),
+            conn_wait: None,
         }
     }
 
@@ -97,6 +100,11 @@ impl Recorder {
         }
         if let (Some(mine), Some(theirs)) = (self.lag.as_mut(), other.lag.as_ref()) {
             mine.add(theirs).expect("histograms share bounds");
+        }
+        match (self.conn_wait.as_mut(), other.conn_wait) {
+            (Some(mine), Some(theirs)) => mine.add(&theirs).expect("histograms share bounds"),
+            (None, theirs) => self.conn_wait = theirs,
+            (Some(_), None) => {}
         }
         self.calls += other.calls;
         self.late_calls += other.late_calls;

@@ -31,6 +31,17 @@ pub struct DriveResult {
     /// The measured phase interval by interval, in order of start.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub intervals: Vec<Interval>,
+    /// The spec's `connections` set: the connections opened, and the calls in flight at once over
+    /// the measured phase (the mean sampled at each call's start, that call counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connections: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inflight_max: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inflight_mean: Option<f64>,
+    /// Pooled connections only (one call at a time on each): each call's wait for a free one (ns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histogram_conn_wait: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -80,6 +91,10 @@ impl DriveResult {
             stages: (!recorder.stages.is_empty()).then(|| recorder.stages.iter().map(StageResult::new).collect()),
             tool: Tool { name: contender.id.into(), version: contender.version.into(), runtime: crate::runtime::describe_current() },
             intervals,
+            connections: measured.shared.as_ref().map(|s| s.connections),
+            inflight_max: measured.shared.as_ref().map(|s| s.inflight_max),
+            inflight_mean: measured.shared.as_ref().map(|s| s.inflight_mean),
+            histogram_conn_wait: recorder.conn_wait.as_ref().map(encode),
         }
     }
 

@@ -69,6 +69,9 @@ pub struct Spec {
     /// `rpcarena target` only: the external target's description (kind, expect_status, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<Value>,
+    /// The connections the clients share (1 to `clients`); `None`: one connection per client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connections: Option<usize>,
 }
 
 /// One step of a staged open loop.
@@ -151,6 +154,9 @@ impl Spec {
         if self.stages.iter().flatten().any(|s| !positive(s.rate_per_s) || !positive(s.duration_s)) {
             return Err(bad("stages: each needs a positive rate_per_s and duration_s"));
         }
+        if self.connections.is_some_and(|m| m == 0 || m > self.clients) {
+            return Err(bad(format!("connections must be from 1 to clients ({})", self.clients)));
+        }
         if !(self.interval_s > 0.0 && self.interval_s.is_finite()) {
             return Err(bad("interval_s must be a positive number"));
         }
@@ -202,5 +208,7 @@ mod tests {
         assert!(Spec::parse(&no_stop).unwrap_err().0.contains("duration_s"));
         assert!(Spec::parse("{").unwrap_err().0.starts_with("bad spec JSON"));
         assert!(Spec::parse(&MINIMAL.replace("\"contract\": 1", "\"contract\": 2")).is_err());
+        let too_many = MINIMAL.replace("\"calls\": 10", "\"calls\": 10, \"connections\": 2");
+        assert!(Spec::parse(&too_many).unwrap_err().0.contains("connections must be from 1 to clients (1)"));
     }
 }

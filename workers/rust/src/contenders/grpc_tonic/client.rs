@@ -1,4 +1,5 @@
-//! The tonic client: one Channel (one HTTP/2 connection) per client, generic over the operation.
+//! The tonic client: one Channel (one HTTP/2 connection) per client, generic over the operation;
+//! with the spec's `connections`, clients share Channels, many calls in flight on each.
 
 use super::path;
 use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
@@ -65,7 +66,7 @@ struct Unary<'a> {
 impl Unary<'_> {
     fn build<M: Rpc>(self) -> Result<SharedConnector, SpecError> {
         let payloads = Arc::new(Payloads::<M>::from_spec(self.spec)?);
-        Ok(Arc::new(UnaryConnector { endpoint: self.endpoint, payloads, path: path::<M>() }))
+        Ok(Arc::new(UnaryConnector { endpoint: self.endpoint, channel: None, payloads, path: path::<M>() }))
     }
 }
 
@@ -78,6 +79,8 @@ impl MethodVisitor for Unary<'_> {
 
 struct UnaryConnector<M: Rpc> {
     endpoint: Endpoint,
+    /// Shared connections: the one Channel every `connect` adds a caller to.
+    channel: Option<Channel>,
     payloads: Arc<Payloads<M>>,
     path: PathAndQuery,
 }
@@ -85,7 +88,7 @@ struct UnaryConnector<M: Rpc> {
 impl<M: Rpc> Connector for UnaryConnector<M> {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
-            let channel = self.endpoint.connect().await.map_err(|_| CallError::Connection)?;
+            let channel = open(&self.endpoint, &self.channel).await?;
             let conn = UnaryConn::<M> { grpc: grpc(channel), payloads: self.payloads.clone(), path: self.path.clone(), reply: None };
             Ok(Box::new(conn) as Box<dyn Conn>)
         })
@@ -93,6 +96,23 @@ impl<M: Rpc> Connector for UnaryConnector<M> {
 
     fn payload_count(&self) -> usize {
         self.payloads.len()
+    }
+
+    fn connect_shared(&self) -> Option<BoxFut<'_, Result<SharedConnector, CallError>>> {
+        Some(Box::pin(async move {
+            let channel = Some(open(&self.endpoint, &None).await?);
+            let (endpoint, payloads, path) = (self.endpoint.clone(), self.payloads.clone(), self.path.clone());
+            Ok(Arc::new(UnaryConnector { endpoint, channel, payloads, path }) as SharedConnector)
+        }))
+    }
+}
+
+/// The shared Channel when there is one (a clone is another caller on its HTTP/2 connection),
+/// else a new connection.
+pub async fn open(endpoint: &Endpoint, shared: &Option<Channel>) -> Result<Channel, CallError> {
+    match shared {
+        Some(channel) => Ok(channel.clone()),
+        None => endpoint.connect().await.map_err(|_| CallError::Connection),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Stream mode: each client keeps one `InvertStream` open; a call is one Word sent on it and
 //! its reply received (ping-pong), timed per message.
 
-use super::client::{classify, grpc};
+use super::client::{classify, grpc, open};
 use super::path;
 use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
 use crate::drive::payloads::Payloads;
@@ -12,7 +12,7 @@ use crate::proto::Word;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::transport::Endpoint;
+use tonic::transport::{Channel, Endpoint};
 use tonic::{Request, Streaming};
 use tonic_prost::ProstCodec;
 
@@ -21,19 +21,20 @@ pub fn connector(spec: &Spec, endpoint: Endpoint) -> Result<SharedConnector, Spe
         return Err(bad(format!("mode stream needs method InvertStream, not {:?}", spec.method)));
     }
     let payloads = Arc::new(Payloads::<InvertStream>::from_spec(spec)?);
-    Ok(Arc::new(StreamConnector { endpoint, payloads }))
+    Ok(Arc::new(StreamConnector { endpoint, channel: None, payloads }))
 }
 
 struct StreamConnector {
     endpoint: Endpoint,
+    /// Shared connections: the one Channel every `connect` opens its stream on.
+    channel: Option<Channel>,
     payloads: Arc<Payloads<InvertStream>>,
 }
 
 impl Connector for StreamConnector {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
-            let channel = self.endpoint.connect().await.map_err(|_| CallError::Connection)?;
-            let mut grpc = grpc(channel);
+            let mut grpc = grpc(open(&self.endpoint, &self.channel).await?);
             grpc.ready().await.map_err(|_| CallError::Connection)?;
             let (sender, outbound) = mpsc::channel::<Word>(1);
             let request = Request::new(ReceiverStream::new(outbound));
@@ -46,6 +47,13 @@ impl Connector for StreamConnector {
 
     fn payload_count(&self) -> usize {
         self.payloads.len()
+    }
+
+    fn connect_shared(&self) -> Option<BoxFut<'_, Result<SharedConnector, CallError>>> {
+        Some(Box::pin(async move {
+            let channel = Some(open(&self.endpoint, &None).await?);
+            Ok(Arc::new(StreamConnector { endpoint: self.endpoint.clone(), channel, payloads: self.payloads.clone() }) as SharedConnector)
+        }))
     }
 }
 

@@ -87,6 +87,8 @@ final class ClientRun implements Runnable {
         try {
             Object reply = connection.exchange(slot);
             long done = System.nanoTime();
+            sent += connection.waitedNs();  // a pooled call is sent once it has a connection
+            begin = due == Plan.NOW ? sent : due;
             if (!connection.verify(slot, reply)) {
                 count(measured, Failures.WRONG_ANSWER);
             } else if (measured) {

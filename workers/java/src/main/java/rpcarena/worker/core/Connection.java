@@ -14,6 +14,11 @@ public interface Connection extends AutoCloseable {
     /** Drops the connection after a failure; the next exchange connects again. */
     void reconnect();
 
+    /** The last exchange's wait for a free connection, before it was sent (a pool's only). */
+    default long waitedNs() {
+        return 0;
+    }
+
     @Override
     void close();
 }

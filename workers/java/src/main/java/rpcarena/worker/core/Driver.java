@@ -12,6 +12,8 @@ public final class Driver {
     private volatile Plan plan;
     private volatile long startNs;
     private volatile CpuTimes cpuAtStart;
+    /** The spec's connections, shared by the clients; null: each client its own. */
+    private Sharing sharing;
 
     /** {@code handshake} runs once every client has warmed up, before the barrier opens. */
     public Driver(Spec spec, Workload workload, Runnable handshake) {
@@ -25,8 +27,9 @@ public final class Driver {
         CyclicBarrier barrier = new CyclicBarrier(spec.clients(), this::release);
         List<ClientRun> runs = new ArrayList<>();
         List<Connection> connections = new ArrayList<>();
+        sharing = spec.connections() == null ? null : new Sharing(workload, spec.connections());
         for (int i = 0; i < spec.clients(); i++) {
-            connections.add(workload.open(i));
+            connections.add(sharing == null ? workload.open(i) : sharing.open(i));
             runs.add(new ClientRun(i, connections.get(i), workload.slots(), (long) (spec.warmupS() * 1e9),
                     barrier, () -> plan, reservoir, spec.stages().size(), spec.intervalS()));
         }
@@ -37,6 +40,9 @@ public final class Driver {
                 plan.stop();
             }
             connections.forEach(Connection::close);
+            if (sharing != null) {
+                sharing.close();
+            }
         }
         for (ClientRun r : runs) {
             if (r.crash != null) {
@@ -49,6 +55,9 @@ public final class Driver {
     /** The barrier action: runs in the last client to arrive, before any client goes on. */
     private void release() {
         handshake.run();
+        if (sharing != null) {
+            sharing.reset();  // every client waits at the barrier: none is in flight
+        }
         cpuAtStart = CpuTimes.now();
         startNs = System.nanoTime();
         plan = spec.ratePerS() == null
@@ -94,6 +103,8 @@ public final class Driver {
             }
             endNs = Math.max(endNs, r.endNs);
         }
-        return new Result(total, (endNs - startNs) / 1e9, cpu, reservoir.samples(), spec.ratePerS() != null, stages);
+        Result.Shared shared = sharing == null ? null
+                : new Result.Shared(sharing.connections(), sharing.gauge.max(), sharing.gauge.mean(), sharing.waits);
+        return new Result(total, (endNs - startNs) / 1e9, cpu, reservoir.samples(), spec.ratePerS() != null, stages, shared);
     }
 }

@@ -11,7 +11,14 @@ import org.HdrHistogram.Histogram;
 
 /** The measured record of one drive, written as the contract's result document. */
 public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> samples, boolean openLoop,
-                     List<Tally> stages) {
+                     List<Tally> stages, Shared shared) {
+
+    /**
+     * The spec's connections set: the connections opened, the calls in flight at once over the
+     * measured phase (the mean sampled at each call's start, that call counted) and, where calls
+     * borrow pooled connections, each call's wait for one (null where connections multiplex).
+     */
+    public record Shared(int connections, long inflightMax, double inflightMean, Histogram connWait) {}
 
     public long calls() {
         return tally.calls;
@@ -53,6 +60,14 @@ public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> sampl
             ArrayNode staged = r.putArray("stages");
             stages.forEach(t -> staged.addObject().put("calls", t.calls).put("histogram", encode(t.latency))
                     .put("histogram_uncorrected", encode(t.uncorrected)).put("histogram_schedule_lag", encode(t.lag)));
+        }
+        if (shared != null) {
+            r.put("connections", shared.connections());
+            r.put("inflight_max", shared.inflightMax());
+            r.put("inflight_mean", shared.inflightMean());
+            if (shared.connWait() != null) {
+                r.put("histogram_conn_wait", encode(shared.connWait()));
+            }
         }
         r.putPOJO("tool", Map.of("name", tool.name(), "version", tool.version(), "runtime", tool.runtime()));
         List<Series.Interval> intervals = Series.merged(tally.intervals);

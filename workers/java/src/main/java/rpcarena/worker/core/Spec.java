@@ -24,7 +24,8 @@ public record Spec(
         String mode,
         boolean sync,
         List<Stage> stages,
-        double intervalS) {
+        double intervalS,
+        Integer connections) {
 
     public static final int CONTRACT = 1;
 
@@ -51,7 +52,8 @@ public record Spec(
                 n.hasNonNull("rate_per_s") ? n.get("rate_per_s").asDouble() : null,
                 text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false),
                 stages(n.path("stages")),
-                n.path("interval_s").asDouble(1.0));
+                n.path("interval_s").asDouble(1.0),
+                n.hasNonNull("connections") ? n.get("connections").asInt() : null);
         s.check();
         return s;
     }
@@ -62,6 +64,9 @@ public record Spec(
         }
         if (clients < 1) {
             throw new SpecError("spec clients must be at least 1");
+        }
+        if (connections != null && (connections < 1 || connections > clients)) {
+            throw new SpecError("spec connections " + connections + ": give 1 to clients (" + clients + ")");
         }
         if (calls == null && durationS == null) {
             throw new SpecError("spec needs calls or duration_s");

@@ -30,7 +30,8 @@ public final class GrpcJava implements Contender {
 
     @Override
     public String description() {
-        return "grpc-java (Netty) unary server and client, one ManagedChannel per client; bidi InvertStream";
+        return "grpc-java (Netty) unary server and client, one ManagedChannel per client (or --connections M shared by"
+                + " the clients, many calls in flight on each); bidi InvertStream";
     }
 
     @Override
@@ -76,6 +77,7 @@ public final class GrpcJava implements Contender {
         }
         String target = spec.target();
         Duration timeout = spec.timeout();
+        Channels.Shared shared = spec.connections() == null ? null : new Channels.Shared(target, spec.connections());
         return new Workload() {
             @Override
             public int slots() {
@@ -84,7 +86,13 @@ public final class GrpcJava implements Contender {
 
             @Override
             public Connection open(int client) {
-                return bidi ? new StreamConnection(target, payloads, timeout) : new UnaryConnection(target, payloads, timeout);
+                Channels.Lease lease = shared == null ? Channels.own(target) : shared.lease(client);
+                return bidi ? new StreamConnection(lease, payloads, timeout) : new UnaryConnection(lease, payloads, timeout);
+            }
+
+            @Override
+            public boolean multiplexes() {
+                return true;
             }
         };
     }

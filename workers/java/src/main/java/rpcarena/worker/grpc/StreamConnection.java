@@ -17,6 +17,7 @@ import rpcarena.worker.core.Failures;
 final class StreamConnection implements Connection {
     private static final Object END = new Object();
 
+    private final Channels.Lease lease;
     private final ManagedChannel channel;
     private final ProtoPayloads payloads;
     private final long timeoutNs;
@@ -24,8 +25,9 @@ final class StreamConnection implements Connection {
     private BlockingQueue<Object> replies;
 
     /** Opens the stream now: before the warm-up, as the contract says. */
-    StreamConnection(String target, ProtoPayloads payloads, Duration timeout) {
-        this.channel = Channels.open(target);
+    StreamConnection(Channels.Lease lease, ProtoPayloads payloads, Duration timeout) {
+        this.lease = lease;
+        this.channel = lease.channel();
         this.payloads = payloads;
         this.timeoutNs = timeout.toNanos();
         openStream();
@@ -92,6 +94,6 @@ final class StreamConnection implements Connection {
         if (requests != null) {
             requests.onCompleted();
         }
-        Channels.close(channel);
+        lease.release();
     }
 }

@@ -8,14 +8,16 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import rpcarena.worker.core.Connection;
 
-/** Blocking unary calls on the client's own channel, each with the spec's deadline. */
+/** Blocking unary calls on the client's channel (its own or a shared one), each with the spec's deadline. */
 final class UnaryConnection implements Connection {
+    private final Channels.Lease lease;
     private final ManagedChannel channel;
     private final ProtoPayloads payloads;
     private final long timeoutNs;
 
-    UnaryConnection(String target, ProtoPayloads payloads, Duration timeout) {
-        this.channel = Channels.open(target);
+    UnaryConnection(Channels.Lease lease, ProtoPayloads payloads, Duration timeout) {
+        this.lease = lease;
+        this.channel = lease.channel();
         this.payloads = payloads;
         this.timeoutNs = timeout.toNanos();
     }
@@ -43,6 +45,6 @@ final class UnaryConnection implements Connection {
 
     @Override
     public void close() {
-        Channels.close(channel);
+        lease.release();
     }
 }

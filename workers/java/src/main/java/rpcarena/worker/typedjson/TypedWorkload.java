@@ -10,14 +10,18 @@ import rpcarena.worker.core.SpecError;
 import rpcarena.worker.core.Workload;
 import rpcarena.worker.pojo.PojoPayloads;
 
-/** A spec's calls over one Link that every load client shares, made again once it has died. */
+/**
+ * A spec's calls over one Link that every load client shares (or, with the spec's connections
+ * M, client i over link i mod M), each made again once it has died.
+ */
 final class TypedWorkload implements Workload {
     private final InetSocketAddress address;
     private final String method;
     private final Class<?> requestClass;
     private final PojoPayloads payloads;
     private final int timeoutMs;
-    private Link link;
+    /** The shared links, connected on first use; null: not yet, or closed. */
+    private final Link[] links;
     private int users;
 
     TypedWorkload(Spec spec) throws SpecError {
@@ -29,6 +33,7 @@ final class TypedWorkload implements Workload {
         this.method = spec.method();
         this.address = address(spec.target());
         this.timeoutMs = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.ceil(spec.timeoutMs())));
+        this.links = new Link[spec.connections() == null ? 1 : spec.connections()];
     }
 
     private static InetSocketAddress address(String target) throws SpecError {
@@ -49,23 +54,35 @@ final class TypedWorkload implements Workload {
     @Override
     public synchronized Connection open(int client) {
         users++;
-        return new Calls();
+        return new Calls(client % links.length);
     }
 
-    /** The live link, connected on first use and after the last one died. */
-    private synchronized Link link() throws IOException {
-        if (link == null || !link.alive()) {
-            link = new Link(address, timeoutMs);
+    /** Calls carry ids: many in flight on one link. */
+    @Override
+    public boolean multiplexes() {
+        return true;
+    }
+
+    /** The live link i, connected on first use and after the last one died. */
+    private synchronized Link link(int i) throws IOException {
+        if (links[i] == null || !links[i].alive()) {
+            links[i] = new Link(address, timeoutMs);
         }
-        return link;
+        return links[i];
     }
 
-    /** One load client's calls: its own requests, the shared link. */
+    /** One load client's calls: its own requests, a shared link. */
     private final class Calls implements Connection {
+        private final int link;
+
+        Calls(int link) {
+            this.link = link;
+        }
+
         @Override
         public Object exchange(int slot) throws Exception {
             byte[] body = Envelope.call(method, requestClass, payloads.request(slot));
-            Frames.Frame reply = link().call(body, timeoutMs);
+            Frames.Frame reply = link(link).call(body, timeoutMs);
             if (reply.kind() != Frames.OK) {
                 throw new CallFailure(status(reply.kind()), new String(reply.body(), StandardCharsets.UTF_8));
             }
@@ -82,13 +99,18 @@ final class TypedWorkload implements Workload {
         public void reconnect() {
         }
 
-        /** The last load client to leave closes the link. */
+        /** The last load client to leave closes the links. */
         @Override
         public void close() {
             synchronized (TypedWorkload.this) {
-                if (--users == 0 && link != null) {
-                    link.close();
-                    link = null;
+                if (--users > 0) {
+                    return;
+                }
+                for (int i = 0; i < links.length; i++) {
+                    if (links[i] != null) {
+                        links[i].close();
+                        links[i] = null;
+                    }
                 }
             }
         }
