@@ -90,6 +90,12 @@ def test_a_stall_shows_in_its_interval_and_every_call_is_in_one(stalling, tmp_pa
     (cell,) = load(tmp_path / "t.json").cells
     assert handler.stalled and cell.interval_s == 1.0
     assert [item["start_s"] for item in cell.intervals] == [0.0, 1.0, 2.0]
+    # the server read at each interval's end too (the moment after the phase's end in the last one);
+    # a target's memory is read with --server-pid only (the Java test below reads a server's)
+    assert [item["start_s"] for item in cell.server_intervals] == [0.0, 1.0, 2.0]
+    if cell.wire_in_bytes is not None:  # counted where nft runs as root: each interval's share adds up
+        assert sum(item["wire_in_bytes"] for item in cell.server_intervals) <= cell.wire_in_bytes
+        assert all(item["wire_in_bytes"] > 0 for item in cell.server_intervals)
     assert intervals.total_calls(cell.intervals) == cell.calls
     worst_ms = [hist.decode(item["histogram"]).get_max_value() / 1e6 for item in cell.intervals]
     assert worst_ms[1] >= STALL_S * 1000
@@ -103,6 +109,7 @@ def test_a_stall_shows_in_its_interval_and_every_call_is_in_one(stalling, tmp_pa
     assert [float(row["max_us"]) >= STALL_S * 1e6 for row in table] == [False, True, False]
     frame = load(tmp_path / "t.json").intervals_frame()
     assert list(frame["calls"]) == [i["calls"] for i in cell.intervals] and frame["p99_us"].notna().all()
+    assert [row["wire_out_bytes"] for row in table] == [str(i["wire_out_bytes"] or "") for i in cell.server_intervals]
     page = report.write_html([report.Source("t", load(tmp_path / "t.json"))], tmp_path / "t.html").read_text()
     assert page.count("over time: each cell") == 1
     reader = HistogramLogReader(str(hlog), hist.new())
@@ -138,9 +145,13 @@ def test_the_java_driver_keeps_intervals_of_a_contender_cell(tmp_path):
                    "--out", str(tmp_path / "r.json"),
                    timeout=300)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    (cell,) = load(tmp_path / "r.json").cells
+    results = load(tmp_path / "r.json")
+    (cell,) = results.cells
     assert [item["start_s"] for item in cell.intervals] == [0.0, 0.5, 1.0]
     assert intervals.total_calls(cell.intervals) == cell.calls > 0
+    # the server's memory read at each interval's end, beside the calls in the per-interval table
+    assert [item["start_s"] for item in cell.server_intervals] == [0.0, 0.5, 1.0]
+    assert [row["server_rss_bytes"] > 0 for row in results.interval_rows()] == [True] * 3
 
 
 @pytest.fixture

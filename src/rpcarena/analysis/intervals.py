@@ -48,9 +48,21 @@ def filled(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> li
             for k in range(count)]
 
 
-def rows(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
+SERVER_KEYS = {"wire_in_bytes": "wire_in_bytes", "wire_out_bytes": "wire_out_bytes", "rss_bytes": "server_rss_bytes"}
+
+
+def rows(series: list[dict[str, Any]], interval_s: float, wall_s: float,
+         server: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Each interval's statistics, from its histogram: calls/s (over its part of the phase: the last
-    is shorter), errors, p50/p90/p99/max in microseconds."""
+    is shorter), errors, p50/p90/p99/max in microseconds; with the server's intervals
+    (orchestration.sampler), the bytes on the wire each way and the server's resident bytes at its end."""
+    by_start = {round(float(item["start_s"]) / interval_s): item for item in server or []}
+    return [dict(row, **{name: by_start.get(round(row["start_s"] / interval_s), {}).get(key)
+                         for key, name in SERVER_KEYS.items()}) if server else row
+            for row in _client_rows(series, interval_s, wall_s)]
+
+
+def _client_rows(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
     out = []
     for item in filled(series, interval_s, wall_s):
         start = float(item["start_s"])
