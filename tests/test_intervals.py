@@ -9,7 +9,11 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import os
 import re
+import select
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,6 +25,7 @@ from tests.conftest import run_cli
 from rpcarena import report
 from rpcarena.analysis import gate, hist, intervals
 from rpcarena.errors import UsageError
+from rpcarena.orchestration.live import LiveInterval, LiveSeries
 from rpcarena.results import Cell, load
 
 QUIET_S = 0.5  # the gap before the measured phase: the driver process starting after the probe
@@ -126,6 +131,54 @@ def test_intervals_of_several_driver_processes_add_up(stalling, tmp_path):
     assert cell.client_processes == 3 and cell.interval_s == 0.5
     assert [item["start_s"] for item in cell.intervals] == [0.0, 0.5, 1.0]
     assert intervals.total_calls(cell.intervals) == cell.calls > 0
+
+
+def _on_a_terminal(*args: str, timeout_s: float = 180) -> str:
+    """`rpcarena ARGS` with its output on a pseudo-terminal, as a person at a terminal sees it."""
+    leader, follower = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "rpcarena", *args], stdin=subprocess.DEVNULL, stdout=follower,
+                            stderr=follower, env=dict(os.environ, COLUMNS="200", TERM="xterm"))
+    os.close(follower)
+    seen, deadline = b"", time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if select.select([leader], [], [], 1.0)[0]:
+            try:
+                chunk = os.read(leader, 1 << 16)
+            except OSError:  # the terminal closed: the run ended
+                break
+            seen += chunk
+        elif proc.poll() is not None:
+            break
+    os.close(leader)
+    assert proc.wait(timeout=30) == 0, seen.decode(errors="replace")[-2000:]
+    return seen.decode(errors="replace")
+
+
+def test_the_live_line_shows_the_running_cells_intervals_on_a_terminal_only(stalling, tmp_path):
+    url, _ = stalling
+    args = ("target", "--http", url, "--expect-status", "200", "--warmup", "0s", "--duration", "3s",
+            "--clients", "2", "--out")
+    seen = _on_a_terminal(*args, str(tmp_path / "tty.json"))
+    told = re.findall(r"now: ([\d,]+) calls/s, p99 [\d.]+ [µm]?s, 0 errors \(at (\d)s\)", seen)
+    assert {at for _, at in told} >= {"0", "1"}, seen[-2000:]  # the last interval is told by the result
+    assert all(int(rate.replace(",", "")) > 0 for rate, _ in told)
+    piped = _target(url, tmp_path / "pipe.json", "--duration", "1s", "--clients", "2")
+    assert piped.returncode == 0 and "now:" not in piped.stderr + piped.stdout
+
+
+def test_the_live_series_sums_clients_by_start_and_tells_each_interval_once():
+    told: list[LiveInterval] = []
+    live = LiveSeries(0.5, told.append)
+
+    def line(start_s: float, calls: int, us: int, errors: int = 0) -> dict:
+        h = hist.new()
+        h.record_value(us * 1000, calls)
+        return {"event": "interval", **intervals.entry(start_s, h, {"timeout": errors})}
+    for item in (line(0.0, 10, 100), line(0.0, 30, 900, errors=2), line(0.5, 5, 100), line(0.0, 99, 5000)):
+        live.add(item)
+    assert len(told) == 1  # the interval at 0.5 is still open; the late line for 0.0 is left out
+    assert told[0].start_s == 0.0 and told[0].calls_per_s == (40 + 2) / 0.5 and told[0].errors == 2
+    assert 890 <= told[0].p99_us <= 910
 
 
 @pytest.mark.parametrize("client", ["go", "rust"])

@@ -150,7 +150,8 @@ def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = Non
     if exposed:
         stderr.print(f"warning: {exposed}", markup=False, highlight=False, soft_wrap=True)
     with CellProgress(stderr, part, quiet, verbose) as progress:
-        return Arena(config, todo, progress, results=resume).run()
+        return Arena(config, todo, progress, results=resume,
+                     on_interval=progress.on_interval if progress.live else None).run()
 
 
 def finish(results: Results, console: Console, quiet: bool = False) -> int:

@@ -18,6 +18,7 @@ from rpcarena import contenders, environment
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError, Interrupted, Stop, UnavailableError
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
+from rpcarena.orchestration.live import LiveInterval
 from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.plan import Plan
 from rpcarena.process import children
@@ -30,8 +31,10 @@ class Arena:
     """Measures the plans of a run and keeps its results document current."""
 
     def __init__(self, config: RunConfig, plans: Sequence[Plan], on_cell: OnCell | None = None,
-                 context: OpenContext = open_context, results: Results | None = None) -> None:
+                 context: OpenContext = open_context, results: Results | None = None,
+                 on_interval: Callable[[LiveInterval], None] | None = None) -> None:
         self.config = config
+        self.on_interval = on_interval  # the running cell's intervals as they close (a live line)
         self.plans = list(plans)
         self.on_cell = on_cell or (lambda *args: None)
         self.open_context = context  # a test gives one that starts no Redis and makes no link
@@ -45,7 +48,7 @@ class Arena:
                 with self.open_context(self.config, [p.workload for p in self.plans]) as context, \
                         self._runners_opened(context) as opened:
                     self._note(context, opened)
-                    self._run_all(context)
+                    self._run_all(replace(context, on_interval=self.on_interval))
         except KeyboardInterrupt as stop:
             children.kill_all()
             how, code = (stop.name, stop.exit_code) if isinstance(stop, Stop) else ("Ctrl-C", 130)

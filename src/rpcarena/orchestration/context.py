@@ -19,6 +19,7 @@ from rpcarena.config import RunConfig
 from rpcarena.network import link, wire
 from rpcarena.orchestration import log_folder
 from rpcarena.orchestration.backing import Backing
+from rpcarena.orchestration.live import LiveInterval
 from rpcarena.process.placement import Placement, plan
 from rpcarena.workloads import Workload
 
@@ -33,6 +34,8 @@ class RunContext:
     backing: Backing
     link: link.Link | None  # the emulated link the servers are behind, if any
     wire_unavailable: str | None  # why bytes on the wire cannot be counted here, if they cannot
+    # told each closed interval of the running cell (the live progress line on a terminal), if anyone
+    on_interval: Callable[[LiveInterval], None] | None = None
 
     @property
     def server_host(self) -> str:

@@ -22,6 +22,7 @@ from rpcarena.contract import DriveResult
 from rpcarena.errors import ServerError, WorkerError
 from rpcarena.network import nodelay
 from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.live import LiveSeries
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
 from rpcarena.orchestration.sampler import Reading, ServerSampler
@@ -68,8 +69,9 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     load_before = environment.load_now()
     rtt_ms = context.link.rtt_ms() if context.link is not None else None  # the link as it is now
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
+    live = LiveSeries(drivers[0].spec.interval_s, context.on_interval) if context.on_interval else None
     phase = Phase(prefixed, context.placement.clients, logs, lambda: server.alive() and not lost(),
-                  lambda: lost() or server.died_message())
+                  lambda: lost() or server.died_message(), live.add if live else None)
     at_warm: dict[str, Any] = {}
     with context.wire_counter(server.port) as counter:
         sampler = ServerSampler(drivers[0].spec.interval_s, _reader(server, counter))
