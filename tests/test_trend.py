@@ -39,3 +39,10 @@ def test_a_short_run_says_nothing_however_steep():
 def test_missing_points_are_left_out_not_read_as_zero():
     fit = trend.fit([k * 60.0 for k in range(8)], [10, None, 12, 13, None, 15, 16, 17.5])
     assert fit is not None and fit.points == 6 and fit.real and abs(fit.per_min - 1.0) < 0.2
+
+
+def test_a_smooth_but_small_change_is_flat():
+    """A heap settling (36.0 -> 36.7 MB over a 10-minute soak of grpc-go): far above its noise, 2% of its level."""
+    times = np.arange(600) * 1.0
+    fit = trend.fit(times, 36.0e6 + 0.7e6 * times / 600 + RNG.normal(0, 2e3, times.size))
+    assert fit is not None and fit.low > 0 and fit.change > 100 * fit.noise and not fit.real

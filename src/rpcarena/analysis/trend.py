@@ -5,7 +5,8 @@ A soak that leaks shows as a slope, not as a difference of thirds: p50, p99 and 
 resident set are fitted against time, one point per interval. A trend is said to be real only
 when there are at least MIN_INTERVALS points, the slope's interval leaves out zero, and the
 fitted change over the run exceeds GROWTH_OVER_NOISE times the points' scatter about the line
-(the interval-to-interval noise): a short run, or a slope lost in its own noise, is "flat".
+(the interval-to-interval noise) and MIN_CHANGE_SHARE of its level: a short run, a slope lost in
+its own noise, or a change too small to matter is "flat".
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ import numpy as np
 
 MIN_INTERVALS = 6
 GROWTH_OVER_NOISE = 2.0
+# and by this share of its level at least: a 10-minute soak of grpc-go grew its RSS from 36.0 to
+# 36.7 MB, a smooth line far above its noise, yet a heap settling, not a leak worth a warning
+MIN_CHANGE_SHARE = 0.10
 # Student's t at 97.5% by degrees of freedom (n - 2); 1.96 beyond the table
 _T975 = {4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228, 12: 2.179, 15: 2.131,
          20: 2.086, 30: 2.042, 60: 2.000, 120: 1.980}
@@ -33,11 +37,13 @@ class Fit:
     points: int
     change: float  # the fitted change from the first point to the last
     noise: float  # the points' standard deviation about the line
+    level: float  # the points' mean
 
     @property
     def real(self) -> bool:
         return (self.points >= MIN_INTERVALS and (self.low > 0 or self.high < 0)
-                and abs(self.change) > GROWTH_OVER_NOISE * self.noise)
+                and abs(self.change) > GROWTH_OVER_NOISE * self.noise
+                and abs(self.change) >= MIN_CHANGE_SHARE * abs(self.level))
 
     def said(self, unit: str, scale: float = 1.0) -> str:
         """'+12.0 µs/min (±3.1)' for a real trend, else 'flat'."""
@@ -47,7 +53,7 @@ class Fit:
 
     def to_json(self) -> dict[str, float | int | bool]:
         return {"per_min": self.per_min, "low": self.low, "high": self.high, "points": self.points,
-                "change": self.change, "noise": self.noise, "real": self.real}
+                "change": self.change, "noise": self.noise, "level": self.level, "real": self.real}
 
 
 def fit(times_s: Sequence[float], values: Sequence[float | None]) -> Fit | None:
@@ -63,7 +69,8 @@ def fit(times_s: Sequence[float], values: Sequence[float | None]) -> Fit | None:
     residuals = y - (y.mean() + slope * (x - x.mean()))
     noise = float(math.sqrt(np.sum(residuals ** 2) / (len(pairs) - 2)))
     half = _t975(len(pairs) - 2) * noise / math.sqrt(sxx)
-    return Fit(slope, slope - half, slope + half, len(pairs), slope * float(x.max() - x.min()), noise)
+    return Fit(slope, slope - half, slope + half, len(pairs), slope * float(x.max() - x.min()), noise,
+               float(y.mean()))
 
 
 def _t975(df: int) -> float:
