@@ -24,8 +24,9 @@ from tests.conftest import run_cli
 
 from rpcarena import report
 from rpcarena.analysis import gate, hist, intervals
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.errors import UsageError
-from rpcarena.orchestration.live import LiveInterval, LiveSeries
+from rpcarena.orchestration.live import LiveSeries
 from rpcarena.results import Cell, load
 
 QUIET_S = 0.5  # the gap before the measured phase: the driver process starting after the probe
@@ -222,6 +223,29 @@ def test_a_failed_threshold_exits_3_naming_the_cell_and_its_value(slow, tmp_path
     line = done.stderr.strip().splitlines()[-1]
     assert "1 threshold(s) failed" in line and "slow<-py" in line and "p99 " in line and "not <1ms" in line, line
     assert load(tmp_path / "t.json").cells[0].calls == 30  # the results are kept
+
+
+def test_an_aborting_threshold_stops_the_run_at_the_first_failing_interval(slow, tmp_path):
+    done = _target(slow, tmp_path / "t.json", "--duration", "60s", "--interval", "500ms", "--name", "slow",
+                   "--threshold", "p99<1ms:abort", "--threshold", "errors<1%")
+    assert done.returncode == 3, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "the run stopped: p99 " in line and "in the interval at 0s, not <1ms (--threshold 'p99<1ms:abort')" in line
+    kept = load(tmp_path / "t.json")
+    assert kept.interrupted == "--threshold abort" and kept.cells == []  # the stopped cell was not measured whole
+
+
+def test_an_aborting_threshold_judges_each_interval_of_its_statistic():
+    (term, calls) = gate.parse("p99<5ms:abort"), gate.parse("calls/s>100:abort")
+    assert term.abort and term.text == "p99<5ms:abort" and not gate.parse("p99<5ms").abort
+    quick = LiveInterval(2.0, 500.0, 900.0, 0, 250, {"p99_us": 900.0})
+    slow = LiveInterval(3.0, 50.0, 12_000.0, 0, 25, {"p99_us": 12_000.0})
+    assert gate.failed_interval([term, calls], quick) is None
+    said = gate.failed_interval([term], slow)
+    assert said == "p99 12ms in the interval at 3s, not <5ms (--threshold 'p99<5ms:abort')"
+    assert gate.failed_interval([gate.parse("p99<5ms")], slow) is None  # judged per cell only
+    with pytest.raises(UsageError):
+        gate.parse("p99<5:abort")
 
 
 def test_met_thresholds_exit_0(slow, tmp_path):

@@ -12,9 +12,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from rpcarena.analysis import hist
+
+
+@dataclass(frozen=True)
+class LiveInterval:
+    """One closed interval of the running cell, summed over its clients (orchestration.live)."""
+
+    start_s: float
+    calls_per_s: float  # calls sent: verified and failed
+    p99_us: float | None
+    errors: int
+    calls: int = 0  # verified
+    latency: dict[str, Any] = field(default_factory=dict)  # hist.summary_us of its histogram; {} without calls
 
 
 def entry(start_s: float, histogram: Any, errors: dict[str, int]) -> dict[str, Any]:

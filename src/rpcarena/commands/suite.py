@@ -74,7 +74,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
 
     def run_part(config: RunConfig) -> Results:
         return run_arena(config, console, part=f"part {next(done)} of {parts}", quiet=args.quiet,
-                         verbose=args.verbose)
+                         verbose=args.verbose, terms=terms)
     results = runner.run(suite, args.quick, args.repeat, out, run_part)
     missing = results.suite["missing"]
     found = findings(suite, results, missing)

@@ -15,10 +15,10 @@ from dataclasses import replace
 from typing import Any
 
 from rpcarena import contenders, environment
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import RunConfig
-from rpcarena.errors import ArenaError, Interrupted, Stop, UnavailableError
+from rpcarena.errors import ArenaError, Interrupted, Stop, ThresholdAborted, UnavailableError
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
-from rpcarena.orchestration.live import LiveInterval
 from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.plan import Plan
 from rpcarena.process import children
@@ -49,6 +49,12 @@ class Arena:
                         self._runners_opened(context) as opened:
                     self._note(context, opened)
                     self._run_all(replace(context, on_interval=self.on_interval))
+        except ThresholdAborted as aborted:
+            children.kill_all()
+            self.results.interrupted = "--threshold abort"
+            self.results.save(self.config.out)
+            raise ThresholdAborted(f"the run stopped: {aborted}; {len(self.results.cells)} cells measured before it "
+                                   f"are kept in {self.config.out}") from None
         except KeyboardInterrupt as stop:
             children.kill_all()
             how, code = (stop.name, stop.exit_code) if isinstance(stop, Stop) else ("Ctrl-C", 130)
@@ -105,6 +111,8 @@ class Arena:
             measured = plan.runner.measure(plan, context, context.logs / f"cell-{i:04d}")
         except UnavailableError as error:
             return cell_of(plan, self.config, started, status="unavailable", reason=str(error))
+        except ThresholdAborted:
+            raise  # the run stops, not only the cell
         except ArenaError as error:
             return cell_of(plan, self.config, started, status="failed", reason=str(error))
         return cell_of(plan, self.config, started, measured)

@@ -10,20 +10,10 @@ of the result, which merges every driver's own list).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from rpcarena.analysis import hist
-
-
-@dataclass(frozen=True)
-class LiveInterval:
-    """One closed interval of the running cell, summed over its clients."""
-
-    start_s: float
-    calls_per_s: float  # calls sent: verified and failed
-    p99_us: float | None
-    errors: int
+from rpcarena.analysis.intervals import LiveInterval
 
 
 class LiveSeries:
@@ -49,5 +39,6 @@ class LiveSeries:
 
     def _closed(self) -> LiveInterval:
         calls = self.histogram.get_total_count()
-        p99 = self.histogram.get_value_at_percentile(99.0) / 1e3 if calls else None
-        return LiveInterval(float(self.start or 0.0), (calls + self.errors) / self.interval_s, p99, self.errors)
+        latency = hist.summary_us(self.histogram) if calls else {}
+        return LiveInterval(float(self.start or 0.0), (calls + self.errors) / self.interval_s, latency.get("p99_us"),
+                            self.errors, calls, latency)

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from rpcarena.orchestration.live import LiveInterval
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.orchestration.plan import Plan
 from rpcarena.report import terminal
 from rpcarena.results import Cell
