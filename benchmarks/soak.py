@@ -4,7 +4,8 @@ Runs `rpcarena run --contender grpc-go -z 10m` (one cell, one trial) and, at 1, 
 minutes into the run, prints the resident memory of the orchestrator (the `rpcarena run`
 process), of its driver processes and of the server. A run that kept every call would grow with
 the calls; one that keeps a histogram per interval grows by a few hundred bytes a second. At the
-end it prints the cell's calls, its intervals and whether they add up.
+end it prints the cell's calls, its intervals and whether they add up, the server's RSS as the
+orchestrator read it each interval, and the trend of p50, p99 and that RSS across the intervals.
 
     .venv/bin/python benchmarks/soak.py [--contender grpc-go] [--client go] [--minutes 10] [--at 1,5,10]
 """
@@ -66,12 +67,19 @@ def soak(args: argparse.Namespace, out: Path) -> None:
 
 def summary(out: Path) -> None:
     from rpcarena.analysis import intervals
+    from rpcarena.report import terminal
     from rpcarena.results import load
 
     for cell in load(out).cells:
         print(f"{cell.contender}<-{cell.client}: {cell.calls:,} calls over {cell.wall_s:.0f} s, "
               f"{len(cell.intervals)} intervals holding {intervals.total_calls(cell.intervals):,} calls, "
               f"{sum(len(i['histogram']) for i in cell.intervals) / 1024:.0f} KiB of encoded histograms")
+        rss = [i["rss_bytes"] for i in cell.server_intervals if i["rss_bytes"]]
+        if rss:  # the server as the orchestrator read it each interval, and the trends across them
+            print(f"server RSS read each interval: first {rss[0] / MB:.1f} MB, last {rss[-1] / MB:.1f} MB, "
+                  f"max {max(rss) / MB:.1f} MB over {len(rss)} readings")
+        trends = dict(zip(("p50", "p99", "server RSS"), terminal.trend_texts(cell)))
+        print("trend across intervals: " + ", ".join(f"{name} {said}" for name, said in trends.items()))
 
 
 def main() -> int:

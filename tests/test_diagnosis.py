@@ -169,3 +169,34 @@ def test_a_driver_that_fell_behind_is_said_with_how_far():
 ])
 def test_schedule_lag_is_not_said_when_the_driver_kept_up(lag_us, changes):
     assert "schedule_lag" not in _said(_open_loop_cell(900, lag_us, **changes))
+
+
+def _soak(latency_us, rss_mb, interval_s: float = 10.0) -> Cell:
+    """A quiet cell whose intervals took `latency_us` each (100 calls each) with the server at `rss_mb`."""
+    from rpcarena.analysis import intervals
+
+    entries, server = [], []
+    for k, (us, mb) in enumerate(zip(latency_us, rss_mb)):
+        h = hist.new()
+        h.record_value(int(us * 1e3), 100)
+        entries.append(intervals.entry(k * interval_s, h, {}))
+        server.append({"start_s": k * interval_s, "rss_bytes": int(mb * 1e6), "wire_in_bytes": None,
+                       "wire_out_bytes": None})
+    return _cell(ONE_MODE, intervals=entries, server_intervals=server, interval_s=interval_s,
+                 wall_s=interval_s * len(entries))
+
+
+def test_a_server_growing_through_a_soak_is_said_with_its_slope():
+    rss = 50 + 2.0 * np.arange(60) / 6 + RNG.normal(0, 0.2, 60)  # +2 MB a minute over 10 minutes
+    text = _said(_soak([300] * 60, rss))["steady_growth"]
+    assert "server RSS +2" in text and "MB/min" in text and "60 intervals" in text and "p99" not in text
+
+
+def test_latency_growing_through_a_soak_is_said_too():
+    text = _said(_soak(300 + 10 * np.arange(30), [50] * 30))["steady_growth"]
+    assert text.startswith("p50 +") and "p99 +" in text and "server RSS" not in text
+
+
+def test_a_flat_soak_or_a_short_run_says_nothing_of_growth():
+    assert "steady_growth" not in _said(_soak(RNG.normal(300, 30, 60), 50 + RNG.normal(0, 1, 60)))
+    assert "steady_growth" not in _said(_soak([100, 200, 300, 400, 500], [10, 20, 30, 40, 50]))

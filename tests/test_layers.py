@@ -20,7 +20,8 @@ SOURCE = Path(rpcarena.__file__).parent
 LAYERS = (
     "errors", "thresholds", "suggest", "sources", "clients", "contract", "protocol", "codec", "environment",
     "process",  # children, leftovers, CPU clock, server process, placement, builds
-    "network", "cluster_spec", "worker.pacer", "analysis.hist", "analysis.intervals", "workloads",
+    "network", "cluster_spec", "worker.pacer", "analysis.hist", "analysis.intervals", "analysis.trend",
+    "workloads",
     "userschema",  # a workload from the user's own schema and samples (its servers' handlers come later)
     "config", "results", "analysis", "contenders", "userschema.handlers",
     "targets",  # the clients of a target, chosen from its description (the runner's modules come later)

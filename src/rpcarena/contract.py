@@ -266,3 +266,6 @@ class ManifestEntry(Document):
 
 
 WARM = {"event": "warm"}  # a synced driver's line when its warm-up is done
+# a driver's line as one of its intervals closes (optional: the Python driver's), before its result:
+# {"event": "interval", and the keys of an entry of the result's `intervals`}
+INTERVAL_EVENT = "interval"

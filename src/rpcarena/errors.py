@@ -33,6 +33,11 @@ class ThresholdFailed(ArenaError):
     exit_code = 3
 
 
+class ThresholdAborted(ThresholdFailed):
+    """An interval of the running cell failed a `--threshold '...:abort'`: the run stops there (k6's
+    abortOnFail), the cells measured before it kept."""
+
+
 class UnavailableError(ArenaError):
     """A contender cannot run here (toolchain or package missing)."""
 

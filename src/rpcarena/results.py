@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from rpcarena.analysis import hist, intervals
+from rpcarena.analysis import hist, intervals, trend
 from rpcarena.errors import UsageError
 from rpcarena.network import wire
 
@@ -36,6 +36,10 @@ NOTES = ("placement", "link", "wire_unavailable", "failures", "find_max", "targe
 def now() -> str:
     """The time as a results document records it: UTC, to the second."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# the statistics fitted across a cell's intervals (Cell.trends), and their columns in `Cell.row`
+TREND_KEYS = {"p50_us": "p50_us_per_min", "p99_us": "p99_us_per_min", "server_rss_bytes": "server_rss_bytes_per_min"}
 
 
 @dataclass
@@ -66,6 +70,9 @@ class Cell:
     # (analysis.intervals); [] for a driver that keeps none, and in documents before 2026-11-26
     intervals: list[dict[str, Any]] = field(default_factory=list)
     interval_s: float | None = None
+    # the server over time, read by the orchestrator at each interval's end (orchestration.sampler):
+    # {start_s, rss_bytes, wire_in_bytes, wire_out_bytes}, None where unread; [] before 2026-11-26 (3)
+    server_intervals: list[dict[str, Any]] = field(default_factory=list)
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None  # with stages: the first stage's
@@ -121,6 +128,17 @@ class Cell:
     def messages_per_s(self) -> float | None:
         """A stream cell's messages per second of the measured phase; None for a unary cell."""
         return self.messages / self.wall_s if self.messages and self.wall_s > 0 else None
+
+    @cached_property
+    def trends(self) -> dict[str, trend.Fit]:
+        """p50 and p99 (µs) and the server's resident bytes fitted across the intervals (analysis.trend),
+        each at its interval's middle; a statistic of fewer than trend.MIN_INTERVALS points is left out."""
+        if not self.intervals or not self.interval_s:
+            return {}
+        rows = intervals.rows(self.intervals, self.interval_s, self.wall_s, self.server_intervals)
+        middles = [row["start_s"] + self.interval_s / 2 for row in rows]
+        fitted = {key: trend.fit(middles, [row.get(key) for row in rows]) for key in TREND_KEYS}
+        return {key: one for key, one in fitted.items() if one is not None}
 
     @property
     def setting(self) -> str | None:
@@ -211,6 +229,9 @@ class Cell:
         out["messages"], out["messages_per_s"] = self.messages, self.messages_per_s
         out["message_p50_us"] = self.message_latency.get("p50_us")
         out["message_p99_us"] = self.message_latency.get("p99_us")
+        for key, name in TREND_KEYS.items():  # 0 when flat, empty when too few intervals to say
+            one = self.trends.get(key)
+            out[name] = None if one is None else one.per_min if one.real else 0.0
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -283,11 +304,12 @@ class Results:
 
     def interval_rows(self) -> list[dict[str, Any]]:
         """Each measured cell's intervals, a row each: the cell's identity, then the interval's start,
-        calls, errors, calls/s and p50/p90/p99/max (µs), computed from its histogram."""
+        calls, errors, calls/s and p50/p90/p99/max (µs), computed from its histogram, and where the server
+        was read each interval, the bytes on the wire each way and the server's resident bytes."""
         return [{"contender": c.contender, "client": c.client, "workload": c.workload, "clients": c.clients,
                  "trial": c.trial, **row}
                 for c in self.ok_cells() if c.intervals and c.interval_s
-                for row in intervals.rows(c.intervals, c.interval_s, c.wall_s)]
+                for row in intervals.rows(c.intervals, c.interval_s, c.wall_s, c.server_intervals)]
 
     def intervals_frame(self) -> Any:
         """The cells over time as a pandas DataFrame, one row per interval (see `interval_rows`)."""

@@ -9,16 +9,18 @@ failed threshold names the cell, the statistic, the value measured and the limit
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rpcarena import thresholds
 from rpcarena.analysis import slo
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.errors import UsageError
 from rpcarena.results import Cell
 
 _TERM = re.compile(r"\s*(p\d+(?:\.\d+)?|mean|max|errors|calls/s)\s*(<=|>=|<|>)\s*(.*?)\s*")
 _CALLS = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:/s)?")
-EXAMPLE = "write e.g. 'p99<5ms', 'errors<0.1%' or 'calls/s>1000'"
+EXAMPLE = "write e.g. 'p99<5ms', 'errors<0.1%', 'calls/s>1000' or 'p99<5ms:abort'"
+ABORT = ":abort"
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Threshold:
     op: str
     limit: float  # µs for a latency, a share from 0 to 1 for errors, calls per second
     unit: str
+    abort: bool = False  # ':abort' (k6's abortOnFail): judged per interval too, the run stopped at the first failure
 
     def value(self, cell: Cell) -> float:
         if self.statistic == "errors":
@@ -39,7 +42,18 @@ class Threshold:
         return slo.Objective(self.statistic, True, self.limit).value(cell)
 
     def holds(self, cell: Cell) -> bool:
-        value = self.value(cell)
+        return self.passes(self.value(cell))
+
+    def interval_value(self, live: LiveInterval) -> float | None:
+        """The statistic over one closed interval of the running cell; None when it has no calls."""
+        if self.statistic == "errors":
+            sent = live.calls + live.errors
+            return live.errors / sent if sent else None
+        if self.statistic == "calls/s":
+            return live.calls_per_s
+        return live.latency.get(f"{self.statistic}_us")
+
+    def passes(self, value: float) -> bool:
         return {"<": value < self.limit, "<=": value <= self.limit,
                 ">": value > self.limit, ">=": value >= self.limit}[self.op]
 
@@ -51,6 +65,8 @@ class Threshold:
 
 def parse(text: str) -> Threshold:
     """One --threshold; a malformed one is a one-line usage error naming the fix."""
+    if text.strip().endswith(ABORT):
+        return replace(parse(text.strip().removesuffix(ABORT)), text=text.strip(), abort=True)
     match = _TERM.fullmatch(text)
     if not match:
         raise UsageError(f"bad --threshold {text.strip()!r}: {EXAMPLE}")
@@ -92,6 +108,17 @@ def failures(cells: list[Cell], gate: list[Threshold]) -> list[str]:
                 out.append(f"{_cell(cell)}: {term.statistic} {term.shown(value)}, not {term.op}"
                            f"{term.shown(term.limit)} (--threshold '{term.text}')")
     return out
+
+
+def failed_interval(terms: list[Threshold], live: LiveInterval) -> str | None:
+    """'p99 12.1ms in the interval at 3s, not <5ms (--threshold 'p99<5ms:abort')' for the first
+    aborting term that the running cell's last interval fails; None when all hold."""
+    for term in terms:
+        value = term.interval_value(live)
+        if term.abort and value is not None and not term.passes(value):
+            return (f"{term.statistic} {term.shown(value)} in the interval at {live.start_s:g}s, not {term.op}"
+                    f"{term.shown(term.limit)} (--threshold '{term.text}')")
+    return None
 
 
 def _cell(cell: Cell) -> str:

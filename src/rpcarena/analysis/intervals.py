@@ -12,9 +12,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from rpcarena.analysis import hist
+
+
+@dataclass(frozen=True)
+class LiveInterval:
+    """One closed interval of the running cell, summed over its clients (orchestration.live)."""
+
+    start_s: float
+    calls_per_s: float  # calls sent: verified and failed
+    p99_us: float | None
+    errors: int
+    calls: int = 0  # verified
+    latency: dict[str, Any] = field(default_factory=dict)  # hist.summary_us of its histogram; {} without calls
 
 
 def entry(start_s: float, histogram: Any, errors: dict[str, int]) -> dict[str, Any]:
@@ -48,9 +61,21 @@ def filled(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> li
             for k in range(count)]
 
 
-def rows(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
+SERVER_KEYS = {"wire_in_bytes": "wire_in_bytes", "wire_out_bytes": "wire_out_bytes", "rss_bytes": "server_rss_bytes"}
+
+
+def rows(series: list[dict[str, Any]], interval_s: float, wall_s: float,
+         server: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Each interval's statistics, from its histogram: calls/s (over its part of the phase: the last
-    is shorter), errors, p50/p90/p99/max in microseconds."""
+    is shorter), errors, p50/p90/p99/max in microseconds; with the server's intervals
+    (orchestration.sampler), the bytes on the wire each way and the server's resident bytes at its end."""
+    by_start = {round(float(item["start_s"]) / interval_s): item for item in server or []}
+    return [dict(row, **{name: by_start.get(round(row["start_s"] / interval_s), {}).get(key)
+                         for key, name in SERVER_KEYS.items()}) if server else row
+            for row in _client_rows(series, interval_s, wall_s)]
+
+
+def _client_rows(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
     out = []
     for item in filled(series, interval_s, wall_s):
         start = float(item["start_s"])

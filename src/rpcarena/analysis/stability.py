@@ -285,12 +285,30 @@ def trend(cell: Cell, cpus: int) -> str | None:
             "machine's load and CPU clock, and --repeat the cell")
 
 
+# what steady_growth looks at across the intervals (Cell.trends): its name, unit and scale
+GROWING = (("p50", "p50_us", "µs", 1.0), ("p99", "p99_us", "µs", 1.0), ("server RSS", "server_rss_bytes", "MB", 1e-6))
+
+
+def steady_growth(cell: Cell, cpus: int) -> str | None:
+    """Latency or the server's memory growing steadily over the run, interval after interval: only
+    when the trend is real (analysis.trend: enough intervals, a slope whose 95% interval leaves out
+    zero, a fitted growth beyond the interval-to-interval noise), so a short run never says so."""
+    grown = [f"{name} {fit.said(unit, scale)}" for name, key, unit, scale in GROWING
+             if (fit := cell.trends.get(key)) is not None and fit.real and fit.per_min > 0]
+    if not grown:
+        return None
+    return (f"{' and '.join(grown)} over {len(cell.intervals)} intervals of {cell.interval_s:g} s: growing "
+            "steadily through the run (a leak, a growing heap or queue); run longer (--duration) to see whether "
+            "it levels off, and read the HTML's over-time figure")
+
+
 def _us(value: float) -> str:
     return f"{value / 1e3:.1f} ms" if value >= 1000 else f"{value:.0f} µs"
 
 
 CELL_CHECKS: tuple[Callable[[Cell, int], str | None], ...] = (
-    few_calls, unsupported_percentiles, failed_calls, high_cv, bimodal, trend, client_bottleneck, server_saturated,
+    few_calls, unsupported_percentiles, failed_calls, high_cv, bimodal, trend, steady_growth, client_bottleneck,
+    server_saturated,
     other_load, clock_drift, late_calls, schedule_lag, delayed_ack)
 
 

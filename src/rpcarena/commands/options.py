@@ -14,13 +14,15 @@ import argparse
 import os
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rpcarena import results
 from rpcarena.analysis import gate, slo
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import parse_duration, parse_ints, parse_rate
-from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
+from rpcarena.errors import ArenaError, ThresholdAborted, ThresholdFailed, UsageError
 
 DEFAULT_WARMUP = "1s"
 
@@ -104,7 +106,8 @@ def add_out_options(p: Any, default: str) -> None:
 def add_threshold_option(p: Any) -> None:
     p.add_argument("--threshold", action="append", metavar="TERM",
                    help="a CI gate judged per cell, repeatable: 'p99<5ms', 'errors<0.1%%', 'calls/s>1000'; "
-                        f"a cell that fails one exits {EXIT_FAILED}")
+                        f"a cell that fails one exits {EXIT_FAILED}; 'p99<5ms:abort' also judges each interval "
+                        "the Python driver says as it closes and stops the run at the first that fails")
 
 
 def threshold_gate(args: argparse.Namespace) -> list[gate.Threshold]:
@@ -118,6 +121,20 @@ def judge_thresholds(cells: list[Any], terms: list[gate.Threshold]) -> None:
     if failed:
         more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
         raise ThresholdFailed(f"{len(failed)} threshold(s) failed: {failed[0]}{more}")
+
+
+def aborting(terms: list[gate.Threshold]) -> Callable[[LiveInterval], None] | None:
+    """The check of each closed interval of the running cell against the '...:abort' terms, if any:
+    it stops the run (exit 3) at the first that fails."""
+    terms = [t for t in terms if t.abort]
+    if not terms:
+        return None
+
+    def check(live: LiveInterval) -> None:
+        failed = gate.failed_interval(terms, live)
+        if failed:
+            raise ThresholdAborted(failed)
+    return check
 
 
 def measure_settings(args: argparse.Namespace) -> dict[str, Any]:

@@ -5,18 +5,21 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
 from rpcarena import cluster_spec, environment, report, seeds
-from rpcarena.analysis import slo
+from rpcarena.analysis import gate, slo
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.cluster import cells as cluster_cells
 from rpcarena.commands import schema_options
 from rpcarena.commands.options import (
     EXIT_OK,
     STDOUT,
+    aborting,
     add_cluster_options,
     add_measure_options,
     add_out_options,
@@ -144,16 +147,30 @@ def _key(*parts: object) -> tuple[object, ...]:
 
 def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None,
               resume: Results | None = None, part: str = "", quiet: bool = False,
-              verbose: bool = False) -> Results:
+              verbose: bool = False, terms: Sequence[gate.Threshold] = ()) -> Results:
     """Run with progress on stderr (the configuration's contender cells, or `todo`, added to `resume`
-    when given); return the results."""
+    when given); return the results. A `terms` ending ':abort' is judged at each interval the drivers
+    say as it closes, and stops the run at the first that fails."""
     todo = todo if todo is not None else plans_of(config)
     stderr = Console(stderr=True, width=console.width)
     exposed = cluster_spec.exposure(cluster_spec.parse(config.cluster)) if config.cluster else None
     if exposed:
         stderr.print(f"warning: {exposed}", markup=False, highlight=False, soft_wrap=True)
     with CellProgress(stderr, part, quiet, verbose) as progress:
-        return Arena(config, todo, progress, results=resume).run()
+        told = [progress.on_interval] if progress.live else []
+        check = aborting(list(terms))
+        return Arena(config, todo, progress, results=resume, on_interval=_each([*told, check] if check else told)).run()
+
+
+def _each(calls: list[Callable[[LiveInterval], None]]) -> Callable[[LiveInterval], None] | None:
+    """One callback telling each of `calls` in turn; None for none."""
+    if not calls:
+        return None
+
+    def tell(live: LiveInterval) -> None:
+        for call in calls:
+            call(live)
+    return tell
 
 
 def finish(results: Results, console: Console, quiet: bool = False) -> int:
@@ -268,7 +285,8 @@ def measure(args: argparse.Namespace, console: Console) -> int:
         if todo == []:
             console.print(f"nothing to measure: every cell of {config.out} is there")
         try:
-            results = run_arena(config, console, todo, resume=doc, quiet=args.quiet, verbose=args.verbose)
+            results = run_arena(config, console, todo, resume=doc, quiet=args.quiet, verbose=args.verbose,
+                                terms=threshold_gate(args))
         except Interrupted as stop:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         present(results, args, console)

@@ -84,7 +84,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
             config = _on_nodes(config, args, console) if nodes else config
             todo = contender_cells.plans(config, nodes) if nodes else None
             return run_arena(config, console, todo, part=f"part {next(done)} of {parts}", quiet=args.quiet,
-                             verbose=args.verbose)
+                             verbose=args.verbose, terms=terms)
         results = runner.run(suite, args.quick, args.repeat, out, run_part)
     missing = results.suite["missing"]
     found = findings(suite, results, missing)

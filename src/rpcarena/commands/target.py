@@ -291,7 +291,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
         results = find_max_arena(config, args.slo, console, plans(targets, config), args)
     else:
         results = run_arena(config, console, plans(targets, config, gate), quiet=args.quiet,
-                            verbose=args.verbose)
+                            verbose=args.verbose, terms=threshold_gate(args))
         results.targets = [describe(t, gate) for t in targets]  # the answer ranks targets across methods
         present(results, args, console)
         if not args.quiet:

@@ -15,8 +15,9 @@ from dataclasses import replace
 from typing import Any
 
 from rpcarena import contenders, environment
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import RunConfig
-from rpcarena.errors import ArenaError, Interrupted, Stop, UnavailableError
+from rpcarena.errors import ArenaError, Interrupted, Stop, ThresholdAborted, UnavailableError
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
 from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.plan import Plan
@@ -30,8 +31,10 @@ class Arena:
     """Measures the plans of a run and keeps its results document current."""
 
     def __init__(self, config: RunConfig, plans: Sequence[Plan], on_cell: OnCell | None = None,
-                 context: OpenContext = open_context, results: Results | None = None) -> None:
+                 context: OpenContext = open_context, results: Results | None = None,
+                 on_interval: Callable[[LiveInterval], None] | None = None) -> None:
         self.config = config
+        self.on_interval = on_interval  # the running cell's intervals as they close (a live line)
         self.plans = list(plans)
         self.on_cell = on_cell or (lambda *args: None)
         self.open_context = context  # a test gives one that starts no Redis and makes no link
@@ -45,7 +48,13 @@ class Arena:
                 with self.open_context(self.config, [p.workload for p in self.plans]) as context, \
                         self._runners_opened(context) as opened:
                     self._note(context, opened)
-                    self._run_all(context)
+                    self._run_all(replace(context, on_interval=self.on_interval))
+        except ThresholdAborted as aborted:
+            children.kill_all()
+            self.results.interrupted = "--threshold abort"
+            self.results.save(self.config.out)
+            raise ThresholdAborted(f"the run stopped: {aborted}; {len(self.results.cells)} cells measured before it "
+                                   f"are kept in {self.config.out}") from None
         except KeyboardInterrupt as stop:
             children.kill_all()
             how, code = (stop.name, stop.exit_code) if isinstance(stop, Stop) else ("Ctrl-C", 130)
@@ -102,6 +111,8 @@ class Arena:
             measured = plan.runner.measure(plan, context, context.logs / f"cell-{i:04d}")
         except UnavailableError as error:
             return cell_of(plan, self.config, started, status="unavailable", reason=str(error))
+        except ThresholdAborted:
+            raise  # the run stops, not only the cell
         except ArenaError as error:
             return cell_of(plan, self.config, started, status="failed", reason=str(error))
         return cell_of(plan, self.config, started, measured)
@@ -147,7 +158,7 @@ def _figures(m: Measurement) -> dict[str, Any]:
         client_cpu_sys_s=result.cpu_sys_s, client_processes=m.processes, client_tool=dict(result.tool),
         server_counters_include_warmup=server.counters_include_warmup, server_cpu_user_s=server.usage.cpu_user_s,
         server_cpu_sys_s=server.usage.cpu_sys_s, server_cpu_s=server.usage.cpu_s,
-        server_peak_rss_bytes=server.peak_rss_bytes,
+        server_peak_rss_bytes=server.peak_rss_bytes, server_intervals=list(server.intervals),
         **({} if wired is None else {"wire_in_bytes": wired.in_bytes, "wire_in_packets": wired.in_packets,
                                       "wire_out_bytes": wired.out_bytes, "wire_out_packets": wired.out_packets}),
         warmup_s=m.warmup_s, link_rtt_ms=m.link_rtt_ms, link_cpu_s=m.link_cpu_s, tcp_nodelay=dict(m.tcp_nodelay),

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import RunConfig
 from rpcarena.network import link, wire
 from rpcarena.orchestration import log_folder
@@ -33,6 +34,8 @@ class RunContext:
     backing: Backing
     link: link.Link | None  # the emulated link the servers are behind, if any
     wire_unavailable: str | None  # why bytes on the wire cannot be counted here, if they cannot
+    # told each closed interval of the running cell (the live progress line on a terminal), if anyone
+    on_interval: Callable[[LiveInterval], None] | None = None
 
     @property
     def server_host(self) -> str:

@@ -10,20 +10,25 @@ the run); the arena makes the stored cell of it.
 
 from __future__ import annotations
 
+import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
 from rpcarena import environment
+from rpcarena.analysis import intervals
+from rpcarena.contract import DriveResult
 from rpcarena.errors import ServerError, WorkerError
 from rpcarena.network import nodelay
 from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.live import LiveSeries
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
 from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
+from rpcarena.orchestration.sampler import Reading, ServerSampler
 from rpcarena.process import contention
 from rpcarena.process.placement import where
-from rpcarena.process.server_process import Usage
+from rpcarena.process.server_process import Usage, rss_bytes
 
 
 class ServerSide(Protocol):
@@ -64,24 +69,32 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     load_before = environment.load_now()
     rtt_ms = context.link.rtt_ms() if context.link is not None else None  # the link as it is now
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
+    live = LiveSeries(drivers[0].spec.interval_s, context.on_interval) if context.on_interval else None
     phase = Phase(prefixed, context.placement.clients, logs, lambda: server.alive() and not lost(),
-                  lambda: lost() or server.died_message())
+                  lambda: lost() or server.died_message(), live.add if live else None)
     at_warm: dict[str, Any] = {}
     with context.wire_counter(server.port) as counter:
+        sampler = ServerSampler(drivers[0].spec.interval_s, _reader(server, counter))
+
         def on_warm() -> None:
             at_warm["usage"] = server.usage()
             at_warm["wire"] = counter.read() if counter else None
             at_warm["link_cpu_s"] = context.link.delay_line_cpu_s() if context.link else None
             at_warm["tcp_nodelay"] = _nodelay(server, phase, drivers[0].spec.target)
             at_warm["contention"] = contention.read(server.pid)
-        outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
+            sampler.start()
+        try:
+            outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
+        finally:
+            sampler.stop()
+        over_time = sampler.series(_intervals(outcome.result, drivers[0].spec.interval_s))
         ended = contention.read(server.pid)
         used = server.usage() - at_warm["usage"]
         counted = counter.read() - at_warm["wire"] if counter else None
         link_cpu_s = _link_cpu_s(context, at_warm["link_cpu_s"])
     measured = Measurement(
         outcome.result, outcome.processes,
-        ServerFigures(used, counted, server.peak_rss_bytes(), outcome.counters_include_warmup),
+        ServerFigures(used, counted, server.peak_rss_bytes(), outcome.counters_include_warmup, tuple(over_time)),
         warmup_s=drivers[0].spec.warmup_s, link_rtt_ms=rtt_ms, link_cpu_s=link_cpu_s,
         tcp_nodelay=at_warm["tcp_nodelay"],
         placement=dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None),
@@ -89,6 +102,23 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     if server.pid is None:  # a server elsewhere, or of unknown pid: its CPU would read as other load
         return measured
     return replace(measured, contention=at_warm["contention"].until(ended))
+
+
+def _intervals(result: DriveResult, interval_s: float) -> int:
+    """How many intervals the drivers' phase had, as its per-interval rows count them."""
+    return len(intervals.filled(result.intervals or [], interval_s, result.wall_s))
+
+
+def _reader(server: ServerSide, counter: Any) -> Callable[[], Reading]:
+    """What the sampler reads each interval: the server's resident bytes (None for a server elsewhere)
+    and the wire counters (None where they do not count, or a reading failed: a gap, not a failed cell)."""
+    def read() -> Reading:
+        try:
+            count = counter.read() if counter else None
+        except (OSError, subprocess.SubprocessError):
+            count = None
+        return (rss_bytes(server.pid) if server.pid else None), count
+    return read
 
 
 def _link_cpu_s(context: RunContext, at_warm: float | None) -> float | None:

@@ -27,6 +27,8 @@ class ServerFigures:
     wire: wire.Count | None = None  # None: not counted (a server elsewhere, no nft)
     peak_rss_bytes: int | None = None
     counters_include_warmup: bool = False  # a driver could not sync: its warm-up is in the counters
+    # each interval of the measured phase (orchestration.sampler): start_s, rss_bytes, wire_in/out_bytes
+    intervals: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rpcarena.contract import WARM, DriveResult, DriveSpec
+from rpcarena.contract import INTERVAL_EVENT, WARM, DriveResult, DriveSpec
 from rpcarena.errors import ServerError, WorkerError
 from rpcarena.process.children import Child
 from rpcarena.worker.merge import merge
@@ -71,8 +71,10 @@ class Phase:
     """One measured phase: start drivers, sync at warm, collect, merge."""
 
     def __init__(self, drivers: list[DriverSpec], cpus: tuple[int, ...] | None, logs: Path,
-                 alive: Callable[[], bool], died: Callable[[], str]) -> None:
+                 alive: Callable[[], bool], died: Callable[[], str],
+                 on_interval: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.drivers = drivers
+        self.on_interval = on_interval  # told each driver's interval line as it comes
         self.cpus = cpus
         self.logs = logs
         self.alive = alive
@@ -106,20 +108,29 @@ class Phase:
             if not driver.spec.sync:
                 child.close_stdin()  # the contract: a spec, then end of input
 
-    def _await(self, child: Child, deadline: float, want: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    def _await(self, child: Child, deadline: float, want: Callable[[dict[str, Any]], bool],
+               patience_s: float | None = None) -> dict[str, Any] | None:
+        """The child's next message that `want`s, passing its interval lines to `on_interval`; with
+        `patience_s`, None when none came within it (the caller then reads the other children)."""
+        give_up = deadline if patience_s is None else min(deadline, time.monotonic() + patience_s)
         while True:
             if not self.alive():
                 raise ServerError(self.died())
-            message = child.read_json(min(0.5, max(0.0, deadline - time.monotonic())))
+            message = child.read_json(min(0.5, max(0.0, give_up - time.monotonic())))
             if message is None and not child.alive():
                 # It may have written its last line and exited since the read above gave up.
                 message = child.read_json(0.1)
                 if message is None:
                     raise WorkerError(f"client driver failed: {child.last_error_line()} (log: {child.log})")
-            if message is not None and want(message):
+            if message is not None and message.get("event") == INTERVAL_EVENT:
+                if self.on_interval is not None:
+                    self.on_interval(message)
+            elif message is not None and want(message):
                 return message
             if time.monotonic() > deadline:
                 raise WorkerError(f"client driver timed out (log: {child.log}); raise --cell-timeout")
+            if time.monotonic() >= give_up:
+                return None
 
     def _await_warm(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -128,6 +139,19 @@ class Phase:
                 self._await(child, deadline, lambda m: m.get("event") == WARM["event"])
 
     def _results(self, timeout_s: float) -> list[DriveResult]:
+        """Every driver's result, reading all of them in turn: a driver's interval lines must not
+        fill its pipe (and stall its clients) while another's result is awaited."""
         deadline = time.monotonic() + timeout_s
-        return [DriveResult.from_json(self._await(child, deadline, lambda m: "calls" in m))
-                for child in self.children]
+        got: dict[int, DriveResult] = {}
+        while len(got) < len(self.children):
+            for i, child in enumerate(self.children):
+                if i not in got and (message := self._await(child, deadline, _is_result, POLL_S)) is not None:
+                    got[i] = DriveResult.from_json(message)
+        return [got[i] for i in range(len(self.children))]
+
+
+POLL_S = 0.1  # how long one driver is read before the next, while results are awaited
+
+
+def _is_result(message: dict[str, Any]) -> bool:
+    return "calls" in message

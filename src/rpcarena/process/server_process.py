@@ -200,9 +200,18 @@ def process_usage(process: psutil.Process) -> Usage:
 
 def peak_rss_bytes(pid: int) -> int | None:
     """The process's peak resident set size over its whole life (VmHWM), when readable."""
+    return _status_bytes(pid, "VmHWM:")
+
+
+def rss_bytes(pid: int) -> int | None:
+    """The process's resident set size now (VmRSS), when readable: sampled over a soak, it shows growth."""
+    return _status_bytes(pid, "VmRSS:")
+
+
+def _status_bytes(pid: int, key: str) -> int | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(key):
                 return int(line.split()[1]) * 1024
     except OSError:
         return None

@@ -252,8 +252,20 @@ def wire_bytes(groups: list[Group]) -> Figure | None:
                  "bytes per call on the wire (TCP payload, both ways; kernel counters)", "bytes per call")
 
 
-# the panels of `over_time`: what each plots of an interval's row (analysis.intervals.rows), and its axis
-_PANELS = (("calls_per_s", "calls/s"), ("p50_us", "p50 (µs)"), ("p99_us", "p99 (µs)"), ("errors", "errors"))
+def _wire_kb(row: dict[str, Any]) -> float | None:
+    both = [row.get(k) for k in ("wire_in_bytes", "wire_out_bytes")]
+    return None if None in both else sum(both) / 1e3  # type: ignore[arg-type]
+
+
+def _rss_mb(row: dict[str, Any]) -> float | None:
+    return None if row.get("server_rss_bytes") is None else row["server_rss_bytes"] / 1e6
+
+
+# the panels of `over_time`: each plots a value of an interval's row (analysis.intervals.rows) on its axis
+_PANELS: tuple[tuple[str, Callable[[dict[str, Any]], Any]], ...] = (
+    ("calls/s", lambda row: row["calls_per_s"]), ("p50 (µs)", lambda row: row["p50_us"]),
+    ("p99 (µs)", lambda row: row["p99_us"]), ("errors", lambda row: row["errors"]),
+    ("wire KB, both ways", _wire_kb), ("server RSS (MB)", _rss_mb))
 
 
 def over_time(groups: list[Group]) -> Figure | None:
@@ -263,12 +275,12 @@ def over_time(groups: list[Group]) -> Figure | None:
              if any(c.intervals and c.interval_s for c in g.cells)]
     if not drawn:
         return None
-    fig = _new(7.2)
+    fig = _new(10.0)
     axes = fig.subplots(len(_PANELS), 1, sharex=True)
     warmup = max((c.warmup_s or 0.0) for _, g, _ in drawn for c in g.cells)
-    for ax, (key, axis) in zip(axes, _PANELS):
+    for k, (ax, (axis, _)) in enumerate(zip(axes, _PANELS)):
         if warmup:
-            ax.axvspan(-warmup, 0.0, color="0.9", label="warm-up (not measured)" if key == "calls_per_s" else None)
+            ax.axvspan(-warmup, 0.0, color="0.9", label="warm-up (not measured)" if k == 0 else None)
         ax.set_ylabel(axis)
     for i, g, label in drawn:
         for j, cell in enumerate(c for c in g.cells if c.intervals and c.interval_s):
@@ -280,13 +292,13 @@ def over_time(groups: list[Group]) -> Figure | None:
 
 
 def _cell_over_time(axes: Any, cell: Any, look: dict[str, Any], name: str, label: str | None) -> None:
-    rows = intervals_of.rows(cell.intervals, cell.interval_s, cell.wall_s)
+    rows = intervals_of.rows(cell.intervals, cell.interval_s, cell.wall_s, cell.server_intervals)
     # each step drawn over its interval: the last one too, up to the end of the phase
     edges = [row["start_s"] for row in rows] + [min(rows[-1]["start_s"] + cell.interval_s, cell.wall_s)]
-    for ax, (key, axis) in zip(axes, _PANELS):
-        values = [np.nan if row[key] is None else row[key] for row in rows]
+    for k, (ax, (axis, value)) in enumerate(zip(axes, _PANELS)):
+        values = [np.nan if (v := value(row)) is None else v for row in rows]
         line, = ax.plot(edges, values + values[-1:], drawstyle="steps-post", color=look["color"],
-                        linestyle=look["linestyle"], label=label if key == "calls_per_s" else None)
+                        linestyle=look["linestyle"], label=label if k == 0 else None)
         tip(line, f"{name}: {axis} per {cell.interval_s:g}s interval")
 
 

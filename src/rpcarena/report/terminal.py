@@ -27,11 +27,13 @@ COLUMNS = (
     ("calls", "right"), ("p50 µs", "right"), ("p90 µs", "right"), ("p99 µs", "right"), ("p99.9 µs", "right"),
     ("mean µs", "right"), ("SD µs", "right"), ("CV", "right"), ("calls/s", "right"),
     ("cli CPU µs/call", "right"), ("srv CPU µs", "right"), ("B/call", "right"), ("errors", "right"),
-    ("x floor", "right"), ("msg p50 µs", "right"), ("msg p99 µs", "right"), ("msg/s", "right"),
+    ("x floor", "right"), ("p50 trend", "right"), ("p99 trend", "right"), ("RSS trend", "right"),
+    ("msg p50 µs", "right"), ("msg p99 µs", "right"), ("msg/s", "right"),
 )
 STREAM_COLUMNS = ("msg p50 µs", "msg p99 µs", "msg/s")  # per message of a stream, when a cell has them
 # The wide table's columns, the first dropped first when the terminal is too narrow for all.
-DROP_ORDER = ("msg p99 µs", "SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV",
+DROP_ORDER = ("RSS trend", "p50 trend", "p99 trend",
+              "msg p99 µs", "SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV",
               "x floor", "client", "calls")
 BEST = "★"
 FAILED_MARK = "FAILED (below)"
@@ -253,10 +255,17 @@ def cell_row(cell: Cell, results: Results) -> list[str]:
         _num(lat.get("p99.9_us")), _num(lat.get("mean_us")), _num(lat.get("sd_us")),
         f"{lat['cv']:.2f}" if "cv" in lat else "-", _num(cell.throughput_per_s, 0),
         _num(cell.client_cpu_us_per_call, 0), _num(cell.server_cpu_us_per_call, 0),
-        _num(payload, 0), _errors(cell), f"{ratio:.1f}x" if ratio else "-",
+        _num(payload, 0), _errors(cell), f"{ratio:.1f}x" if ratio else "-", *trend_texts(cell),
         _num(cell.message_latency.get("p50_us")), _num(cell.message_latency.get("p99_us")),
         _num(cell.messages_per_s, 0),
     ]
+
+
+def trend_texts(cell: Cell) -> list[str]:
+    """p50, p99 and the server's RSS across the intervals: '+12 µs/min (±3)', 'flat', or '-' (too few)."""
+    fits = cell.trends
+    return [fits[key].said(unit, scale) if key in fits else "-"
+            for key, unit, scale in (("p50_us", "µs", 1.0), ("p99_us", "µs", 1.0), ("server_rss_bytes", "MB", 1e-6))]
 
 
 def fitting_columns(rows: list[list[str]], width: int) -> list[int]:

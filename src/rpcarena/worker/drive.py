@@ -24,7 +24,7 @@ from typing import Any
 from rpcarena import targets
 from rpcarena.analysis import hist
 from rpcarena.contenders import get, python_client
-from rpcarena.contract import WARM, DriveResult, DriveSpec
+from rpcarena.contract import INTERVAL_EVENT, WARM, DriveResult, DriveSpec
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.protocol import schema
 from rpcarena.worker import pacer
@@ -132,7 +132,7 @@ class Driver:
         self.expected = [self.clients[0].expect(r) for r in responses]
         self.warm = threading.Barrier(self.n + 1)
         self.go = threading.Barrier(self.n + 1)
-        self.tallies = [Tally(series=Recorder(spec.interval_s)) for _ in range(self.n)]
+        self.tallies = [Tally(series=Recorder(spec.interval_s, _said_interval)) for _ in range(self.n)]
         self.start_ns = 0
         self.schedule: pacer.Schedule | None = None  # open loop: set when the measured phase starts
 
@@ -349,9 +349,18 @@ def _reconnect(client: Any) -> None:
         pass  # still down: the next call fails and is counted as a connection error
 
 
+_SAYING = threading.Lock()  # clients close their intervals on their own threads
+
+
 def _say(message: dict) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    with _SAYING:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+
+def _said_interval(entry: dict[str, Any]) -> None:
+    """A client's interval as it closes, for the orchestrator's live line (the result holds them all)."""
+    _say({"event": INTERVAL_EVENT, **entry})
 
 
 def parse(line: str) -> DriveSpec:

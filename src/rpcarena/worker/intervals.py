@@ -8,6 +8,7 @@ A closed interval is kept encoded (a few hundred bytes), so a soak of hours stay
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rpcarena.analysis import hist, intervals
@@ -18,8 +19,9 @@ NEVER_NS = 2**63 - 1
 class Recorder:
     """The intervals of one client; `histogram` is the open interval's."""
 
-    def __init__(self, interval_s: float) -> None:
+    def __init__(self, interval_s: float, on_close: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.interval_ns = max(1, int(interval_s * 1e9))
+        self.on_close = on_close  # told each interval as it closes (the driver's live line to the orchestrator)
         self.histogram = hist.new()
         self.closed: list[dict[str, Any]] = []
         self.start_ns, self.index, self.next_ns = 0, 0, NEVER_NS
@@ -40,4 +42,6 @@ class Recorder:
         if self.histogram.get_total_count() or new_errors:
             self.closed.append(intervals.entry(self.index * self.interval_ns / 1e9, self.histogram, new_errors))
             self.histogram = hist.new()
+            if self.on_close is not None:
+                self.on_close(self.closed[-1])
         self._errors_before = Counter(errors)

@@ -1,0 +1,44 @@
+"""The running cell, interval by interval, as its drivers close them: the live progress line.
+
+A driver that says its intervals as they close (the Python driver: one line per client per
+interval) is read while the phase runs; the lines of one start are summed across clients and
+driver processes, and an interval is told once a later one begins (so the line trails the phase
+by one interval, and a client's share that comes after that is left out of the line, never out
+of the result, which merges every driver's own list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rpcarena.analysis import hist
+from rpcarena.analysis.intervals import LiveInterval
+
+
+class LiveSeries:
+    """Sums the interval lines of a phase by start and tells each interval once the next begins."""
+
+    def __init__(self, interval_s: float, tell: Callable[[LiveInterval], None]) -> None:
+        self.interval_s, self.tell = interval_s, tell
+        self.start: float | None = None
+        self.histogram = hist.new()
+        self.errors = 0
+
+    def add(self, line: dict[str, Any]) -> None:
+        start = float(line["start_s"])
+        if self.start is not None and start < self.start:
+            return  # an interval already told: too late for the line
+        if self.start is not None and start > self.start:
+            self.tell(self._closed())
+            self.histogram, self.errors = hist.new(), 0
+        self.start = start
+        if line.get("histogram"):
+            self.histogram.add(hist.decode(line["histogram"]))
+        self.errors += sum((line.get("errors") or {}).values())
+
+    def _closed(self) -> LiveInterval:
+        calls = self.histogram.get_total_count()
+        latency = hist.summary_us(self.histogram) if calls else {}
+        return LiveInterval(float(self.start or 0.0), (calls + self.errors) / self.interval_s, latency.get("p99_us"),
+                            self.errors, calls, latency)
