@@ -133,6 +133,7 @@ class RunConfig:
     cluster: str | None = None  # "tcp://HOST:8786", "ssh:a,b", "local:3", "netns:rtt=10ms": nodes (rpcarena.cluster)
     server_node: str | None = None  # which node serves: an address, a name, a host or resource:NAME
     client_nodes: list[str] | None = None  # which nodes drive (default: every other node)
+    connections: int | None = None  # --connections M: each cell's clients share M connections (None: one each)
 
     def __post_init__(self) -> None:
         if self.rate_stages:
@@ -160,6 +161,9 @@ class RunConfig:
             raise UsageError(f"bad --calls {self.calls}: give 1 to {MAX_CALLS:,} calls (longer: --duration)")
         if any(not 1 <= c <= MAX_CLIENTS for c in self.clients):
             raise UsageError(f"bad --clients {self.clients}: each level from 1 to {MAX_CLIENTS:,} clients")
+        if self.connections is not None and not 1 <= self.connections <= min(self.clients):
+            raise UsageError(f"bad --connections {self.connections}: give 1 to {min(self.clients)} "
+                             f"(the fewest --clients: clients share connections, never the other way)")
         if not 1 <= self.repeat <= MAX_REPEAT:
             raise UsageError(f"bad --repeat {self.repeat}: give 1 to {MAX_REPEAT:,} trials")
         if not 1 <= self.sample_limit <= MAX_SAMPLES:

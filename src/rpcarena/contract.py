@@ -116,7 +116,7 @@ class DriveSpec(Document):
     """What a driver is asked to do: one cell's measured phase against one target."""
 
     WHAT: ClassVar[str] = "drive spec"
-    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external", "stages")
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external", "stages", "connections")
 
     contender: str = field(metadata=kind("string"))
     target: str = field(metadata=kind("string"))
@@ -147,6 +147,10 @@ class DriveSpec(Document):
     # Python drivers and by a native target driver (target-go); requests are rendered, responses
     # are each request's [path, value] checks
     external: dict[str, Any] | None = field(default=None, metadata=kind("object", nullable=True))
+    # the connections the `clients` share (1 <= connections <= clients); None: one connection each.
+    # gRPC spreads calls over them round-robin, many in flight on each; where a protocol cannot
+    # carry several calls at once on a connection (HTTP/1.1, Thrift) a call waits for a free one
+    connections: int | None = field(default=None, metadata=kind("integer", nullable=True))
 
     def validate(self) -> None:
         if self.contract != VERSION:
@@ -161,6 +165,8 @@ class DriveSpec(Document):
             raise ContractError("drive spec: give requests (or payloads_b64 for tcp-raw)")
         if not self.interval_s > 0:
             raise ContractError("drive spec: interval_s must be above 0")
+        if self.connections is not None and not 1 <= self.connections <= self.clients:
+            raise ContractError(f"drive spec: connections must be from 1 to clients ({self.clients})")
 
     def but(self, **changes: Any) -> DriveSpec:
         return dataclasses.replace(self, **changes)
@@ -172,7 +178,8 @@ class DriveResult(Document):
 
     WHAT: ClassVar[str] = "drive result"
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("start_mono_ns", "end_mono_ns", "messages", "histogram_messages",
-                                                 "histogram_schedule_lag", "stages", "intervals")
+                                                 "histogram_schedule_lag", "stages", "intervals", "connections",
+                                                 "inflight_max", "inflight_mean", "histogram_conn_wait")
 
     calls: int = field(metadata=kind("integer"))
     errors: dict[str, Any] = field(metadata=kind("object"))
@@ -203,6 +210,14 @@ class DriveResult(Document):
     # multiple of the spec's interval_s), "calls", "errors" (by kind), "histogram"} of the calls
     # begun (open loop: due) in it; an interval without calls or errors may be left out
     intervals: list[Any] | None = field(default=None, metadata=kind("array", nullable=True))
+    # the spec's `connections` set: the connections this driver opened, the calls in flight at once
+    # over the measured phase (the mean sampled at each call's start, that call included), and each
+    # call's wait for a free connection before it was sent (HdrHistogram, ns) where calls queue for
+    # one (HTTP/1.1 pools, Thrift); no wait histogram where a connection multiplexes (gRPC)
+    connections: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    inflight_max: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    inflight_mean: float | None = field(default=None, metadata=kind("number", nullable=True))
+    histogram_conn_wait: str | None = field(default=None, metadata=kind("string", nullable=True))
 
     @property
     def error_counts(self) -> dict[str, int]:

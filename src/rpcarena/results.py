@@ -102,6 +102,13 @@ class Cell:
     started: str = ""
     # --cluster: the nodes (each one's result and histogram, round trip, clock, the engine's CPU), the skew
     cluster: dict[str, Any] = field(default_factory=dict)
+    # --connections: the connections the clients shared (None: one per client), the calls in flight
+    # at once (max, and mean sampled at each call's start) and each call's wait for a free connection
+    # (ns) where calls queue for one (HTTP/1.1 pools, Thrift); absent in documents before 2026-11-26
+    connections: int | None = None
+    inflight_max: int | None = None
+    inflight_mean: float | None = None
+    conn_wait_histogram: str | None = None
 
     @cached_property
     def histogram(self) -> Any:
@@ -111,6 +118,11 @@ class Cell:
     def latency(self) -> dict[str, float | int]:
         """p50/p90/p99/p99.9, mean, SD, CV in microseconds, from the histogram."""
         return hist.summary_us(self.histogram)
+
+    @cached_property
+    def conn_wait(self) -> dict[str, float | int]:
+        """--connections over a pool: a call's wait for a free connection (p50/p99/..., µs); {} elsewhere."""
+        return hist.summary_us(hist.decode(self.conn_wait_histogram)) if self.conn_wait_histogram else {}
 
     @cached_property
     def message_latency(self) -> dict[str, float | int]:
@@ -210,6 +222,9 @@ class Cell:
         out["messages"], out["messages_per_s"] = self.messages, self.messages_per_s
         out["message_p50_us"] = self.message_latency.get("p50_us")
         out["message_p99_us"] = self.message_latency.get("p99_us")
+        out["connections"], out["inflight_max"], out["inflight_mean"] = (self.connections, self.inflight_max,
+                                                                         self.inflight_mean)
+        out["conn_wait_p50_us"], out["conn_wait_p99_us"] = self.conn_wait.get("p50_us"), self.conn_wait.get("p99_us")
         return out
 
     def to_json(self) -> dict[str, Any]:

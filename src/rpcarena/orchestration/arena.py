@@ -151,4 +151,6 @@ def _figures(m: Measurement) -> dict[str, Any]:
         **({} if wired is None else {"wire_in_bytes": wired.in_bytes, "wire_in_packets": wired.in_packets,
                                       "wire_out_bytes": wired.out_bytes, "wire_out_packets": wired.out_packets}),
         warmup_s=m.warmup_s, link_rtt_ms=m.link_rtt_ms, link_cpu_s=m.link_cpu_s, tcp_nodelay=dict(m.tcp_nodelay),
-        placement=dict(m.placement), drift=dict(m.drift), contention=dict(m.contention), cluster=dict(m.nodes))
+        placement=dict(m.placement), drift=dict(m.drift), contention=dict(m.contention), cluster=dict(m.nodes),
+        connections=result.connections, inflight_max=result.inflight_max, inflight_mean=result.inflight_mean,
+        conn_wait_histogram=result.histogram_conn_wait)
