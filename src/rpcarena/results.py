@@ -90,6 +90,8 @@ class Cell:
     wire_out_bytes: int | None = None
     wire_out_packets: int | None = None
     server_peak_rss_bytes: int | None = None
+    # the server's established connections once the clients were warm (None: not read, or before 2026-11-26)
+    server_connections: int | None = None
     server_counters_include_warmup: bool = False
     placement: dict[str, Any] = field(default_factory=dict)
     protocol: str = ""
@@ -118,6 +120,14 @@ class Cell:
     def latency(self) -> dict[str, float | int]:
         """p50/p90/p99/p99.9, mean, SD, CV in microseconds, from the histogram."""
         return hist.summary_us(self.histogram)
+
+    @property
+    def server_rss_bytes_per_connection(self) -> float | None:
+        """The server's peak RSS over the connections it held: what an open connection costs, at most
+        (the rest of the process included: compare cells of few and many connections for the slope)."""
+        if not self.server_peak_rss_bytes or not self.server_connections:
+            return None
+        return self.server_peak_rss_bytes / self.server_connections
 
     @cached_property
     def conn_wait(self) -> dict[str, float | int]:
@@ -219,6 +229,8 @@ class Cell:
         out["bytes_out_per_call"] = self.bytes_out_per_call
         out["payload_bytes_per_call"] = self.payload_bytes_per_call
         out["server_peak_rss_bytes"] = self.server_peak_rss_bytes
+        out["server_connections"], out["server_rss_bytes_per_connection"] = (self.server_connections,
+                                                                              self.server_rss_bytes_per_connection)
         out["messages"], out["messages_per_s"] = self.messages, self.messages_per_s
         out["message_p50_us"] = self.message_latency.get("p50_us")
         out["message_p99_us"] = self.message_latency.get("p99_us")

@@ -147,7 +147,7 @@ def _figures(m: Measurement) -> dict[str, Any]:
         client_cpu_sys_s=result.cpu_sys_s, client_processes=m.processes, client_tool=dict(result.tool),
         server_counters_include_warmup=server.counters_include_warmup, server_cpu_user_s=server.usage.cpu_user_s,
         server_cpu_sys_s=server.usage.cpu_sys_s, server_cpu_s=server.usage.cpu_s,
-        server_peak_rss_bytes=server.peak_rss_bytes,
+        server_peak_rss_bytes=server.peak_rss_bytes, server_connections=server.connections,
         **({} if wired is None else {"wire_in_bytes": wired.in_bytes, "wire_in_packets": wired.in_packets,
                                       "wire_out_bytes": wired.out_bytes, "wire_out_packets": wired.out_packets}),
         warmup_s=m.warmup_s, link_rtt_ms=m.link_rtt_ms, link_cpu_s=m.link_cpu_s, tcp_nodelay=dict(m.tcp_nodelay),

@@ -27,6 +27,7 @@ class ServerFigures:
     wire: wire.Count | None = None  # None: not counted (a server elsewhere, no nft)
     peak_rss_bytes: int | None = None
     counters_include_warmup: bool = False  # a driver could not sync: its warm-up is in the counters
+    connections: int | None = None  # its established connections once the clients were warm
 
 
 @dataclass(frozen=True)
