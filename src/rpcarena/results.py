@@ -146,8 +146,12 @@ class Cell:
 
     @property
     def setting(self) -> str | None:
-        """The network the cell was measured over, when not plain loopback: 'via haproxy, 100mbit link'."""
+        """How the cell was measured, when not plain loopback with a connection per client: 'via haproxy,
+        100mbit link', '1 connection' (--connections: cells that share connections are never pooled
+        with those that do not)."""
         parts = ([f"via {self.via}"] if self.via else []) + ([f"{self.link} link"] if self.link else [])
+        if self.connections is not None:
+            parts.append(f"{self.connections} connection{'s' if self.connections != 1 else ''}")
         if self.cluster:
             parts.append(f"{self.cluster['server_node']} <- {','.join(self.cluster['client_nodes'])}")
         return ", ".join(parts) or None

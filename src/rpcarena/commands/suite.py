@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -44,6 +45,8 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept: 5 to 15 minutes "
                         "per suite on 2 idle CPUs (infobip2016 took 13.6 min), far longer on a loaded machine")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
+    p.add_argument("--connections", type=int, metavar="M",
+                   help="every part's clients share M connections (default: the seed's design, one per client)")
     p.add_argument("-o", "--out", help="results file (default results/suite-NAME.json; the report beside it)")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
     add_threshold_option(p)
@@ -73,6 +76,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     done = iter(range(1, parts + 1))
 
     def run_part(config: RunConfig) -> Results:
+        if args.connections is not None:
+            config = replace(config, connections=args.connections)  # checked against the part's clients
         return run_arena(config, console, part=f"part {next(done)} of {parts}", quiet=args.quiet,
                          verbose=args.verbose)
     results = runner.run(suite, args.quick, args.repeat, out, run_part)

@@ -115,7 +115,7 @@ def cell_of(p: Plan, config: RunConfig, started: str, m: Measurement | None = No
                 clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
                 client_language=contenders.client_language(p.client), rate_per_s=config.rate_per_s,
                 link=config.link, via=config.via, stages=[dict(s) for s in config.rate_stages or []],
-                interval_s=config.interval_s,
+                interval_s=config.interval_s, connections=config.connections,
                 started=started, status=status, reason=reason)
     if m is None:
         return cell
