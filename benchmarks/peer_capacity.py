@@ -114,7 +114,7 @@ class Level:
 
 def parse_levels(text: str, multiplexed: str) -> list[Level]:
     """--connections 1,32,64 (one connection each) and --multiplexed 50/1 (N calls over M connections)."""
-    levels = [Level(n) for n in parse_ints(text, "--connections")]
+    levels = [Level(n) for n in parse_ints(text, "--connections")] if text else []  # '': the N/M rows only
     for item in parse_names(multiplexed, "--multiplexed") if multiplexed else []:
         n, _, m = item.partition("/")
         if not (n.isdigit() and m.isdigit() and 1 <= int(m) <= int(n)):
