@@ -6,6 +6,7 @@ clients are warm (network.sockets), so it counts what the server accepted, not w
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
@@ -76,3 +77,14 @@ def test_connections_split_over_driver_processes_add_up_to_m():
 def test_connections_outside_one_to_clients_is_a_usage_error(connections):
     with pytest.raises(UsageError, match="--connections"):
         RunConfig(contenders=["grpc-py"], workloads=["usp.int32"], clients=[8, 32], connections=connections)
+
+
+def test_a_pool_whose_wait_is_most_of_a_call_is_said():
+    import rpcarena
+    from conftest import FIXTURE
+    from rpcarena.analysis import stability
+
+    cell = rpcarena.load(FIXTURE).cells[0]
+    queued = dataclasses.replace(cell, connections=1, inflight_max=1, conn_wait_histogram=cell.latency_histogram)
+    assert "queued for 1 connection" in (stability.queued_for_connection(queued, 2) or "")
+    assert stability.queued_for_connection(cell, 2) is None
