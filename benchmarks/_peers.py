@@ -115,19 +115,21 @@ def _run(argv: list[str], cpus: tuple[int, ...] | None, timeout_s: float) -> tup
     return done.stdout, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _ghz_argv(target: str, method: str, request: dict, connections: int, *run: str) -> list[str]:
+def _ghz_argv(target: str, method: str, request: dict, connections: int, *run: str,
+              shared: int | None = None) -> list[str]:
     return [str(ghz_path()), "--insecure", "--proto", str(REPO / "proto" / "arena.proto"),
             "--import-paths", str(REPO / "proto"), "--call", f"arena.Arena.{method}",
-            "-d", json.dumps(request), "-c", str(connections), "--connections", str(connections),
+            "-d", json.dumps(request), "-c", str(connections), "--connections", str(shared or connections),
             *run, "-O", "json", target]
 
 
 def ghz(target: str, method: str, request: dict, connections: int, duration_s: float,
-        cpus: tuple[int, ...] | None, fixed_cpu_s: float = 0.0) -> Measurement:
-    """Closed-loop unary calls: N workers, each on its own connection, for a duration.
+        cpus: tuple[int, ...] | None, fixed_cpu_s: float = 0.0, shared: int | None = None) -> Measurement:
+    """Closed-loop unary calls: N workers, each on its own connection (or all on `shared` connections:
+    ghz's --concurrency N --connections M), for a duration.
 
     `fixed_cpu_s` (ghz_fixed_cpu_s) is taken off the CPU it used, so CPU per call is per call."""
-    argv = _ghz_argv(target, method, request, connections, "-z", f"{duration_s}s")
+    argv = _ghz_argv(target, method, request, connections, "-z", f"{duration_s}s", shared=shared)
     stdout, cpu_s = _run(argv, cpus, duration_s + 60)
     return with_cpu(parse_ghz(json.loads(stdout), connections), max(0.0, cpu_s - fixed_cpu_s))
 

@@ -15,10 +15,10 @@ from rpcarena.suites import runner
 from rpcarena.suites.findings import findings, findings_of
 from rpcarena.suites.model import NOT_COMPARABLE, VERDICTS, Part, Suite
 
-CLAIMS = {"usp2018": 6, "predictions": 3, "hprpc2016": 11, "cs6650": 7, "infobip2016": 6}
+CLAIMS = {"usp2018": 6, "predictions": 3, "hprpc2016": 11, "cs6650": 7, "infobip2016": 6, "multiplexing": 4}
 
 
-def test_the_five_seeds_are_suites():
+def test_the_five_seeds_and_rpcarenas_own_study_are_suites():
     assert set(SUITES) == set(CLAIMS)
     for name, suite in SUITES.items():
         assert len(suite.claims) == CLAIMS[name] and suite.parts and suite.summary

@@ -136,6 +136,7 @@ class RunConfig:
     client_nodes: list[str] | None = None  # which nodes drive (default: every other node)
     # --proto: the workload from the user's schema, as typed (rpcarena.userschema.workload.UserWorkload)
     user_schema: dict[str, Any] | None = None
+    connections: int | None = None  # --connections M: each cell's clients share M connections (None: one each)
 
     def __post_init__(self) -> None:
         if self.rate_stages:
@@ -163,6 +164,9 @@ class RunConfig:
             raise UsageError(f"bad --calls {self.calls}: give 1 to {MAX_CALLS:,} calls (longer: --duration)")
         if any(not 1 <= c <= MAX_CLIENTS for c in self.clients):
             raise UsageError(f"bad --clients {self.clients}: each level from 1 to {MAX_CLIENTS:,} clients")
+        if self.connections is not None and not 1 <= self.connections <= min(self.clients):
+            raise UsageError(f"bad --connections {self.connections}: give 1 to {min(self.clients)} "
+                             f"(the fewest --clients: clients share connections, never the other way)")
         if not 1 <= self.repeat <= MAX_REPEAT:
             raise UsageError(f"bad --repeat {self.repeat}: give 1 to {MAX_REPEAT:,} trials")
         if not 1 <= self.sample_limit <= MAX_SAMPLES:

@@ -97,6 +97,8 @@ class Cell:
     wire_out_bytes: int | None = None
     wire_out_packets: int | None = None
     server_peak_rss_bytes: int | None = None
+    # the server's established connections once the clients were warm (None: not read, or before 2026-11-26)
+    server_connections: int | None = None
     server_counters_include_warmup: bool = False
     placement: dict[str, Any] = field(default_factory=dict)
     protocol: str = ""
@@ -109,6 +111,13 @@ class Cell:
     started: str = ""
     # --cluster: the nodes (each one's result and histogram, round trip, clock, the engine's CPU), the skew
     cluster: dict[str, Any] = field(default_factory=dict)
+    # --connections: the connections the clients shared (None: one per client), the calls in flight
+    # at once (max, and mean sampled at each call's start) and each call's wait for a free connection
+    # (ns) where calls queue for one (HTTP/1.1 pools, Thrift); absent in documents before 2026-11-26
+    connections: int | None = None
+    inflight_max: int | None = None
+    inflight_mean: float | None = None
+    conn_wait_histogram: str | None = None
 
     @cached_property
     def histogram(self) -> Any:
@@ -118,6 +127,19 @@ class Cell:
     def latency(self) -> dict[str, float | int]:
         """p50/p90/p99/p99.9, mean, SD, CV in microseconds, from the histogram."""
         return hist.summary_us(self.histogram)
+
+    @property
+    def server_rss_bytes_per_connection(self) -> float | None:
+        """The server's peak RSS over the connections it held: what an open connection costs, at most
+        (the rest of the process included: compare cells of few and many connections for the slope)."""
+        if not self.server_peak_rss_bytes or not self.server_connections:
+            return None
+        return self.server_peak_rss_bytes / self.server_connections
+
+    @cached_property
+    def conn_wait(self) -> dict[str, float | int]:
+        """--connections over a pool: a call's wait for a free connection (p50/p99/..., µs); {} elsewhere."""
+        return hist.summary_us(hist.decode(self.conn_wait_histogram)) if self.conn_wait_histogram else {}
 
     @cached_property
     def message_latency(self) -> dict[str, float | int]:
@@ -142,8 +164,12 @@ class Cell:
 
     @property
     def setting(self) -> str | None:
-        """The network the cell was measured over, when not plain loopback: 'via haproxy, 100mbit link'."""
+        """How the cell was measured, when not plain loopback with a connection per client: 'via haproxy,
+        100mbit link', '1 connection' (--connections: cells that share connections are never pooled
+        with those that do not)."""
         parts = ([f"via {self.via}"] if self.via else []) + ([f"{self.link} link"] if self.link else [])
+        if self.connections is not None:
+            parts.append(f"{self.connections} connection{'s' if self.connections != 1 else ''}")
         if self.cluster:
             server = self.cluster["server_node"] or "target"  # target --cluster: no server node
             parts.append(f"{server} <- {','.join(self.cluster['client_nodes'])}")
@@ -226,12 +252,17 @@ class Cell:
         out["bytes_out_per_call"] = self.bytes_out_per_call
         out["payload_bytes_per_call"] = self.payload_bytes_per_call
         out["server_peak_rss_bytes"] = self.server_peak_rss_bytes
+        out["server_connections"], out["server_rss_bytes_per_connection"] = (self.server_connections,
+                                                                              self.server_rss_bytes_per_connection)
         out["messages"], out["messages_per_s"] = self.messages, self.messages_per_s
         out["message_p50_us"] = self.message_latency.get("p50_us")
         out["message_p99_us"] = self.message_latency.get("p99_us")
         for key, name in TREND_KEYS.items():  # 0 when flat, empty when too few intervals to say
             one = self.trends.get(key)
             out[name] = None if one is None else one.per_min if one.real else 0.0
+        out["connections"], out["inflight_max"], out["inflight_mean"] = (self.connections, self.inflight_max,
+                                                                         self.inflight_mean)
+        out["conn_wait_p50_us"], out["conn_wait_p99_us"] = self.conn_wait.get("p50_us"), self.conn_wait.get("p99_us")
         return out
 
     def to_json(self) -> dict[str, Any]:

@@ -127,6 +127,17 @@ def clock_drift(cell: Cell, cpus: int) -> str | None:
     return None
 
 
+def queued_for_connection(cell: Cell, cpus: int) -> str | None:
+    """--connections over a pool (HTTP/1.1, Thrift: one call at a time on a connection): say what the
+    clients did with the connections they had, when waiting for one was most of a call."""
+    wait, latency = cell.conn_wait.get("p50_us"), cell.latency.get("p50_us")
+    if wait is None or not latency or wait < latency / 2:
+        return None
+    return (f"its {cell.clients} clients queued for {cell.connections} connection(s), one call at a time on each "
+            f"(at most {cell.inflight_max} in flight): a call waited {wait:,.0f} µs of its {latency:,.0f} µs (p50) "
+            f"for a connection, so the pool, not the server, sets this latency; more --connections shorten the queue")
+
+
 def client_bottleneck(cell: Cell, cpus: int) -> str | None:
     """The client busy on (nearly) all it can use: its CPUs, or for Python clients its processes, each
     of which runs Python on one CPU at a time (the GIL), however many clients it drives."""
@@ -309,7 +320,7 @@ def _us(value: float) -> str:
 CELL_CHECKS: tuple[Callable[[Cell, int], str | None], ...] = (
     few_calls, unsupported_percentiles, failed_calls, high_cv, bimodal, trend, steady_growth, client_bottleneck,
     server_saturated,
-    other_load, clock_drift, late_calls, schedule_lag, delayed_ack)
+    other_load, clock_drift, late_calls, schedule_lag, delayed_ack, queued_for_connection)
 
 
 def trial_spread(g: Group) -> str | None:

@@ -73,6 +73,9 @@ def add_output_options(p: Any) -> None:
 def add_measure_options(p: Any) -> None:
     """How cells are measured: shared by `run`, `target` and any command that measures."""
     p.add_argument("-c", "--clients", help="concurrency levels, e.g. 1,8,32 (default 1)")
+    p.add_argument("--connections", type=int, metavar="M",
+                   help="the clients share M connections (gRPC: M channels, many calls in flight on each; "
+                        "HTTP/1.1, Thrift: a pool, a call waits for a free one); default one per client")
     p.add_argument("-n", "--calls", type=int, help="measured calls per cell (default 1000 unless --duration)")
     p.add_argument("-z", "--duration", help="measure for a time instead of a count, e.g. 10s")
     p.add_argument("--warmup", help=f"warm-up per cell, discarded: a duration (default {DEFAULT_WARMUP}); "
@@ -156,7 +159,7 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         "timeout_ms": _ms(parse_duration(args.timeout, "--timeout")),
         "cell_timeout_s": parse_duration(args.cell_timeout, "--cell-timeout"), "sample_limit": args.samples,
         **_rates(args.rate), "arrival": args.arrival, "fail_fast": args.fail_fast or None,
-        "interval_s": parse_duration(args.interval, "--interval")}
+        "interval_s": parse_duration(args.interval, "--interval"), "connections": args.connections}
     return {name: value for name, value in given.items() if value is not None}
 
 

@@ -51,6 +51,8 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept: 5 to 15 minutes "
                         "per suite on 2 idle CPUs (infobip2016 took 13.6 min), far longer on a loaded machine")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
+    p.add_argument("--connections", type=int, metavar="M",
+                   help="every part's clients share M connections (default: the seed's design, one per client)")
     p.add_argument("-o", "--out", help="results file (default results/suite-NAME.json; the report beside it)")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
     add_threshold_option(p)
@@ -81,6 +83,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     done = iter(range(1, parts + 1))
     with _nodes(args, out) as nodes:
         def run_part(config: RunConfig) -> Results:
+            if args.connections is not None:
+                config = replace(config, connections=args.connections)  # checked against the part's clients
             config = _on_nodes(config, args, console) if nodes else config
             todo = contender_cells.plans(config, nodes) if nodes else None
             return run_arena(config, console, todo, part=f"part {next(done)} of {parts}", quiet=args.quiet,

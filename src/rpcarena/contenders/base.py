@@ -89,6 +89,10 @@ class Client(ABC):
     gets back; they run before the measured phase. `call` is what is timed.
     """
 
+    # whether many threads may call at once on this one connection (`--connections`): a gRPC
+    # channel does; a client that sends a call and reads its reply does not, and is pooled
+    multiplexes = False
+
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         self.target = target
         self.method = method

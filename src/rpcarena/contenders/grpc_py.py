@@ -128,6 +128,8 @@ class GrpcPy(PythonContender):
 class GrpcClient(Client):
     """A grpcio channel of its own (no shared subchannel) calling one method."""
 
+    multiplexes = True  # HTTP/2 streams: calls from many threads in flight at once on the channel
+
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         import grpc
 
@@ -170,6 +172,8 @@ class GrpcClient(Client):
 
 class GrpcStreamClient(GrpcClient):
     """One bidirectional stream kept open; a call is one message out and its reply back."""
+
+    multiplexes = False  # the stream's replies come in order to the one caller: pooled
 
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         import queue

@@ -126,7 +126,7 @@ def cell_of(p: Plan, config: RunConfig, started: str, m: Measurement | None = No
                 clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
                 client_language=contenders.client_language(p.client), rate_per_s=config.rate_per_s,
                 link=config.link, via=config.via, stages=[dict(s) for s in config.rate_stages or []],
-                interval_s=config.interval_s,
+                interval_s=config.interval_s, connections=config.connections,
                 started=started, status=status, reason=reason)
     if m is None:
         return cell
@@ -159,7 +159,10 @@ def _figures(m: Measurement) -> dict[str, Any]:
         server_counters_include_warmup=server.counters_include_warmup, server_cpu_user_s=server.usage.cpu_user_s,
         server_cpu_sys_s=server.usage.cpu_sys_s, server_cpu_s=server.usage.cpu_s,
         server_peak_rss_bytes=server.peak_rss_bytes, server_intervals=list(server.intervals),
+        server_connections=server.connections,
         **({} if wired is None else {"wire_in_bytes": wired.in_bytes, "wire_in_packets": wired.in_packets,
                                       "wire_out_bytes": wired.out_bytes, "wire_out_packets": wired.out_packets}),
         warmup_s=m.warmup_s, link_rtt_ms=m.link_rtt_ms, link_cpu_s=m.link_cpu_s, tcp_nodelay=dict(m.tcp_nodelay),
-        placement=dict(m.placement), drift=dict(m.drift), contention=dict(m.contention), cluster=dict(m.nodes))
+        placement=dict(m.placement), drift=dict(m.drift), contention=dict(m.contention), cluster=dict(m.nodes),
+        connections=result.connections, inflight_max=result.inflight_max, inflight_mean=result.inflight_mean,
+        conn_wait_histogram=result.histogram_conn_wait)

@@ -204,7 +204,7 @@ def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str,
         contender=contender.id, target=address, method=p.workload.method, requests=p.workload.requests,
         responses=p.workload.responses, clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
-        interval_s=config.interval_s,
+        interval_s=config.interval_s, connections=config.connections,
         rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, mode=p.workload.mode,
         schema_b64=schema.user_set_b64() if schema.methods()[p.workload.method].user else None)
     if client is None:

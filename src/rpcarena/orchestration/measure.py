@@ -20,7 +20,7 @@ from rpcarena import environment
 from rpcarena.analysis import intervals
 from rpcarena.contract import DriveResult
 from rpcarena.errors import ServerError, WorkerError
-from rpcarena.network import nodelay
+from rpcarena.network import nodelay, sockets
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.live import LiveSeries
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
@@ -82,6 +82,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
             at_warm["link_cpu_s"] = context.link.delay_line_cpu_s() if context.link else None
             at_warm["tcp_nodelay"] = _nodelay(server, phase, drivers[0].spec.target)
             at_warm["contention"] = contention.read(server.pid)
+            at_warm["connections"] = sockets.accepted(server.pid, server.port) if server.pid and server.port else None
             sampler.start()
         try:
             outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
@@ -94,7 +95,8 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
         link_cpu_s = _link_cpu_s(context, at_warm["link_cpu_s"])
     measured = Measurement(
         outcome.result, outcome.processes,
-        ServerFigures(used, counted, server.peak_rss_bytes(), outcome.counters_include_warmup, tuple(over_time)),
+        ServerFigures(used, counted, server.peak_rss_bytes(), outcome.counters_include_warmup, tuple(over_time),
+                      connections=at_warm["connections"]),
         warmup_s=drivers[0].spec.warmup_s, link_rtt_ms=rtt_ms, link_cpu_s=link_cpu_s,
         tcp_nodelay=at_warm["tcp_nodelay"],
         placement=dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None),

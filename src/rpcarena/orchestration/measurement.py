@@ -29,6 +29,7 @@ class ServerFigures:
     counters_include_warmup: bool = False  # a driver could not sync: its warm-up is in the counters
     # each interval of the measured phase (orchestration.sampler): start_s, rss_bytes, wire_in/out_bytes
     intervals: tuple[dict[str, Any], ...] = ()
+    connections: int | None = None  # its established connections once the clients were warm
 
 
 @dataclass(frozen=True)

@@ -45,17 +45,24 @@ class Outcome:
 
 
 def split(spec: DriveSpec, procs: int) -> list[DriveSpec]:
-    """Share clients, calls, rate and the sample budget over `procs` driver processes."""
-    procs = max(1, min(procs, spec.clients))
-    shares = [spec.clients // procs + (1 if p < spec.clients % procs else 0) for p in range(procs)]
+    """Share clients, calls, rate, connections and the sample budget over `procs` driver processes
+    (no more processes than connections: each opens at least one, and together they open M)."""
+    procs = max(1, min(procs, spec.clients, spec.connections or spec.clients))
+    shares = _shares(spec.clients, procs)
+    links = _shares(spec.connections, procs) if spec.connections else [None] * procs
     calls = None if spec.calls is None else [spec.calls * n // spec.clients for n in shares]
     if calls is not None:  # give the rounding remainder to the first process
         calls[0] += spec.calls - sum(calls)  # type: ignore[operator]
     return [spec.but(clients=n, calls=None if calls is None else calls[p],
                      rate_per_s=spec.rate_per_s * n / spec.clients if spec.rate_per_s else spec.rate_per_s,
                      stages=_shared_stages(spec.stages, n / spec.clients),
-                     sample_limit=max(1, spec.sample_limit // procs))
+                     sample_limit=max(1, spec.sample_limit // procs), connections=links[p])
             for p, n in enumerate(shares)]
+
+
+def _shares(total: int, procs: int) -> list[int]:
+    """`total` spread over `procs` as evenly as whole numbers go, the first ones one more."""
+    return [total // procs + (1 if p < total % procs else 0) for p in range(procs)]
 
 
 def _shared_stages(stages: list[Any] | None, share: float) -> list[Any] | None:

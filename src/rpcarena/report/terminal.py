@@ -29,10 +29,12 @@ COLUMNS = (
     ("cli CPU µs/call", "right"), ("srv CPU µs", "right"), ("B/call", "right"), ("errors", "right"),
     ("x floor", "right"), ("p50 trend", "right"), ("p99 trend", "right"), ("RSS trend", "right"),
     ("msg p50 µs", "right"), ("msg p99 µs", "right"), ("msg/s", "right"),
+    ("conns", "right"), ("in flight", "right"), ("conn wait p99 µs", "right"),
 )
+SHARING_COLUMNS = ("conns", "in flight", "conn wait p99 µs")  # --connections, when a cell has them
 STREAM_COLUMNS = ("msg p50 µs", "msg p99 µs", "msg/s")  # per message of a stream, when a cell has them
 # The wide table's columns, the first dropped first when the terminal is too narrow for all.
-DROP_ORDER = ("RSS trend", "p50 trend", "p99 trend",
+DROP_ORDER = ("conn wait p99 µs", "RSS trend", "p50 trend", "p99 trend",
               "msg p99 µs", "SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV",
               "x floor", "client", "calls")
 BEST = "★"
@@ -197,7 +199,8 @@ def summary(results: Results, console: Console, quiet: bool = False) -> None:
 def markdown(results: Results, wide: bool = False) -> str:
     """The summary as GitHub markdown tables, warnings as a list; `wide`: the full table, every column."""
     if wide:
-        return _md_table([n for n, _ in COLUMNS], [cell_row(c, results) for c in results.cells]) + "\n"
+        shown = len(COLUMNS) - (0 if any(c.connections is not None for c in results.cells) else len(SHARING_COLUMNS))
+        return _md_table([n for n, _ in COLUMNS[:shown]], [cell_row(c, results)[:shown] for c in results.cells]) + "\n"
     rankings = answer.rankings(results)
     show_errors = any(e.errors for r in rankings for e in r.entries)
     parts = []
@@ -257,7 +260,7 @@ def cell_row(cell: Cell, results: Results) -> list[str]:
         _num(cell.client_cpu_us_per_call, 0), _num(cell.server_cpu_us_per_call, 0),
         _num(payload, 0), _errors(cell), f"{ratio:.1f}x" if ratio else "-", *trend_texts(cell),
         _num(cell.message_latency.get("p50_us")), _num(cell.message_latency.get("p99_us")),
-        _num(cell.messages_per_s, 0),
+        _num(cell.messages_per_s, 0), *_sharing(cell),
     ]
 
 
@@ -268,6 +271,14 @@ def trend_texts(cell: Cell) -> list[str]:
             for key, unit, scale in (("p50_us", "µs", 1.0), ("p99_us", "µs", 1.0), ("server_rss_bytes", "MB", 1e-6))]
 
 
+def _sharing(cell: Cell) -> list[str]:
+    """--connections: the connections shared, the calls in flight at once (max/mean), the wait for one."""
+    if cell.connections is None:
+        return ["-", "-", "-"]
+    inflight = f"{cell.inflight_max}/{cell.inflight_mean:.1f}" if cell.inflight_mean is not None else "-"
+    return [str(cell.connections), inflight, _num(cell.conn_wait.get("p99_us"))]
+
+
 def fitting_columns(rows: list[list[str]], width: int) -> list[int]:
     """The indexes of COLUMNS to show: all that fit in `width`, dropping in DROP_ORDER."""
     names = [n for n, _ in COLUMNS]
@@ -275,7 +286,9 @@ def fitting_columns(rows: list[list[str]], width: int) -> list[int]:
                                                                                        "unsupported"))])
               for i, n in enumerate(names)]
     streams = any(r[names.index("msg/s")] not in ("", "-") for r in rows)
-    kept = [i for i, n in enumerate(names) if streams or n not in STREAM_COLUMNS]
+    shared = any(r[names.index("conns")] not in ("", "-") for r in rows)
+    kept = [i for i, n in enumerate(names)
+            if (streams or n not in STREAM_COLUMNS) and (shared or n not in SHARING_COLUMNS)]
     for drop in DROP_ORDER:
         if sum(widths[i] + 3 for i in kept) + 1 <= width:
             break
@@ -297,12 +310,15 @@ def render(results: Results, console: Console | None = None, title: str | None =
         table.add_row(*(escape(row[i]) for i in kept))
     console.print(table)
     streams = any(cell.messages for cell in results.cells)
-    left_out = [COLUMNS[i][0] for i in range(len(COLUMNS)) if i not in kept
-                and (streams or COLUMNS[i][0] not in STREAM_COLUMNS)]
+    shared = any(cell.connections is not None for cell in results.cells)
+    left_out = [name for i, (name, _) in enumerate(COLUMNS) if i not in kept
+                and (streams or name not in STREAM_COLUMNS) and (shared or name not in SHARING_COLUMNS)]
     if left_out:
         console.print(f"[dim]left out at {console.width} columns: {', '.join(left_out)}; a wider terminal "
                       "shows them, --format csv has every one[/]")
     console.print("[dim]calls = verified (/ sent, when some failed); latency from HdrHistograms of verified "
                   "calls only; calls/s, cpu and B per call sent; B/call = TCP payload both ways "
                   "(kernel counters); x floor = p50 over the tcp-raw echo of the same payload and client language"
-                  + ("; msg = per message of a stream" if streams else "") + "[/]")
+                  + ("; msg = per message of a stream" if streams else "")
+                  + ("; conns = connections the clients shared (--connections), in flight = calls at once, max/mean; "
+                     "conn wait = a call's wait for a free connection (pools only)" if shared else "") + "[/]")

@@ -7,13 +7,13 @@ Adding a seed is a folder like the others plus one name in `SEEDS`.
 
 from __future__ import annotations
 
-from rpcarena.seeds import cs6650, hprpc2016, infobip2016, predictions, usp2018
+from rpcarena.seeds import cs6650, hprpc2016, infobip2016, multiplexing, predictions, usp2018
 from rpcarena.suites.model import Suite
 from rpcarena.workloads import WORKLOADS, Workload, select
 
 __all__ = ["SEEDS", "SUITES", "WORKLOADS", "Workload", "select"]
 
-SEEDS = (usp2018, hprpc2016, cs6650, infobip2016, predictions)
+SEEDS = (usp2018, hprpc2016, cs6650, infobip2016, predictions, multiplexing)
 SUITES: dict[str, Suite] = {seed.SUITE.name: seed.SUITE for seed in SEEDS}
 
 

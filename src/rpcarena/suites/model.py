@@ -89,6 +89,7 @@ class Part:
     via: str | None = None  # "haproxy": HTTP through a proxy, as RunConfig.via
     link: str | None = None  # e.g. "100mbit": an emulated network, as RunConfig.link
     client_drivers: tuple[str, ...] | None = None  # who drives, as --client; None: each contender's own
+    connections: int | None = None  # the clients share this many connections, as --connections; None: one each
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | 
     return RunConfig(contenders=chosen, workloads=loads, clients=clients, calls=phase_calls(part, clients, quick),
                      warmup_s=part.quick_warmup_s if quick else part.warmup_s,
                      repeat=repeat or (min(part.repeat, MIN_TRIALS) if quick else part.repeat), via=part.via,
-                     link=part.link, out=out, order_seed=order_seed,
+                     link=part.link, out=out, order_seed=order_seed, connections=part.connections,
                      client_drivers=list(part.client_drivers) if part.client_drivers else None)
 
 

@@ -135,6 +135,6 @@ def drive_spec(target: Target, p: Plan, config: RunConfig) -> DriveSpec:
         contender=target.id, target=target.address, method=target.method, requests=list(target.requests),
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
-        interval_s=config.interval_s,
+        interval_s=config.interval_s, connections=config.connections,
         rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, client="py",
         external=native.external(target, config))

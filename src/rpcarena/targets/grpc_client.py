@@ -17,6 +17,8 @@ class GrpcTargetClient(Client):
     `tls` (the `targets.tls` settings) and `metadata` ([key, value] sent with every call).
     """
 
+    multiplexes = True  # HTTP/2 streams: calls from many threads in flight at once on the channel
+
     def __init__(self, target: str, method: str, timeout_s: float, description: dict[str, Any]) -> None:
         import grpc
 

@@ -94,7 +94,7 @@ def drive_spec(target: Target, p: Plan, config: RunConfig) -> DriveSpec:
         responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
         duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
         rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival,
-        interval_s=config.interval_s, external=external(target, config),
+        interval_s=config.interval_s, external=external(target, config), connections=config.connections,
         sync=bool(worker.manifest.get("drive_sync")))
 
 

@@ -1,8 +1,9 @@
 """`python -m rpcarena.worker.drive`: Python clients speaking the worker contract's `drive`.
 
 One process runs `clients` closed-loop clients as threads, each with its own
-connection; the orchestrator spreads many clients over several such processes
-so that one GIL is not what gets measured. See docs/worker-contract.md.
+connection or sharing the spec's `connections` (`worker.sharing`); the orchestrator
+spreads many clients over several such processes so that one GIL is not what gets
+measured. See docs/worker-contract.md.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rpcarena.protocol import schema
 from rpcarena.worker import pacer
 from rpcarena.worker.intervals import Recorder
 from rpcarena.worker.merge import merge
+from rpcarena.worker.sharing import Pool
 
 LATE_NS = 1_000_000
 FLUSH = 4096  # latencies buffered before they go into the histogram at once
@@ -126,7 +128,12 @@ class Driver:
         client_cls = client_factory(spec)
         timeout_s = call_timeout_s(spec)
         self.limit_ns = int(timeout_s * 1e9)
-        self.clients = [client_cls(spec.target, spec.method, timeout_s) for _ in range(self.n)]
+        self.pool: Pool | None = None
+        if spec.connections is None:
+            self.clients = [client_cls(spec.target, spec.method, timeout_s) for _ in range(self.n)]
+        else:
+            self.pool = Pool([client_cls(spec.target, spec.method, timeout_s) for _ in range(spec.connections)])
+            self.clients = [self.pool.view(i) for i in range(self.n)]
         requests, responses = spec.requests, spec.responses or spec.requests  # tcp-raw echoes
         self.requests = [self.clients[0].prepare(r) for r in requests]
         self.expected = [self.clients[0].expect(r) for r in responses]
@@ -266,6 +273,8 @@ class Driver:
             self.schedule = pacer.Schedule(self.spec.rate_per_s, self.spec.arrival, self.start_ns, self.spec.calls,
                                            self.start_ns + int((self.spec.duration_s or 0) * 1e9), self.spec.stages)
         mono_start = time.monotonic_ns()
+        if self.pool is not None:
+            self.pool.reset()  # every client waits at the barrier: nothing is in flight
         self.go.wait()
         for thread in threads:
             thread.join()
@@ -273,6 +282,8 @@ class Driver:
         usage1 = resource.getrusage(resource.RUSAGE_SELF)
         for client in self.clients:
             client.close()
+        if self.pool is not None:
+            self.pool.close()
         return self.result(wall_ns, usage0, usage1, mono_start)
 
     def result(self, wall_ns: int, usage0: Any, usage1: Any, mono_start: int) -> DriveResult:
@@ -284,7 +295,8 @@ class Driver:
             merged, cpu_user_s=usage1.ru_utime - usage0.ru_utime, cpu_sys_s=usage1.ru_stime - usage0.ru_stime,
             # calls a failing-over client (typed-json) resent to another server; 0 for the others
             retries=sum(getattr(client, "retries", 0) for client in self.clients),
-            tool={"name": "rpcarena-py", "runtime": sys.version.split()[0]})
+            tool={"name": "rpcarena-py", "runtime": sys.version.split()[0]},
+            **(self.pool.figures() if self.pool is not None else {}))
 
 
 def _open(tally: Tally) -> Tally:

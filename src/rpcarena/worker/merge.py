@@ -41,7 +41,8 @@ def merge(results: list[DriveResult]) -> DriveResult:
         retries=sum(r.retries for r in results), cpu_user_s=sum(r.cpu_user_s for r in results),
         cpu_sys_s=sum(r.cpu_sys_s for r in results), tool=results[0].tool,
         start_mono_ns=min(starts) if timed else None, end_mono_ns=max(ends) if timed else None,
-        stages=_stages(results), intervals=intervals.summed(r.intervals for r in results), **_messages(results))
+        stages=_stages(results), intervals=intervals.summed(r.intervals for r in results), **_messages(results),
+        **_sharing(results))
 
 
 def _sum(encoded: list[str | None]) -> str | None:
@@ -67,3 +68,15 @@ def _messages(results: list[DriveResult]) -> dict[str, Any]:
         return {}
     return {"messages": sum(r.messages or 0 for r in streams),
             "histogram_messages": _sum([r.histogram_messages for r in streams])}
+
+
+def _sharing(results: list[DriveResult]) -> dict[str, Any]:
+    """`--connections`: the parts' connections and in-flight figures summed (parts run at once, so
+    the calls in flight at once are at most the sum of their maxima), their waits added."""
+    shared = [r for r in results if r.connections is not None]
+    if not shared:
+        return {}
+    return {"connections": sum(r.connections or 0 for r in shared),
+            "inflight_max": sum(r.inflight_max or 0 for r in shared),
+            "inflight_mean": sum(r.inflight_mean or 0.0 for r in shared),
+            "histogram_conn_wait": _sum([r.histogram_conn_wait for r in shared])}

@@ -46,6 +46,13 @@ type Client interface {
 	Len() int
 }
 
+// Multiplexer is a client whose connections take many calls in flight at once
+// (a gRPC channel): with the spec's connections, clients share them round-robin
+// instead of borrowing one at a time from a pool.
+type Multiplexer interface {
+	Multiplexes() bool
+}
+
 // Conn is one client's connection. Call sends request idx and returns the decoded
 // reply; the drive loop times it, and checks the reply outside the timing.
 type Conn interface {

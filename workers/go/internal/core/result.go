@@ -28,6 +28,13 @@ type Result struct {
 	Tool   Tool          `json:"tool"`
 	// Intervals: the measured phase over time, in order of start (see Interval).
 	Intervals []Interval `json:"intervals,omitempty"`
+	// With the spec's connections: those opened, the calls in flight at once
+	// (max, and mean sampled at each call's start), and where calls queue for a
+	// connection (a pool) each call's wait for one.
+	Connections       *int     `json:"connections,omitempty"`
+	InflightMax       *int64   `json:"inflight_max,omitempty"`
+	InflightMean      *float64 `json:"inflight_mean,omitempty"`
+	HistogramConnWait *string  `json:"histogram_conn_wait,omitempty"`
 }
 
 // StageResult is what one stage of a staged open loop measured: the calls due

@@ -37,6 +37,8 @@ type Spec struct {
 	// External describes a server rpcarena did not start (`rpcarena target`):
 	// its kind, schema and checks, read by the target driver only.
 	External json.RawMessage `json:"external"`
+	// Connections: the connections the clients share (1 to Clients); nil: one each.
+	Connections *int `json:"connections"`
 }
 
 // Stage is one step of a staged open loop.
@@ -88,6 +90,8 @@ func (s *Spec) check() error {
 		return fmt.Errorf("spec arrival %q: use constant or poisson", s.Arrival)
 	case s.Mode != ModeUnary && s.Mode != ModeStream:
 		return fmt.Errorf("spec mode %q: use unary or stream", s.Mode)
+	case s.Connections != nil && (*s.Connections < 1 || *s.Connections > s.Clients):
+		return fmt.Errorf("spec connections %d: give 1 to clients (%d)", *s.Connections, s.Clients)
 	case len(s.Stages) > 0 && s.RatePerS == nil:
 		return errors.New("spec stages need rate_per_s (the first stage's)")
 	}

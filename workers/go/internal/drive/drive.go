@@ -22,6 +22,7 @@ func Run(spec *core.Spec, client core.Client, atBarrier func()) (core.Result, er
 type run struct {
 	spec     *core.Spec
 	sessions []*session
+	shared   *pool // the spec's connections; nil: each client its own
 	tallies  []*tally
 	staged   [][]*tally // staged open loop: per client, a tally per stage
 	ends     []time.Duration
@@ -39,8 +40,12 @@ type run struct {
 func newRun(spec *core.Spec, client core.Client) *run {
 	r := &run{spec: spec, samples: newReservoir(*spec.SampleLimit), release: make(chan struct{}),
 		lastEnds: make([]time.Time, spec.Clients), ends: stageEnds(spec.Stages)}
+	if spec.Connections != nil {
+		r.shared = newPool(client, *spec.Connections, spec.Timeout())
+	}
 	for i := range spec.Clients {
-		r.sessions = append(r.sessions, &session{id: i, client: client, timeout: spec.Timeout()})
+		r.sessions = append(r.sessions, &session{id: i, client: client, timeout: spec.Timeout(), pool: r.shared,
+			wait: newHistogram()})
 		r.tallies = append(r.tallies, newTally(spec.RatePerS != nil, spec.Interval()))
 		r.staged = append(r.staged, stageTallies(len(spec.Stages)))
 	}
@@ -62,6 +67,9 @@ func (r *run) start(atBarrier func()) {
 	user0, sys0 := cpuTimes()
 	r.began, r.beganNs = time.Now(), monotonicNs()
 	r.pacing = r.newPlan(r.began)
+	if r.shared != nil {
+		r.shared.gauge.reset() // every client waits at the barrier: none is in flight
+	}
 	close(r.release)
 	r.done.Wait()
 	user1, sys1 := cpuTimes()
@@ -69,16 +77,22 @@ func (r *run) start(atBarrier func()) {
 	for _, s := range r.sessions {
 		s.close()
 	}
+	if r.shared != nil {
+		r.shared.close()
+	}
 }
 
 func (r *run) client(i int, s *session, warmEnd time.Time) {
 	defer r.done.Done()
-	s.connect() // a failure here is retried, and counted, by the first call
+	if s.pool == nil {
+		s.connect() // a failure here is retried, and counted, by the first call
+	}
 	for time.Now().Before(warmEnd) {
 		s.call()
 	}
 	r.ready.Done()
 	<-r.release
+	s.wait.Reset() // the warm-up's waits are not the measured phase's
 	r.tallies[i].series.began = r.began
 	wake := newAlarm()
 	defer wake.close()

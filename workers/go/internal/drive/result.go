@@ -28,6 +28,9 @@ func (r *run) result() (core.Result, error) {
 	if res.Intervals, err = mergeSeries(r.tallies); err != nil {
 		return res, err
 	}
+	if err = r.withSharing(&res); err != nil {
+		return res, err
+	}
 	if res.Histogram, err = encode(total.hist); err != nil {
 		return res, err
 	}
@@ -91,5 +94,24 @@ func withMessages(res *core.Result, messages *hdrhistogram.Histogram) error {
 	encoded, err := encode(messages)
 	count := messages.TotalCount()
 	res.Messages, res.HistogramMessages = &count, &encoded
+	return err
+}
+
+// withSharing adds what sharing the spec's connections measured (nothing without).
+func (r *run) withSharing(res *core.Result) error {
+	if r.shared == nil {
+		return nil
+	}
+	n, top, mean := len(r.shared.slots), r.shared.gauge.max.Load(), r.shared.gauge.mean()
+	res.Connections, res.InflightMax, res.InflightMean = &n, &top, &mean
+	if r.shared.free == nil {
+		return nil
+	}
+	waits := newHistogram()
+	for _, s := range r.sessions {
+		waits.Merge(s.wait)
+	}
+	encoded, err := encode(waits)
+	res.HistogramConnWait = &encoded
 	return err
 }

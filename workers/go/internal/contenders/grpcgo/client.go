@@ -61,6 +61,9 @@ func protoUnmarshal(data []byte, m proto.Message) error { return protojson.Unmar
 
 func (c *client) Len() int { return len(c.requests) }
 
+// Multiplexes: a channel takes many unary calls at once; a kept-open stream answers one caller.
+func (c *client) Multiplexes() bool { return !c.stream }
+
 func (c *client) Matches(idx int, reply any) bool {
 	return arena.Equal(reply.(proto.Message), c.responses[idx])
 }

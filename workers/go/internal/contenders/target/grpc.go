@@ -190,6 +190,9 @@ func (c *grpcClient) canonical(reply any) (any, error) {
 	return decodeJSON(data)
 }
 
+// Multiplexes: each call (a unary call or a whole stream) is a stream of the channel.
+func (c *grpcClient) Multiplexes() bool { return true }
+
 // Dial opens this client's own channel and waits until it is connected.
 func (c *grpcClient) Dial(ctx context.Context) (core.Conn, error) {
 	cc, err := grpcgo.DialReady(ctx, c.target, c.dial...)
