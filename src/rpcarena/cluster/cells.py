@@ -45,6 +45,7 @@ from rpcarena.worker.merge import merge
 
 STOP_GRACE_S = 30.0  # how long the server's node may take to read its counters and stop
 NODE_RETURN_S = 60.0  # how long a cell waits for a lost node to come back before it fails
+NODE_GONE_GRACE_S = 2.0  # how long a failed task waits for the scheduler to say whether a node left
 
 
 class ClusterCells(CellRunner):
@@ -169,19 +170,30 @@ class NodeTasks:
 
     def _watch(self) -> None:
         """Raise when a task of the cell failed, one of its nodes left the cluster, or the link
-        between them died."""
+        between them died. A node that left is the cause to name: a task on another node that failed
+        meanwhile (a driver that found its server gone) is its symptom, so a failed task gives the
+        scheduler NODE_GONE_GRACE_S to say whether a node left first."""
         lost = self.engine.lost()
         if lost:
             raise WorkerError(lost)
-        for node, future in self.futures:
+        failed = [(node, future) for node, future in self.futures if future.status in ("error", "cancelled")]
+        self._all_present(NODE_GONE_GRACE_S if failed else 0.0)
+        for node, future in failed:
             if future.status == "error":
                 raise _translated(node, future.exception())
-            if future.status == "cancelled":
-                raise WorkerError(f"node {node.name}: its task was cancelled (its worker restarted?)")
-        present = self.engine.present(frozenset(node.address for node, _ in self.futures))
-        for node, _ in self.futures:
-            if node.address not in present:
-                raise WorkerError(f"node {node.name} ({node.address}) left the cluster mid-cell")
+            raise WorkerError(f"node {node.name}: its task was cancelled (its worker restarted?)")
+
+    def _all_present(self, grace_s: float) -> None:
+        wanted = frozenset(node.address for node, _ in self.futures)
+        deadline = time.monotonic() + grace_s
+        while True:
+            present = self.engine.present(wanted, fresh=grace_s > 0)
+            for node, _ in self.futures:
+                if node.address not in present:
+                    raise WorkerError(f"node {node.name} ({node.address}) left the cluster mid-cell")
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.1)
 
     def _result(self, node: Node, future: Any, timeout_s: float) -> object:
         deadline = time.monotonic() + timeout_s

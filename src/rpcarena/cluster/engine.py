@@ -151,12 +151,12 @@ class Engine:
                      int(info.get("nthreads", 1)), str(self.facts.get(address, {}).get("hostname", "")))
                 for address, info in workers.items()]
 
-    def present(self, wanted: frozenset[str]) -> frozenset[str]:
+    def present(self, wanted: frozenset[str], fresh: bool = False) -> frozenset[str]:
         """The workers' addresses, asked of the scheduler at most every NODE_CHECK_S, and at once
-        when one of `wanted` is not among them: a worker a nanny restarted after the last answer
-        has a new address, which an old answer would call lost."""
+        when one of `wanted` is not among them (a worker a nanny restarted after the last answer
+        has a new address, which an old answer would call lost) or when `fresh` is asked."""
         checked, addresses = self._nodes_checked
-        if time.monotonic() - checked > NODE_CHECK_S or not wanted <= addresses:
+        if fresh or time.monotonic() - checked > NODE_CHECK_S or not wanted <= addresses:
             addresses = frozenset(n.address for n in self.nodes())
             self._nodes_checked = (time.monotonic(), addresses)
         return addresses
