@@ -103,3 +103,32 @@ def test_contenders_are_shuffled_per_trial_from_a_recorded_seed(tmp_path):
     doc = runner.run(small, quick=True, repeat=None, out=tmp_path / "s.json",
                      run_arena=lambda c: seen.append(c) or fake_arena(c))
     assert len(seen) == 2 and {c.order_seed for c in seen} == {doc.config["order_seed"]}
+
+
+def test_a_part_through_a_proxy_is_not_run_on_a_cluster_and_its_claims_say_why(tmp_path):
+    from rpcarena.commands.suite import _unplaced
+    suite = SUITES["infobip2016"]
+    seen: list[RunConfig] = []
+    doc = runner.run(suite, quick=True, repeat=None, out=tmp_path / "s.json",
+                     run_arena=lambda c: seen.append(c) or fake_arena(c), refuse=_unplaced)
+    assert [c.via for c in seen] == [None]  # the loopback part ran; the HAProxy part did not, silently changed
+    assert [bool(p.get("skipped")) for p in doc.config["parts"]] == [False, True]
+    network = [f for f in findings(suite, doc, {}) if f.claim.startswith("Network")]
+    assert len(network) == 3 and all(f.verdict == NOT_COMPARABLE for f in network)
+    assert all("not run: its calls go through haproxy" in f.why for f in network), [f.why for f in network]
+
+
+def test_loopback_claims_on_a_cluster_run_say_it_has_no_loopback_not_that_nothing_was_measured():
+    import dataclasses
+
+    from tests.conftest import document, trials
+
+    from rpcarena.suites.evidence import Evidence
+    nodes = {"server_node": "server", "client_nodes": ["client-0", "client-1"]}
+    doc = document(*[[dataclasses.replace(c, cluster=nodes) for c in trials(c, "usp.int32")]
+                     for c in ("grpc-py", "rpyc-tuple")])
+    why = Evidence(doc, {}).absent(["grpc-py", "rpyc-tuple"], ["usp.int32"])
+    assert why is not None and why.count("only across the cluster's nodes") == 3, why
+    assert "not measured in this run" not in why
+    assert Evidence(doc, {}).on_link().absent(["grpc-py", "rpyc-tuple"], ["usp.int32"]) is None
+    assert "not measured in this run" in (Evidence(doc, {}).absent(["thrift-binary"]) or "")

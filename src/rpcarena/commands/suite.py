@@ -63,10 +63,12 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 
-def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path) -> int:
+def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path,
+                   refuse: runner.Refuse = lambda config: None) -> int:
     """How many parts of the suite have something that can run here (the "of 3" in "part 2 of 3")."""
     missing = runner.missing_systems(suite)
-    return sum(runner.part_config(part, missing, quick, repeat, out) is not None for part in suite.parts)
+    configs = (runner.part_config(part, missing, quick, repeat, out) for part in suite.parts)
+    return sum(config is not None and not refuse(config) for config in configs)
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
@@ -79,7 +81,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     terms = threshold_gate(args)
     out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
     _check_report(out, args.force)
-    parts = runnable_parts(suite, args.quick, args.repeat, out)
+    refuse = _unplaced if args.cluster else (lambda config: None)
+    parts = runnable_parts(suite, args.quick, args.repeat, out, refuse)
     done = iter(range(1, parts + 1))
     with _nodes(args, out) as nodes:
         def run_part(config: RunConfig) -> Results:
@@ -89,8 +92,10 @@ def main(args: argparse.Namespace, console: Console) -> int:
             todo = contender_cells.plans(config, nodes) if nodes else None
             return run_arena(config, console, todo, part=f"part {next(done)} of {parts}", quiet=args.quiet,
                              verbose=args.verbose, terms=terms)
-        results = runner.run(suite, args.quick, args.repeat, out, run_part)
+        results = runner.run(suite, args.quick, args.repeat, out, run_part, refuse=refuse)
     missing = results.suite["missing"]
+    for skipped in (p for p in results.config["parts"] if p.get("skipped") and not args.quiet):
+        console.print(f"[yellow]not run[/]: {skipped['title']}: {skipped['skipped']}", highlight=False)
     found = findings(suite, results, missing)
     present(results, args, console)
     if args.format == "table":
@@ -115,14 +120,23 @@ def _nodes(args: argparse.Namespace, out: Path) -> contextlib.AbstractContextMan
 
 
 def _on_nodes(config: RunConfig, args: argparse.Namespace, console: Console | None) -> RunConfig:
-    """A part's configuration on the cluster's nodes: its emulated link and proxy dropped, as the
-    network between the nodes is the one measured (netns:MODEL emulates one)."""
-    if console is not None and (config.link or config.via):
-        dropped = ", ".join(f"--{k} {v}" for k, v in (("link", config.link), ("via", config.via)) if v)
-        console.print(f"[yellow]note[/]: on --cluster {args.cluster}, this part runs without {dropped}: the "
-                      "network between the nodes is the one measured", highlight=False)
-    return replace(config, cluster=args.cluster, server_node=args.server_node, link=None, via=None,
+    """A part's configuration on the cluster's nodes: its emulated link dropped, as the network
+    between the nodes is the one measured (netns:MODEL emulates one)."""
+    if console is not None and config.link:
+        console.print(f"[yellow]note[/]: on --cluster {args.cluster}, this part runs without --link {config.link}: "
+                      "the network between the nodes is the one measured", highlight=False)
+    return replace(config, cluster=args.cluster, server_node=args.server_node, link=None,
                    client_nodes=parse_names(args.client_nodes, "--client-nodes"))
+
+
+def _unplaced(config: RunConfig) -> str | None:
+    """Why a part cannot run on a cluster as its seed ran it, or None: a proxy between clients and
+    server (infobip2016's HAProxy) is not placed on the nodes, and without it the part would
+    measure another system under the seed's name."""
+    if config.via:
+        return (f"its calls go through {config.via}, which a --cluster run does not place on the nodes; "
+                "run the suite without --cluster for this part")
+    return None
 
 
 def _check_report(out: Path, force: bool) -> None:

@@ -52,12 +52,26 @@ class Evidence:
         return any(k[0] == contender for k in self.groups)
 
     def absent(self, contenders: list[str], workloads: list[str] = ()) -> str | None:
-        """Why a claim over these systems and workloads cannot be judged, or None."""
-        gone = [f"{c} ({self.missing.get(c, 'not measured in this run')})"
+        """Why a claim over these systems and workloads cannot be judged, or None: missing here, or
+        measured only on another network than the claim's (a suite run on a cluster has no loopback)."""
+        gone = [f"{c} ({self.missing.get(c) or self._elsewhere(c, 0)})"
                 for c in contenders if not self.measured(c)]
-        gone += [f"{w} ({self.missing.get(w, 'not measured in this run')})"
+        gone += [f"{w} ({self.missing.get(w) or self._elsewhere(w, 1)})"
                  for w in workloads if not self.resolve([w])]
-        return "missing here: " + "; ".join(gone) if gone else None
+        skipped = [f"part '{p['title']}' not run: {p['skipped']}"
+                   for p in self.results.config.get("parts", []) if p.get("skipped")]
+        return "missing here: " + "; ".join(gone + skipped) if gone else None
+
+    def _elsewhere(self, name: str, position: int) -> str:
+        """'measured in this run only across the cluster's nodes', or 'not measured in this run'."""
+        everywhere = Evidence(self.results, self.missing, lambda cell: True)
+        cells = [c for key, g in everywhere.groups.items() if fnmatch.fnmatchcase(key[position], name) for c in g.cells]
+        if not cells:
+            return "not measured in this run"
+        if all(c.cluster for c in cells):
+            return "measured in this run only across the cluster's nodes: loopback needs a run without --cluster"
+        where = sorted({c.setting or "loopback" for c in cells})
+        return f"measured in this run only in another setting ({', '.join(where)})"
 
     def ratio(self, numerator: str, denominator: str, workload: str, statistic: str = "median",
               clients: int = 1) -> stats.Ratio | None:

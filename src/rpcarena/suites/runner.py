@@ -16,6 +16,7 @@ from rpcarena.results import Results
 from rpcarena.suites.model import Part, Suite
 
 RunArena = Callable[[RunConfig], Results]
+Refuse = Callable[[RunConfig], "str | None"]  # why a part cannot run as its seed had it, here, or None
 # Calls each client makes at least, so that a phase at 32 clients is not 9 calls a client.
 MIN_CALLS_PER_CLIENT, QUICK_MIN_CALLS_PER_CLIENT = 200, 50
 
@@ -64,9 +65,10 @@ def phase_calls(part: Part, clients: list[int], quick: bool) -> int:
 
 
 def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: RunArena,
-        base: RunConfig | None = None) -> Results:
-    """Run every part that can run here; the merged document is saved after each part. Contenders
-    run in an order shuffled per trial from one seed, recorded in the document (`order_seed`)."""
+        base: RunConfig | None = None, refuse: Refuse = lambda config: None) -> Results:
+    """Run every part that can run here and is not refused (its reason kept as the part's
+    `skipped`, which the claims on it name); the merged document is saved after each part.
+    Contenders run in an order shuffled per trial from one seed, recorded in the document (`order_seed`)."""
     missing, order_seed = missing_systems(suite), secrets.randbelow(2 ** 31)
     merged = Results(config={"suite": suite.name, "quick": quick, "order_seed": order_seed, "parts": []})
     merged.suite = {"name": suite.name, "quick": quick, "missing": missing}
@@ -77,6 +79,10 @@ def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: Run
             continue
         if base is not None:
             config = replace(config, pin=base.pin, host=base.host, timeout_ms=base.timeout_ms)
+        why = refuse(config)
+        if why:
+            merged.config["parts"].append({"title": part.title, "skipped": why})
+            continue
         part_results = run_arena(config)
         _merge(merged, part_results, part.title)
         merged.save(out)
