@@ -71,3 +71,41 @@ def test_a_server_that_answered_never_cost_zero(tmp_path, contender):
     assert cell.status == "ok" and cell.calls == 300, cell.reason
     assert cell.server_cpu_s is not None and cell.server_cpu_s > 0
     assert cell.server_cpu_us_per_call is not None and cell.server_cpu_us_per_call > 0
+
+
+GRANDPARENT = """
+import subprocess, sys, time
+burn = "import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.3: pass\\n"
+child = ("import subprocess, sys, time\\n"
+         f"subprocess.run([sys.executable, '-c', {burn!r}])\\n"  # the grandchild burns 0.3 s and is reaped here
+         "open(sys.argv[1], 'w').close()\\n"
+         "time.sleep(60)\\n")
+subprocess.Popen([sys.executable, "-c", child, sys.argv[1]])
+time.sleep(60)
+"""
+
+
+def test_a_servers_usage_never_drops_when_a_grandchild_ends(tmp_path):
+    """A server whose worker runs a process of its own (a grandchild) and reaps it: the grandchild's
+    CPU moves into the worker's reaped-children times, and stays in the server's usage."""
+    import psutil
+
+    from rpcarena.process.server_process import process_usage
+    done = tmp_path / "reaped"
+    root = subprocess.Popen([sys.executable, "-c", GRANDPARENT, str(done)])
+    try:
+        process = psutil.Process(root.pid)
+        peak, deadline = 0.0, time.monotonic() + 30
+        while not done.exists() and time.monotonic() < deadline:
+            usage = process_usage(process)
+            peak = max(peak, usage.cpu_user_s + usage.cpu_sys_s)
+            time.sleep(0.02)
+        assert done.exists(), "the grandchild did not end in 30 s"
+        after = process_usage(process)
+        assert peak >= 0.1  # the burn was seen while it ran
+        assert after.cpu_user_s + after.cpu_sys_s >= peak - 0.02 and after.cpu_s >= 0.3, (peak, after)
+    finally:
+        for p in psutil.Process(root.pid).children(recursive=True):
+            p.kill()
+        root.kill()
+        root.wait()

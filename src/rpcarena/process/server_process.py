@@ -191,10 +191,12 @@ def process_usage(process: psutil.Process) -> Usage:
             times = child.cpu_times()
         except psutil.Error:
             continue
-        user, system = user + times.user, system + times.system
+        # what it reaped of its own children: a grandchild that ended would otherwise drop out of the sum
+        user, system = user + times.user + times.children_user, system + times.system + times.children_system
         ns = cpu_clock.process_cpu_ns(child.pid)
         if total is not None:
-            total += times.user + times.system if ns is None else ns / 1e9  # gone in between: its last ticks
+            own = times.user + times.system if ns is None else ns / 1e9  # gone in between: its last ticks
+            total += own + times.children_user + times.children_system
     return Usage(user, system, total)
 
 
