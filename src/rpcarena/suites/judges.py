@@ -125,8 +125,8 @@ def tally(outcomes: dict[str, str], unit: str, share: float = 1.0, shown_as: str
     if share < 1 and len(held) >= share * n and not against:
         return Judgement((), sized([outcomes[k] for k in held]), why)
     part, most = f"{len(held)} of {n} {unit}", 2 * len(held) > n or (parts and 2 * len(held) >= n)
-    if held and against:
-        return Judgement((), PARTLY if most else MIXED, why, share=part)
+    if held and against:  # in part only with the opposite in the minority, parts or cells alike
+        return Judgement((), PARTLY if most and len(against) < len(held) else MIXED, why, share=part)
     if most:
         return Judgement((), PARTLY, why, share=part)
     return Judgement((), FAILS if against else UNDECIDED, why)
@@ -168,7 +168,7 @@ def _by_outcome(outcomes: dict[str, str]) -> dict[str, list[str]]:
 
 def _why(by: dict[str, list[str]], n: int, unit: str, shown_as: str, opposite_as: str) -> str:
     """'significant for 4 of 5 pairs (a, b, c, d); the opposite for none; not significant for e'."""
-    shown = by.get(SHOWN, [])
+    shown = [key for said, keys in by.items() if along(said) for key in keys]  # of the seed's size or not
     if n == 1:  # one pair or cell: what it showed, without counts
         said, (name,) = next(iter(by.items()))
         label = {SHOWN: shown_as, OPPOSITE: opposite_as, FEW_TRIALS: "too few trials"}.get(said, said)
