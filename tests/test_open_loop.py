@@ -152,3 +152,27 @@ def test_slo_verdict_from_a_histogram():
     assert not slo.verdict(cell, slo.parse("p99<2ms"))
     cell.errors = {"timeout": 1}
     assert not slo.verdict(cell, slo.parse("p98<2ms"))
+
+
+def test_the_drivers_of_one_cell_interleave_their_calls_instead_of_sending_together():
+    """Four Python driver processes at 250/s each make 1,000 calls/s one every ms between them, as one
+    driver would; each on an unshifted schedule of its own sent four calls at once every 4 ms."""
+    from rpcarena.contract import DriveSpec
+    from rpcarena.orchestration.phase import split
+    from rpcarena.worker.pacer import Schedule
+    spec = DriveSpec(contender="grpc-py", target="127.0.0.1:1", method="Void", requests=[{}], clients=4,
+                     duration_s=0.02, rate_per_s=1000.0)
+    parts = split(spec, 4)
+    assert [p.schedule_offset_ns for p in parts] == [None, 1_000_000, 2_000_000, 3_000_000]
+    assert all(p.rate_per_s == 250.0 for p in parts)
+    assert DriveSpec.from_line(parts[1].to_line()).schedule_offset_ns == 1_000_000
+    dues = []
+    for part in parts:
+        schedule = Schedule(part.rate_per_s, "constant", 0, None, 20_000_000, None, part.schedule_offset_ns or 0)
+        while (due := schedule.next()) is not None:
+            dues.append(due)
+    assert sorted(dues) == [k * 1_000_000 for k in range(20)]  # one a ms, none twice, none past the end
+    assert [p.schedule_offset_ns for p in split(spec.but(rate_per_s=None, calls=100, duration_s=None), 4)] == [None] * 4
+    poisson = [Schedule(250.0, "poisson", 0, 3, 10**12, None, shift) for shift in (0, 1_000_000)]
+    gaps = [[s.next() for _ in range(3)] for s in poisson]
+    assert [b - 1_000_000 for b in gaps[1]] != gaps[0]  # drawn apart, not one draw shifted

@@ -30,7 +30,8 @@ _BASE = DriveSpec(contender="grpc-go", target="127.0.0.1:43121", method="Invert"
 SPECS = {
     "spec.closed-loop.json": _BASE,
     "spec.open-loop.json": _BASE.but(calls=None, duration_s=2.5, rate_per_s=1500.0, arrival="poisson",
-                                     sample_limit=500, timeout_ms=250, sync=False),
+                                     sample_limit=500, timeout_ms=250, sync=False,
+                                     schedule_offset_ns=333_333),  # the second of two drivers of 3,000 calls/s
     "spec.tcp-raw.json": _BASE.but(contender="tcp-raw-go", method="EchoInt32", requests=[{"value": 7}, {"value": -1}],
                                    responses=[{"value": 7}, {"value": -1}],
                                    payloads_b64=["CAc=", "CP///////////wE="], clients=2, warmup_s=0.0),

@@ -117,7 +117,7 @@ class DriveSpec(Document):
 
     WHAT: ClassVar[str] = "drive spec"
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external", "stages", "schema_b64",
-                                                 "connections")
+                                                 "connections", "schedule_offset_ns")
 
     contender: str = field(metadata=kind("string"))
     target: str = field(metadata=kind("string"))
@@ -155,6 +155,10 @@ class DriveSpec(Document):
     # gRPC spreads calls over them round-robin, many in flight on each; where a protocol cannot
     # carry several calls at once on a connection (HTTP/1.1, Thrift) a call waits for a free one
     connections: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    # open loop, when a cell's clients are shared over several drivers (processes or nodes): this
+    # driver's calls fall due this many ns after the phase's start and every interval after, so the
+    # drivers' calls interleave into the cell's rate instead of falling due together in bursts
+    schedule_offset_ns: int | None = field(default=None, metadata=kind("integer", nullable=True))
 
     def validate(self) -> None:
         if self.contract != VERSION:

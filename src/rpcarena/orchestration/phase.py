@@ -56,8 +56,19 @@ def split(spec: DriveSpec, procs: int) -> list[DriveSpec]:
     return [spec.but(clients=n, calls=None if calls is None else calls[p],
                      rate_per_s=spec.rate_per_s * n / spec.clients if spec.rate_per_s else spec.rate_per_s,
                      stages=_shared_stages(spec.stages, n / spec.clients),
-                     sample_limit=max(1, spec.sample_limit // procs), connections=links[p])
+                     sample_limit=max(1, spec.sample_limit // procs), connections=links[p],
+                     schedule_offset_ns=_stagger(spec, p, procs))
             for p, n in enumerate(shares)]
+
+
+def _stagger(spec: DriveSpec, p: int, procs: int) -> int | None:
+    """Where the p-th driver's open-loop schedule starts: p calls of the cell's rate after the phase's
+    start (its first stage's rate), so that P drivers each at rate/P send one call every 1/rate
+    between them, as one driver would, not P calls at once every P/rate (None for the first driver,
+    a closed loop, or one driver)."""
+    if not spec.rate_per_s or procs < 2 or p == 0:
+        return None
+    return round(p * 1e9 / spec.rate_per_s)
 
 
 def _shares(total: int, procs: int) -> list[int]:

@@ -271,7 +271,8 @@ class Driver:
         self.start_ns = time.perf_counter_ns()
         if self.spec.rate_per_s:
             self.schedule = pacer.Schedule(self.spec.rate_per_s, self.spec.arrival, self.start_ns, self.spec.calls,
-                                           self.start_ns + int((self.spec.duration_s or 0) * 1e9), self.spec.stages)
+                                           self.start_ns + int((self.spec.duration_s or 0) * 1e9), self.spec.stages,
+                                           self.spec.schedule_offset_ns or 0)
         mono_start = time.monotonic_ns()
         if self.pool is not None:
             self.pool.reset()  # every client waits at the barrier: nothing is in flight

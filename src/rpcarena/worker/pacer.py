@@ -67,11 +67,15 @@ class Schedule:
     connection delay its share; ghz and k6 hand calls to free workers, as here)."""
 
     def __init__(self, rate_per_s: float, arrival: str, start_ns: int, calls: int | None, end_ns: int,
-                 stages: list[dict] | None = None) -> None:
-        self._offsets = staged_offsets_ns(stages, arrival) if stages else offsets_ns(rate_per_s, arrival)
+                 stages: list[dict] | None = None, shift_ns: int = 0) -> None:
+        """`shift_ns` (DriveSpec.schedule_offset_ns) delays every call of this driver's schedule, so
+        several drivers of one cell interleave; it also seeds Poisson arrivals apart, as drivers
+        with one seed would draw the same gaps and send together."""
+        seed = 1 + shift_ns
+        self._offsets = (staged_offsets_ns(stages, arrival, seed) if stages else offsets_ns(rate_per_s, arrival, seed))
         self._ends = stage_ends_ns(stages or [])
         self._lock = threading.Lock()
-        self.start_ns, self.left, self.end_ns = start_ns, calls, end_ns
+        self.start_ns, self.left, self.end_ns = start_ns + shift_ns, calls, end_ns
 
     def stage(self, due_ns: int) -> int:
         """The stage a call due at `due_ns` belongs to (0 without stages)."""

@@ -39,6 +39,18 @@ type Spec struct {
 	External json.RawMessage `json:"external"`
 	// Connections: the connections the clients share (1 to Clients); nil: one each.
 	Connections *int `json:"connections"`
+	// ScheduleOffsetNs: when a cell's clients are shared over several drivers (nodes), this
+	// driver's open-loop calls fall due this much after the phase's start, so the drivers'
+	// calls interleave into the cell's rate rather than fall due together.
+	ScheduleOffsetNs *int64 `json:"schedule_offset_ns"`
+}
+
+// ScheduleOffset is ScheduleOffsetNs as a duration (0 when not given).
+func (s *Spec) ScheduleOffset() time.Duration {
+	if s.ScheduleOffsetNs == nil {
+		return 0
+	}
+	return time.Duration(*s.ScheduleOffsetNs)
 }
 
 // Stage is one step of a staged open loop.

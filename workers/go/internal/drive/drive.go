@@ -123,7 +123,8 @@ func (r *run) newPlan(start time.Time) plan {
 	if len(spec.Stages) > 0 {
 		pacer = NewStagedPacer(spec.Stages, spec.Arrival)
 	}
-	return newSchedule(pacer, start, spec.Calls, spec.Duration())
+	shift := spec.ScheduleOffset() // calls due from start+shift, none at or after start+duration
+	return newSchedule(pacer, start.Add(shift), spec.Calls, spec.Duration()-shift)
 }
 
 func stageTallies(n int) []*tally {

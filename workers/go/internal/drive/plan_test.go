@@ -80,3 +80,28 @@ func TestStagedScheduleKeepsEachStageRate(t *testing.T) {
 		t.Errorf("calls per stage %v, want [10 20]", counts)
 	}
 }
+
+// Two drivers of one cell at 10/s each: the second's calls fall due 50 ms after
+// the first's (schedule_offset_ns), interleaved, and none at or past the span.
+func TestAShiftedScheduleInterleavesWithTheFirstDriver(t *testing.T) {
+	rate, duration, shift := 10.0, 0.25, int64(50*time.Millisecond)
+	start := time.Unix(100, 0)
+	first := (&run{spec: &core.Spec{RatePerS: &rate, DurationS: &duration}}).newPlan(start)
+	second := (&run{spec: &core.Spec{RatePerS: &rate, DurationS: &duration, ScheduleOffsetNs: &shift}}).newPlan(start)
+	var dues []time.Duration
+	for _, p := range []plan{first, second} {
+		for due, ok := p.next(0); ok; due, ok = p.next(0) {
+			dues = append(dues, due.Sub(start))
+		}
+	}
+	want := []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 50 * time.Millisecond,
+		150 * time.Millisecond}
+	if len(dues) != len(want) {
+		t.Fatalf("dues %v, want %v", dues, want)
+	}
+	for i := range want {
+		if dues[i] != want[i] {
+			t.Errorf("dues %v, want %v", dues, want)
+		}
+	}
+}

@@ -49,6 +49,8 @@ struct Run {
     start: OnceLock<(Instant, CpuTimes)>,
     reservoir: Mutex<Reservoir>,
     pacer: Option<Mutex<Schedule>>,
+    /// Where this driver's schedule starts after the phase's start (`schedule_offset_ns`).
+    shift: Duration,
     stages: usize,
     interval: Duration,
 }
@@ -93,10 +95,11 @@ pub async fn run(spec: &Spec, connector: SharedConnector, gate: BoxFut<'static, 
 impl Run {
     fn new(spec: &Spec, connector: SharedConnector, sharing: Option<Arc<Sharing>>) -> Run {
         let stop = spec.stop().expect("validated spec");
+        let shift = Duration::from_nanos(spec.schedule_offset_ns.unwrap_or(0));
         let pacer = spec.rate_per_s.map(|rate| {
             let (limit, horizon) = match stop {
                 Stop::Calls(n) => (Some(n), None),
-                Stop::Seconds(s) => (None, Some(s)),
+                Stop::Seconds(s) => (None, Some(s - shift.as_secs_f64())),
             };
             Mutex::new(match &spec.stages {
                 Some(stages) => Schedule::staged(spec.arrival, stages, PACER_SEED),
@@ -115,6 +118,7 @@ impl Run {
             start: OnceLock::new(),
             reservoir: Mutex::new(Reservoir::new(spec.sample_limit, RESERVOIR_SEED)),
             pacer,
+            shift,
             stages: spec.stages.as_ref().map_or(0, Vec::len),
             interval: Duration::from_secs_f64(spec.interval_s.max(1e-9)),
         }
@@ -182,7 +186,7 @@ fn record(run: &Run, recorder: &mut Recorder, latency_ns: u64) {
 async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Schedule>, start: Instant, recorder: &mut Recorder) {
     loop {
         let Some((offset_s, stage)) = lock(pacer).next_due() else { break };
-        let intended = start + Duration::from_secs_f64(offset_s);
+        let intended = start + run.shift + Duration::from_secs_f64(offset_s);
         wait_until(intended).await;
         recorder.series.at(intended);
         match client.attempt().await {

@@ -72,6 +72,10 @@ pub struct Spec {
     /// The connections the clients share (1 to `clients`); `None`: one connection per client.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connections: Option<usize>,
+    /// Open loop, a cell's clients shared over several drivers (nodes): this driver's calls fall
+    /// due this many ns after the phase's start, so the drivers' calls interleave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule_offset_ns: Option<u64>,
 }
 
 /// One step of a staged open loop.

@@ -60,10 +60,11 @@ public final class Driver {
         }
         cpuAtStart = CpuTimes.now();
         startNs = System.nanoTime();
+        long shift = spec.scheduleOffsetNs();  // this driver's calls interleave with other drivers' of the cell
         plan = spec.ratePerS() == null
                 ? new Plan.Quota(spec.clients(), spec.calls(), deadlineNs())
-                : new Release(new Plan.Schedule(pacer(), startNs, spec.calls(), durationNs(), spec.stages()),
-                        spec.clients()).start();
+                : new Release(new Plan.Schedule(pacer(), startNs + shift, spec.calls(),
+                        durationNs() == null ? null : durationNs() - shift, spec.stages()), spec.clients()).start();
     }
 
     private Pacer pacer() {

@@ -25,7 +25,8 @@ public record Spec(
         boolean sync,
         List<Stage> stages,
         double intervalS,
-        Integer connections) {
+        Integer connections,
+        long scheduleOffsetNs) {
 
     public static final int CONTRACT = 1;
 
@@ -53,7 +54,8 @@ public record Spec(
                 text(n, "arrival", "constant"), text(n, "mode", "unary"), n.path("sync").asBoolean(false),
                 stages(n.path("stages")),
                 n.path("interval_s").asDouble(1.0),
-                n.hasNonNull("connections") ? n.get("connections").asInt() : null);
+                n.hasNonNull("connections") ? n.get("connections").asInt() : null,
+                n.path("schedule_offset_ns").asLong(0));
         s.check();
         return s;
     }
@@ -61,6 +63,9 @@ public record Spec(
     private void check() throws SpecError {
         if (!(intervalS > 0)) {
             throw new SpecError("spec interval_s must be positive");
+        }
+        if (scheduleOffsetNs < 0) {
+            throw new SpecError("spec schedule_offset_ns must not be negative");
         }
         if (clients < 1) {
             throw new SpecError("spec clients must be at least 1");
