@@ -35,6 +35,11 @@ final class Channels {
     /** A channel of the client's own, closed with it. */
     static Lease own(String target) {
         ManagedChannel channel = open(target);
+        return leaseOf(channel, () -> close(channel));
+    }
+
+    /** A lease of `channel` that runs `onRelease` when its client lets go. */
+    private static Lease leaseOf(ManagedChannel channel, Runnable onRelease) {
         return new Lease() {
             @Override
             public ManagedChannel channel() {
@@ -43,7 +48,7 @@ final class Channels {
 
             @Override
             public void release() {
-                close(channel);
+                onRelease.run();
             }
         };
     }
@@ -69,22 +74,14 @@ final class Channels {
                 channels[i] = open(target);
             }
             ManagedChannel channel = channels[i];
-            return new Lease() {
-                @Override
-                public ManagedChannel channel() {
-                    return channel;
-                }
-
-                @Override
-                public void release() {
-                    synchronized (Shared.this) {
-                        if (--users[i] == 0) {
-                            close(channel);
-                            channels[i] = null;
-                        }
+            return leaseOf(channel, () -> {
+                synchronized (Shared.this) {
+                    if (--users[i] == 0) {
+                        close(channel);
+                        channels[i] = null;
                     }
                 }
-            };
+            });
         }
     }
 }
