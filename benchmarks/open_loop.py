@@ -5,15 +5,18 @@ late adds its lateness to every call. The yardstick is the pacing error: the cor
 (due -> done) minus the uncorrected p50 (sent -> done) of the same calls. It is near zero when
 the driver sends each call when it is due.
 
-One fresh grpc-go server per measurement (usp.int32, pinned as the arena pins it: `split`), its
-closed-loop capacity measured first by the Go driver at --capacity-clients clients (or given with
---capacity), then at 10 %, 30 % and 60 % of it, for each driver (--client py, go, rust, java) and
-ghz `--rps` at the same rate and connections, in alternating rounds (the order reversed each
-round, so drift hits every driver alike). It prints per driver and rate the medians over rounds
-of corrected p50/p99, uncorrected p50, the schedule lag p50 (due -> sent) where the driver
-reports it, the pacing error, ghz's p50 at the same rate and the closed-loop p50 at one client,
-each driver's own closed-loop capacity at the same clients (a rate above it cannot be kept by any
-pacing: that row says so), with the CPUs that processes outside the benchmark took during each
+One fresh grpc-go server per measurement (usp.int32, pinned as the arena pins it: `split`). Its
+closed-loop capacity is measured first, by each driver (--drivers py, go, rust, java) at the
+open loop's --clients: on this machine the drivers share one CPU, so the capacity a driver can
+load the server to is its own (the Python driver spends ~400 us of CPU a call in grpcio, the Go
+driver ~70 us). Each driver then runs at 10 %, 30 % and 60 % of that capacity (--shares-of own,
+the default), or of the capacity the Go driver reaches at --capacity-clients clients (--shares-of
+server, or given with --capacity: a rate above a driver's own capacity cannot be kept by any
+pacing, and that row says so), beside ghz `--rps` at the same rate and connections, in
+alternating rounds (the order reversed each round, so drift hits every driver alike). It prints
+per driver and rate the medians over rounds of corrected p50/p99, uncorrected p50, the schedule
+lag p50 (due -> sent) where the driver reports it, the pacing error, ghz's p50 at the same rate
+and the closed-loop p50 at one client, with the CPUs that processes outside the benchmark took during each
 row's runs (the machine may be shared: read from /proc as process/contention.py reads a cell's
 other load; the load average would count the benchmark's own server and drivers), and whether
 the goal holds: a pacing error of at most 10 % of the uncorrected p50, or 20 us; a row whose runs
@@ -21,7 +24,7 @@ saw others take 0.25 CPUs or more is not judged ("void"), and the last line says
 whole table can be.
 
     .venv/bin/python benchmarks/open_loop.py [--duration 3] [--warmup 1] [--rounds 2]
-        [--drivers py,go,rust,java] [--shares 10,30,60] [--clients 4] [--capacity N]
+        [--drivers py,go,rust,java] [--shares 10,30,60] [--shares-of own|server] [--clients 4] [--capacity N]
 """
 
 from __future__ import annotations
@@ -132,9 +135,11 @@ def _p50(encoded: str | None) -> float | None:
     return None if not encoded else _p50_p99(encoded)[0]
 
 
-def measure(rates: list[float], drivers: list[str], rounds: int, setup: Setup) -> dict:
-    """Every (driver or ghz, rate) `rounds` times, the order reversed each round."""
-    order = [(who, rate) for rate in rates for who in [*drivers, "ghz"]]
+def measure(rates: dict[str, list[float]], rounds: int, setup: Setup) -> dict:
+    """Every driver at each of its rates, and ghz at each rate once, `rounds` times, the order
+    reversed each round."""
+    order = [(who, rate) for driver, own in rates.items() for rate in own for who in (driver, "ghz")]
+    order = list(dict.fromkeys(order))  # ghz once per rate: drivers may share one
     runs: dict = {key: [] for key in order}
     for r in range(rounds):
         for who, rate in (order if r % 2 == 0 else order[::-1]):
@@ -179,6 +184,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2, help="alternating rounds (medians over them)")
     parser.add_argument("--drivers", default=",".join(DRIVERS))
     parser.add_argument("--shares", default="10,30,60", help="rates as percentages of the closed-loop capacity")
+    parser.add_argument("--shares-of", choices=("own", "server"), default="own",
+                        help="own: each driver's capacity at --clients; server: the Go driver's at --capacity-clients")
     parser.add_argument("--clients", type=int, default=4, help="connections of every open-loop run (and ghz's)")
     parser.add_argument("--capacity-clients", type=int, default=8, help="closed-loop clients measuring capacity")
     parser.add_argument("--capacity", type=float, default=None, help="the capacity in calls/s (not measured)")
@@ -197,25 +204,26 @@ def main() -> int:
         capacity = args.capacity or rpcarena_once("go", None, args.capacity_clients, setup).calls_per_s
         closed_p50 = {d: rpcarena_once(d, None, 1, setup).p50 for d in drivers}
         driver_max = {d: rpcarena_once(d, None, args.clients, setup).calls_per_s for d in drivers}
-        rates = [round(capacity * s / 100) for s in shares]
-        print(f"closed-loop capacity {capacity:,.0f} calls/s ({args.capacity_clients} Go clients); "
-              f"rates {', '.join(f'{r:,}' for r in rates)}; each driver's own at {args.clients} clients: "
-              f"{', '.join(f'{d} {c:,.0f}' for d, c in driver_max.items())}", flush=True)
-        runs = measure(rates, drivers, args.rounds, setup)
+        own = args.shares_of == "own" and not args.capacity
+        rates = {d: [round((driver_max[d] if own else capacity) * s / 100) for s in shares] for d in drivers}
+        print(f"closed-loop capacity {capacity:,.0f} calls/s ({args.capacity_clients} Go clients); each driver's "
+              f"own at {args.clients} clients: {', '.join(f'{d} {c:,.0f}' for d, c in driver_max.items())}; rates "
+              f"are shares of {'each driver' + chr(39) + 's own' if own else 'the first'}", flush=True)
+        runs = measure(rates, args.rounds, setup)
     except (ArenaError, PeerError) as error:
         print(f"error: {error}", file=sys.stderr)
         return getattr(error, "exit_code", 1)
     print(HEADER)
-    for share, rate in zip(shares, rates, strict=True):
+    for k, share in enumerate(shares):
         for driver in drivers:
-            print(row(driver, share, rate, runs, closed_p50, driver_max))
+            print(row(driver, share, rates[driver][k], runs, closed_p50, driver_max))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"goal: pacing error <= {GOAL_SHARE:.0%} of the uncorrected p50 or {GOAL_FLOOR_US:g} us; logs {setup.logs}")
-    print(verdict(runs, drivers, rates, driver_max))
+    print(verdict(runs, rates, driver_max))
     return 0
 
 
-def verdict(runs: dict, drivers: list[str], rates: list[float], driver_max: dict) -> str:
+def verdict(runs: dict, rates: dict[str, list[float]], driver_max: dict) -> str:
     """One line: the goal met or not over every row (a miss above the driver's own capacity marked
     so: no pacing keeps a rate the driver cannot send), or void when the load was too high to judge."""
     others = [p.others for points in runs.values() for p in points]
@@ -223,7 +231,7 @@ def verdict(runs: dict, drivers: list[str], rates: list[float], driver_max: dict
         return (f"judgement VOID: processes outside the benchmark took up to {max(others):.2f} CPUs (>= "
                 f"{GOAL_MAX_OTHERS:g}) during the runs; they took the drivers' CPUs: rerun on a quiet machine")
     missed = [f"{d}@{r:,.0f}" + (" (over the driver's capacity)" if r > driver_max[d] else "")
-              for r in rates for d in drivers
+              for d, own in rates.items() for r in own
               if (e := _median(runs[(d, r)], "pacing_error")) is not None
               and (u := _median(runs[(d, r)], "uncorrected_p50")) is not None
               and e > max(GOAL_SHARE * u, GOAL_FLOOR_US)]
