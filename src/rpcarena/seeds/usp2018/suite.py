@@ -141,7 +141,7 @@ SUITE = Suite(
               "value: rpyc-tuple)", "remote run: gRPC below RPyC even within the error bars (figure 13)",
               by_value(on_network(faster("grpc-py", BY_VALUE, LOCAL_WIN, STATISTIC, share=0.75,
                                          seed_had_nagle=True)))),
-        Claim("Function 12 (distance of two 3-D vectors) with Python lists was about 10x slower on RPyC than "
+        Claim("Function 12 (distance of two 3-D vectors) with Python lists was up to 10x slower on RPyC than "
               "on gRPC, because RPyC passes lists by reference (one round trip per element); judged with "
               "TCP_NODELAY on (rpyc-nodelay), so that only the netrefs count",
               "'até uma ordem de grandeza': up to an order of magnitude, local run (figure 14)",
