@@ -97,8 +97,9 @@ def streaming_gain(ev: Evidence) -> Judgement:
         ratio = groups.ratio(word, stream, "mean") if word is not None and stream is not None else None
         if ratio is not None:
             found[contender] = ratio
-    if not found:
-        return Judgement((), NOT_COMPARABLE, "no contender was measured both ways", STREAM_RULE)
+    if not found:  # say why: not measured here at all, or only across a cluster's nodes
+        gone = ev.absent(list(STREAMERS[:1]), [WORD[0], STREAM[0]])
+        return Judgement((), NOT_COMPARABLE, gone or "no contender was measured both ways", STREAM_RULE)
     measured = tuple(measure(f"{c} unary/stream", "mean latency per word", r) for c, r in found.items())
     said = tally({c: outcome(r) for c, r in found.items()}, "contenders", shown_as="faster on a stream",
                  opposite_as="slower on a stream", p_values=p_values(found))
