@@ -92,6 +92,10 @@ def test_the_deciding_ratio_is_a_judged_row_never_one_shown_beside():
                      "significant; a new connection per call from go-newconn, beside (its own cost left out)")
     found = Finding("Exp. 1", "2x", (judged, keep_alive, go_newconn), "holds", "holds", "", "")
     assert deciding(found) == judged.shown
+    # infobip's "HTTP catches up at 100 items": the 10-item gap is context for the 100-item row judged
+    gap, at_100 = row("JSON/MML x1 at 10 items", 4.69, ""), row("JSON/MML x1 at 100 items", 1.93, "not significant")
+    catch_up = Finding("HTTP catches up", "igualaron", (gap, at_100), "cannot tell", "cannot tell", "", "")
+    assert deciding(catch_up) == at_100.shown + " (2 of 2)"
 
 
 def test_a_suite_report_gives_each_claim_its_table_with_the_deciding_ratio_over_trials(tmp_path):

@@ -96,11 +96,14 @@ def findings_table(found: Sequence[Finding], wide: bool = False) -> Table | Grou
 
 def deciding(f: Finding) -> str:
     """The ratio that decides the verdict: the first judged row that is not simply significant (it
-    stops or qualifies the claim), else the first; '(1 of 4)' when there are more."""
+    stops or qualifies the claim), else the first; '(1 of 4)' when there are more. A row with no
+    significance of its own is context for the judged one after it (infobip's 10-item gap before
+    the 100-item one it is compared with), so it decides only when no row says where it stands."""
     rows = [m for m in f.measured if m.ratio is not None and not shown_beside(m)]
     if not rows:
         return "-"
-    row = next((m for m in rows if m.significance != "significant"), rows[0])
+    judged = [m for m in rows if m.significance] or rows
+    row = next((m for m in judged if m.significance != "significant"), judged[0])
     return row.shown + (f" ({rows.index(row) + 1} of {len(rows)})" if len(rows) > 1 else "")
 
 
