@@ -123,6 +123,11 @@ def test_every_pair_holds_in_part_and_says_for_which_pairs():
     assert [m.what for m in judged_rows(judged.measured)] == ["rest-fastapi/grpc-py cs6650.word x1",
                                                               "rest-go/grpc-go cs6650.word x1"]
     assert judged.rule.endswith("(each of the pairs alike)")
+    # the pair that holds does so only in direction (2x where the seed said about 1.1x): the share says so
+    sized = judges.every_pair(pairs, lambda f, s: judges.faster(f, s, [WORD], "mean", seed_ratio=1.1))(evidence(
+        trials("grpc-py", WORD), trials("rest-fastapi", WORD, 2.0),
+        trials("grpc-go", WORD), trials("rest-go", WORD, 1.0, noise=SHUFFLED)))
+    assert sized.verdict == PARTLY and sized.says() == "holds for 1 of 2 pairs, in direction (magnitude differs)"
 
 
 def test_every_pair_leaves_out_a_pair_not_measured_at_that_level():

@@ -440,8 +440,8 @@ def _parts_verdict(found: dict[str, Judgement], unit: str) -> tuple[str, str]:
     partly, failed = verdicts.count(PARTLY), verdicts.count(FAILS)
     if held == n:
         return (HOLDS if verdicts.count(HOLDS) == n else MAGNITUDE), ""
-    if held and 2 * held >= n and failed < held:
-        return PARTLY, f"{held} of {n} {unit}"
+    if held and 2 * held >= n and failed < held:  # "in direction" when none of them is of the seed's size
+        return PARTLY, f"{held} of {n} {unit}" + ("" if HOLDS in verdicts else ", in direction (magnitude differs)")
     if partly and 2 * (held + partly) >= n and failed < held + partly:
         return PARTLY, f"some cells of {partly} of {n} {unit}"
     if (held or partly) and failed or MIXED in verdicts:
