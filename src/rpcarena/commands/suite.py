@@ -43,13 +43,13 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "Run one published study's design with every system of it that exists here, on one host and "
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
                 "and why, then the answer per part; write the results and an HTML report with the findings.",
-                ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick   # 5-15 min on 2 idle CPUs",
+                ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick   # about 12 min on 2 idle CPUs",
                  "rpcarena suite predictions --repeat 5 -o results/predictions.json",
                  "rpcarena suite cs6650 --quick --cluster netns:rtt=10ms,clients=2"], verbose=True)
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true",
-                   help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept: 5 to 15 minutes "
-                        "per suite on 2 idle CPUs (infobip2016 took 13.6 min), far longer on a loaded machine")
+                   help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept; whole, on 2 idle "
+                        f"CPUs: {_quick_times()}; far longer on a loaded machine")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
     p.add_argument("--connections", type=int, metavar="M",
                    help="every part's clients share M connections (default: the seed's design, one per client)")
@@ -61,6 +61,12 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_output_options(p)
 
 
+
+
+def _quick_times() -> str:
+    """'usp2018 12 min, hprpc2016 35 min, ...': each suite's measured --quick time."""
+    return ", ".join(f"{name} {suite.quick_minutes:g} min" if suite.quick_minutes else f"{name} not timed"
+                     for name, suite in SUITES.items())
 
 
 def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path,

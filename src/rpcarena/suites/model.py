@@ -126,6 +126,8 @@ class Suite:
     summary: str
     parts: tuple[Part, ...]
     claims: tuple[Claim, ...]
+    # how long `--quick` took, whole, on 2 idle CPUs (a measured figure the help repeats; None: not timed)
+    quick_minutes: float | None = None
 
     @property
     def contenders(self) -> list[str]:

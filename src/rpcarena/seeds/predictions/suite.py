@@ -84,6 +84,7 @@ SUITE = Suite(
     name="predictions", seed="001 predictions (gRPC vs REST, Redis-backed)",
     summary="GetPredictions from Redis: gRPC Python/Go vs REST FastAPI/warp; 1,000 sequential calls, then "
             "20 x 1,000 over 100 clients",
+    quick_minutes=10.1,  # --quick, whole, on 2 idle CPUs (measured 2026-11-26)
     parts=(  # the seed's client was Python for every server
         Part("1,000 sequential requests", SERVERS, WORKLOADS, calls=1000, quick_calls=300, client_drivers=("py",)),
         Part("20 batches of 1,000 requests over 100 client threads (each batch a trial, timed whole)", SERVERS,
