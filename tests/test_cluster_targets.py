@@ -131,3 +131,15 @@ def test_local_workers_drive_a_target_on_this_machine(greeter, tmp_path):  # noq
     parts = [cell.cluster["nodes"][name]["calls"] for name in cell.cluster["client_nodes"]]
     assert len(parts) == 2 and sum(parts) == cell.calls == 40 and min(parts) > 0
     assert "no node client-bound" in done.stdout or "client-bound:" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("client", ["py", "go"])
+def test_a_wrong_answer_is_caught_by_a_first_call_from_a_node_before_measuring(testbed, services, tmp_path, client):
+    out = tmp_path / "t.json"
+    done = run_cli("target", "--cluster", testbed.address, services["http"], "--body", json.dumps({"name": "ann"}),
+                   "--expect-json", "message=Hello bob", "--client", client, "--clients", "2", "--calls", "20",
+                   "--warmup", "0s", "--out", str(out), timeout=180)
+    assert done.returncode != 0
+    (cell,) = load(out).cells
+    assert cell.status == "failed" and cell.calls == 0, (cell.status, cell.reason)
+    assert "first reply fails its check" in cell.reason and "checked from node client-0" in cell.reason, cell.reason

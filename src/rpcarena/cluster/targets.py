@@ -23,13 +23,17 @@ from rpcarena.cluster.reports import NodeReport, received
 from rpcarena.cluster_spec import Node
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
-from rpcarena.errors import UsageError
+from rpcarena.errors import ArenaError, ServerError, UsageError
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
 from rpcarena.orchestration.phase import CONNECT_GRACE_S, split
 from rpcarena.orchestration.plan import Plan, Skip
 from rpcarena.targets import cells, native
 from rpcarena.targets.target import ExternalServer, Target
+
+# The first call's check on a node: at least this long (it also connects, and may do TLS), then
+# the task's own start on the node.
+PROBE_TIMEOUT_S, PROBE_GRACE_S = 10.0, 30.0
 
 
 class ClusterTargetCells(ClusterCells):
@@ -38,6 +42,7 @@ class ClusterTargetCells(ClusterCells):
     def __init__(self, gate: cells.Gate) -> None:
         super().__init__()
         self.gate = gate
+        self.checked: dict[tuple[str, str], ArenaError | None] = {}  # (target, client): its first call's fault
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         return native.cannot(_target(plan), plan.client)
@@ -47,7 +52,28 @@ class ClusterTargetCells(ClusterCells):
         if engine is None:
             raise UsageError("cluster cells without a cluster: give --cluster")
         drivers = cluster_spec.target_clients(engine.nodes(), context.config.client_nodes)
+        self._check(engine, plan, drivers[0], context.config)
         return cells.gated(self.gate, plan, TargetCell(engine, plan, drivers, context, logs).measure())
+
+    def _check(self, engine: Engine, plan: Plan, node: Node, config: RunConfig) -> None:
+        """Before a target's first cell with a client: one checked call from a client node, as on one
+        machine before measuring; a fault found fails each of its cells with the fault's reason."""
+        target, key = _target(plan), (_target(plan).id, plan.client)
+        if key not in self.checked:
+            timeout_s = max(config.timeout_ms / 1000, PROBE_TIMEOUT_S)
+            job = tasks.ProbeJob(node.name, dataclasses.replace(target), plan.client, timeout_s,
+                                 self.gate.max_error_rate or 0.0)
+            try:
+                engine.submit(tasks.probe_target, job, node).result(timeout=timeout_s + PROBE_GRACE_S)
+                self.checked[key] = None
+            except ArenaError as error:
+                self.checked[key] = error
+            except TimeoutError:
+                self.checked[key] = ServerError(f"target {target.id}: the first call from node {node.name} did not "
+                                                f"end in {timeout_s + PROBE_GRACE_S:g} s: check the target")
+        fault = self.checked[key]
+        if fault is not None:
+            raise fault
 
 
 def plans(targets: list[Target], config: RunConfig, gate: cells.Gate | None = None) -> list[Plan]:

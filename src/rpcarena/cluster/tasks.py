@@ -33,7 +33,7 @@ from rpcarena.cluster.channel import NodeSide
 from rpcarena.cluster.reports import NodeReport, ServeReport
 from rpcarena.contenders import native
 from rpcarena.contract import DriveSpec
-from rpcarena.errors import ServerError, UnavailableError, UsageError
+from rpcarena.errors import ServerError, ThresholdFailed, UnavailableError, UsageError
 from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
 from rpcarena.process import builds, placement
@@ -75,6 +75,27 @@ class DriveJob:
     pin: str
     logs: str
     timeout_s: float
+
+
+@dataclass(frozen=True)
+class ProbeJob:
+    """Before a target's first cell on a cluster: one checked call from a client node."""
+
+    node: str
+    target: Any  # a targets.target.Target (its fields only: built again by dataclasses.replace)
+    client: str
+    timeout_s: float
+    max_error_rate: float
+
+
+def probe_target(job: ProbeJob) -> None:
+    """One call by the cell's client, from this node (which reaches the target where the
+    orchestrator may not), checked as on one machine (`targets.native.probe_by`); a wrong answer,
+    a wrong method or a server down is raised, with the node's name."""
+    try:
+        targets.probe_by(job.target, job.client, job.timeout_s, job.max_error_rate)
+    except (UsageError, ServerError, UnavailableError, ThresholdFailed) as error:
+        raise type(error)(f"{error} (checked from node {job.node})") from None
 
 
 def serve(job: ServeJob) -> ServeReport:

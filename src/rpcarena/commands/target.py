@@ -13,7 +13,6 @@ rpyc://HOST:PORT); then every target option describes it. The measurement option
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,7 @@ from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
 from rpcarena.report.nodes import node_lines
 from rpcarena.targets import cells, native
 from rpcarena.targets.build import build
-from rpcarena.targets.target import Target, probe
+from rpcarena.targets.target import Target
 
 NAME = "target"
 MAX_VARS = 1_000_000  # distinct rendered requests, all held in memory and sent to every driver
@@ -266,14 +265,8 @@ def describe(target: Target, gate: cells.Gate) -> dict:
 
 def _probe(target: Target, config: RunConfig, timeout_s: float, gate: cells.Gate) -> None:
     """One checked call before measuring, by each client that will measure (and can call the target)."""
-    allowed = gate.max_error_rate or 0.0
     for client in config.client_drivers:
-        if native.cannot(target, client):
-            continue  # its cells say why they are not measured
-        if client == native.PYTHON:
-            probe(target, timeout_s, allowed)
-        else:
-            native.probe(target, client, math.ceil(timeout_s * 1000), allowed)
+        native.probe_by(target, client, timeout_s, gate.max_error_rate or 0.0)
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
@@ -285,7 +278,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets if not config.cluster else []:  # a check of the answer, not of speed
-        _probe(target, config, setup_timeout_s(args), gate)  # (on a cluster, the nodes reach the target)
+        _probe(target, config, setup_timeout_s(args), gate)  # (on a cluster, a node checks: it reaches the target)
     plans = cluster_targets.plans if config.cluster else cells.plans
     if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, plans(targets, config), args)

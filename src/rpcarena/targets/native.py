@@ -11,6 +11,7 @@ caller of the service feels, and it alone speaks RPyC.
 
 from __future__ import annotations
 
+import math
 import subprocess
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,6 +24,7 @@ from rpcarena.orchestration.plan import Plan, Skip
 from rpcarena.process.builds import Worker, workers
 from rpcarena.targets import checks
 from rpcarena.targets.target import Target, first_call_failed, reachable
+from rpcarena.targets.target import probe as python_probe
 
 PROTOCOL = "target"
 PYTHON = "py"
@@ -116,6 +118,17 @@ def _worker(client: str) -> tuple[Worker, ManifestEntry]:
     if worker is None or entry is None:
         raise UsageError(f"no native target driver {client!r}: use one of {', '.join(client_ids())}")
     return worker, entry
+
+
+def probe_by(target: Target, client: str, timeout_s: float, max_error_rate: float = 0.0) -> None:
+    """One checked call before measuring, by `client` (the Python client or a native driver), when
+    it can call the target at all (when it cannot, its cells say why)."""
+    if cannot(target, client):
+        return
+    if client == PYTHON:
+        python_probe(target, timeout_s, max_error_rate)
+    else:
+        probe(target, client, math.ceil(timeout_s * 1000), max_error_rate)
 
 
 def probe(target: Target, client: str, timeout_ms: int, max_error_rate: float = 0.0) -> None:
