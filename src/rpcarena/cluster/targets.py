@@ -12,6 +12,7 @@ its owner runs it, and every node must reach it (each measures its own round tri
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from pathlib import Path
 
 from rpcarena import clients, cluster_spec
@@ -61,8 +62,8 @@ class ClusterTargetCells(ClusterCells):
         target, key = _target(plan), (_target(plan).id, plan.client)
         if key not in self.checked:
             timeout_s = max(config.timeout_ms / 1000, PROBE_TIMEOUT_S)
-            job = tasks.ProbeJob(node.name, dataclasses.replace(target), plan.client, timeout_s,
-                                 self.gate.max_error_rate or 0.0)
+            job = tasks.ProbeJob(f"check-{secrets.token_hex(4)}", node.name, dataclasses.replace(target), plan.client,
+                                 timeout_s, self.gate.max_error_rate or 0.0)
             try:
                 engine.submit(tasks.probe_target, job, node).result(timeout=timeout_s + PROBE_GRACE_S)
                 self.checked[key] = None

@@ -81,6 +81,7 @@ class DriveJob:
 class ProbeJob:
     """Before a target's first cell on a cluster: one checked call from a client node."""
 
+    cell: str  # names the task (Engine.submit's key), as a cell's do
     node: str
     target: Any  # a targets.target.Target (its fields only: built again by dataclasses.replace)
     client: str
