@@ -59,7 +59,8 @@ class ClusterTargetCells(ClusterCells):
     def _check(self, engine: Engine, plan: Plan, node: Node, config: RunConfig) -> None:
         """Before a target's first cell with a client: one checked call from a client node, as on one
         machine before measuring; a fault found fails each of its cells with the fault's reason."""
-        target, key = _target(plan), (_target(plan).id, plan.client)
+        target = _target(plan)
+        key = (target.id, plan.client)
         if key not in self.checked:
             timeout_s = max(config.timeout_ms / 1000, PROBE_TIMEOUT_S)
             job = tasks.ProbeJob(f"check-{secrets.token_hex(4)}", node.name, dataclasses.replace(target), plan.client,

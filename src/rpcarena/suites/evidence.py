@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
+from functools import cached_property
 
 from rpcarena.analysis import groups, stability, stats
 from rpcarena.analysis.groups import Group, group
@@ -62,10 +63,15 @@ class Evidence:
                    for p in self.results.config.get("parts", []) if p.get("skipped")]
         return "missing here: " + "; ".join(gone + skipped) if gone else None
 
+    @cached_property
+    def _everywhere(self) -> Evidence:
+        """The same run seen through every cell, whatever its network (grouped once, when asked)."""
+        return Evidence(self.results, self.missing, lambda cell: True)
+
     def _elsewhere(self, name: str, position: int) -> str:
         """'measured in this run only across the cluster's nodes', or 'not measured in this run'."""
-        everywhere = Evidence(self.results, self.missing, lambda cell: True)
-        cells = [c for key, g in everywhere.groups.items() if fnmatch.fnmatchcase(key[position], name) for c in g.cells]
+        cells = [c for key, g in self._everywhere.groups.items()
+                 if fnmatch.fnmatchcase(key[position], name) for c in g.cells]
         if not cells:
             return "not measured in this run"
         if all(c.cluster for c in cells):
