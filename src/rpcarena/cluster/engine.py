@@ -202,11 +202,23 @@ def _abandon_half_started() -> None:
     """A stop signal mid-start leaves Dask's objects half made; at exit, Dask's own hooks would try
     to close them and print tracebacks (seven, for a LocalCluster). Their processes end with this
     one (they are its children), and what rpcarena made is removed by its own stack: Dask is let go
-    of quietly."""
+    of quietly. Its worker processes that are still starting are ended first: left to our exit, a
+    child still unpickling its start finds its semaphore unlinked by our exit and prints a
+    traceback, and the nanny that waited for it logs one more ("Task exception was never
+    retrieved", through asyncio's logger)."""
+    import multiprocessing
+
     from distributed.deploy import spec as dask_spec
 
-    logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+    for name in ("distributed", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     atexit.unregister(dask_spec.close_clusters)
+    children = multiprocessing.active_children()  # a LocalCluster's workers, spawned by its nannies
+    for child in children:
+        with contextlib.suppress(Exception):  # it may have ended between the listing and the kill
+            child.kill()
+    for child in children:
+        child.join(timeout=2.0)
 
 
 def _need_tls_config(address: str) -> None:
