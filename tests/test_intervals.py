@@ -197,7 +197,8 @@ def test_a_native_target_driver_keeps_intervals_too(client, stalling, tmp_path):
 
 def test_the_java_driver_keeps_intervals_of_a_contender_cell(tmp_path):
     done = run_cli("run", "--contender", "tcp-raw", "--client", "java", "--workload", "usp.int32",
-                   "--duration", "1500ms", "--warmup", "0s", "--clients", "2", "--interval", "500ms",
+                   "--duration", "1500ms", "--warmup", "0s", "--warmup-max", "0", "--clients", "2",
+                   "--interval", "500ms",
                    "--out", str(tmp_path / "r.json"),
                    timeout=300)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

@@ -38,7 +38,7 @@ def test_native_contender_verified_by_its_own_and_python_clients(contender_id, t
     clients = [contender.language] + contenders.python_client_ids(contender.protocol)[:1]
     loads = JVM_WORKLOADS if contender.language == "java" else WORKLOADS
     config = RunConfig(contenders=[contender_id], workloads=loads, client_drivers=clients, calls=20,
-                       warmup_s=0, out=tmp_path / "r.json")
+                       warmup_s=0, warmup_max_s=0, out=tmp_path / "r.json")
     results = Arena(config, plans(config)).run()
     measured = [c for c in results.cells if c.status == "ok"]
     for cell in results.cells:
@@ -53,7 +53,7 @@ def test_matrix_python_client_to_every_grpc_server(tmp_path):
     for server in servers:
         _available(server)
     config = RunConfig(contenders=servers + ["grpc-py"], workloads=["usp.person"], client_drivers=["py"],
-                       calls=20, warmup_s=0, out=tmp_path / "r.json")
+                       calls=20, warmup_s=0, warmup_max_s=0, out=tmp_path / "r.json")
     for cell in Arena(config, plans(config)).run().cells:
         assert cell.status == "ok" and cell.calls == 20, (cell.contender, cell.reason)
 
@@ -64,7 +64,8 @@ def test_native_driver_reports_synced_server_counters(tmp_path):
         pytest.skip("no native worker syncs")
     ids = [next(c.id for c in contenders.all_contenders().values()
                 if c.language == lang and c.protocol == "tcp-raw") for lang in synced]
-    config = RunConfig(contenders=ids, workloads=["usp.int32"], calls=50, warmup_s=0.2, out=tmp_path / "r.json")
+    config = RunConfig(contenders=ids, workloads=["usp.int32"], calls=50, warmup_s=0.2, warmup_max_s=0,
+                       out=tmp_path / "r.json")
     for cell in Arena(config, plans(config)).run().cells:
         assert cell.status == "ok", cell.reason
         assert not cell.server_counters_include_warmup
@@ -81,7 +82,7 @@ def test_load_client_rust_h1_verifies_every_http_json_server(tmp_path):
         pytest.skip(load_client.unavailable())
     servers = [c for c in ("rest-warp", "rest-go", "rest-jackson") if c in NATIVE] + ["rest-fastapi"]
     config = RunConfig(contenders=servers, workloads=["usp.person", "hprpc.large8192", "infobip.items10"],
-                       client_drivers=["rust-h1"], calls=20, warmup_s=0, out=tmp_path / "r.json")
+                       client_drivers=["rust-h1"], calls=20, warmup_s=0, warmup_max_s=0, out=tmp_path / "r.json")
     cells = Arena(config, plans(config)).run().cells
     assert len(cells) == 3 * len(servers)
     for cell in cells:

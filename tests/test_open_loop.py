@@ -55,7 +55,7 @@ def _interrupt(cli: subprocess.Popen) -> None:
 def test_a_stall_shows_in_the_corrected_histogram_only(tmp_path, client):
     out = tmp_path / "r.json"
     cli = popen_cli("run", "--contender", "grpc-go", "--client", client, "--workload", "usp.int32",
-                    "--rate", str(RATE), "--duration", "4s", "--warmup", "0", "--out", str(out))
+                    "--rate", str(RATE), "--duration", "4s", "--warmup", "0", "--warmup-max", "0", "--out", str(out))
     try:
         server = wait_for(lambda: _server_and_driver(psutil.Process(cli.pid), "grpc-go"), timeout_s=120)
         time.sleep(WARMUP_S[client] + 1.0)  # into the measured phase

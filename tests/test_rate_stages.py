@@ -69,7 +69,7 @@ def _counted(out, done) -> None:
 def test_each_stage_counts_its_own_calls(tmp_path, client):
     out = tmp_path / "r.json"
     done = run_cli("run", "--contender", "tcp-raw", "--client", client, "--workload", "usp.void", "--rate", STAGES,
-                   "--warmup", "0", "--out", str(out))
+                   "--warmup", "0", "--warmup-max", "0", "--out", str(out))
     _counted(out, done)
     assert "--rate stages" in done.stdout
 

@@ -114,6 +114,9 @@ class RunConfig:
     calls: int | None = None
     duration_s: float | None = None
     warmup_s: float = 1.0
+    # a driver with a JIT (the JVM) warms up past warmup_s until its compiler is quiet, at most this
+    # long: None, its manifest's max_warmup_s; a value at or below warmup_s keeps warmup_s (--warmup-max)
+    warmup_max_s: float | None = None
     repeat: int = 1
     order_seed: int | None = None  # contenders shuffled per trial from this seed (recorded); None: rotated
     pin: str = "split"
@@ -184,6 +187,9 @@ class RunConfig:
                 raise UsageError(f"bad {option} {value:g}s: give {least}, at most a day")
         if not (math.isfinite(self.warmup_s) and 0 <= self.warmup_s <= MAX_SECONDS):
             raise UsageError("bad --warmup: give zero or a positive duration such as 2s, at most a day")
+        if self.warmup_max_s is not None and not (math.isfinite(self.warmup_max_s)
+                                                  and 0 <= self.warmup_max_s <= MAX_SECONDS):
+            raise UsageError("bad --warmup-max: give zero or a positive duration such as 30s, at most a day")
         if not (math.isfinite(self.interval_s) and MIN_INTERVAL_S <= self.interval_s <= MAX_INTERVAL_S):
             raise UsageError(f"bad --interval {self.interval_s:g}s: give a duration from 10ms to 1h, "
                              "such as 1s or 250ms")
@@ -251,7 +257,8 @@ class RunConfig:
 
 # The option that sets each field, as a person typed it.
 OPTIONS = {"contenders": "--contender", "workloads": "--workload", "client_drivers": "--client",
-           "duration_s": "--duration", "warmup_s": "--warmup", "timeout_ms": "--timeout (ms)",
+           "duration_s": "--duration", "warmup_s": "--warmup", "warmup_max_s": "--warmup-max",
+           "timeout_ms": "--timeout (ms)",
            "cell_timeout_s": "--cell-timeout", "sample_limit": "--samples", "rate_per_s": "--rate",
            "rate_stages": "--rate (stages)",
            "interval_s": "--interval",

@@ -117,7 +117,7 @@ class DriveSpec(Document):
 
     WHAT: ClassVar[str] = "drive spec"
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ("payloads_b64", "client", "external", "stages", "schema_b64",
-                                                 "connections", "schedule_offset_ns")
+                                                 "connections", "schedule_offset_ns", "warmup_max_s")
 
     contender: str = field(metadata=kind("string"))
     target: str = field(metadata=kind("string"))
@@ -159,6 +159,10 @@ class DriveSpec(Document):
     # driver's calls fall due this many ns after the phase's start and every interval after, so the
     # drivers' calls interleave into the cell's rate instead of falling due together in bursts
     schedule_offset_ns: int | None = field(default=None, metadata=kind("integer", nullable=True))
+    # a driver whose code is compiled as it runs (a JIT: the JVM) warms up past warmup_s until its
+    # compiler is quiet, and no longer than this (its manifest's max_warmup_s); its "warm" line says
+    # how long it took. None: warmup_s it is. Drivers without a JIT read it and warm up for warmup_s.
+    warmup_max_s: float | None = field(default=None, metadata=kind("number", nullable=True))
 
     def validate(self) -> None:
         if self.contract != VERSION:
@@ -175,9 +179,16 @@ class DriveSpec(Document):
             raise ContractError("drive spec: interval_s must be above 0")
         if self.connections is not None and not 1 <= self.connections <= self.clients:
             raise ContractError(f"drive spec: connections must be from 1 to clients ({self.clients})")
+        if self.warmup_max_s is not None and not self.warmup_max_s >= self.warmup_s:
+            raise ContractError("drive spec: warmup_max_s must be at least warmup_s")
 
     def but(self, **changes: Any) -> DriveSpec:
         return dataclasses.replace(self, **changes)
+
+    @property
+    def longest_warmup_s(self) -> float:
+        """How long the warm-up may take: what an orchestrator waits for the "warm" line."""
+        return self.warmup_s if self.warmup_max_s is None else self.warmup_max_s
 
 
 @dataclass(frozen=True)
@@ -269,7 +280,8 @@ class ManifestEntry(Document):
     why: str = field(default="not implemented", metadata=kind("string"))  # why those methods are not
 
 
-WARM = {"event": "warm"}  # a synced driver's line when its warm-up is done
+# a synced driver's line when its warm-up is done (a JIT's also says "warmup_s": how long it took)
+WARM = {"event": "warm"}
 # a driver's line as one of its intervals closes (optional: the Python driver's), before its result:
 # {"event": "interval", and the keys of an entry of the result's `intervals`}
 INTERVAL_EVENT = "interval"

@@ -236,8 +236,8 @@ class ClusterCell(NodeTasks):
         clocks = {n.name: self.engine.clock_offset(n) for n in drivers}
         driving = [self._submit(tasks.drive, self._drive_job(n, part.to_json(), contender, ready), n)
                    for n, part in zip(drivers, parts)]
-        channel.expect("warm", [n.name for n in drivers], spec.warmup_s + CONNECT_GRACE_S + self.config.cell_timeout_s,
-                       self._watch)
+        channel.expect("warm", [n.name for n in drivers],
+                       spec.longest_warmup_s + CONNECT_GRACE_S + self.config.cell_timeout_s, self._watch)
         scheduler_before = self.engine.scheduler_cpu_s()
         channel.set("mark")
         channel.expect("marked", [server.name], STOP_GRACE_S, self._watch)
@@ -283,6 +283,7 @@ def measured(warmup_s: float, reports: list[NodeReport], served: ServeReport | S
     results = {r.node: _on_our_clock(r, clocks[r.node][0] + here) for r in reports}
     releases = {r.node: r.release_mono_ns - clocks[r.node][0] + (r.mono_to_wall_ns - here) for r in reports}
     warm_in_counters = any(r.counters_include_warmup for r in reports)
+    warmup_s = max([warmup_s, *(r.warmup_s for r in reports if r.warmup_s is not None)])
     if isinstance(served, ServeReport):
         server = ServerFigures(served.usage, served.wire, served.peak_rss_bytes, warm_in_counters)
     else:

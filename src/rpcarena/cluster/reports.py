@@ -48,6 +48,7 @@ class NodeReport:
     rtt_ms: float | None
     cpus: list[int] | None
     tcp_nodelay: bool | str | None = None  # on the drivers' sockets, read on the node once warm
+    warmup_s: float | None = None  # how long its drivers' warm-up took (a JIT's may outlast the spec's)
 
 
 Report = TypeVar("Report", ServeReport, NodeReport)

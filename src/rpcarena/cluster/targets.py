@@ -104,8 +104,8 @@ class TargetCell(NodeTasks):
         drivers = self.drivers[:len(parts)]
         clocks = {n.name: self.engine.clock_offset(n) for n in drivers}
         driving = [self._submit(tasks.drive, self._drive_job(n, part), n) for n, part in zip(drivers, parts)]
-        channel.expect("warm", [n.name for n in drivers], spec.warmup_s + CONNECT_GRACE_S + self.config.cell_timeout_s,
-                       self._watch)
+        channel.expect("warm", [n.name for n in drivers],
+                       spec.longest_warmup_s + CONNECT_GRACE_S + self.config.cell_timeout_s, self._watch)
         server = ExternalServer(self.target)  # its CPU and memory when its pid is on this machine
         before, scheduler_before = server.usage(), self.engine.scheduler_cpu_s()
         channel.set("go")

@@ -162,7 +162,7 @@ def drive(job: DriveJob) -> NodeReport:
     return NodeReport(job.node, outcome.result, outcome.processes, outcome.counters_include_warmup,
                       marks["release_mono_ns"], time.time_ns() - time.monotonic_ns(),
                       engine_cpu_s() - marks["engine_cpu_s"], time.monotonic() - marks["released"], rtt_ms,
-                      list(cpus) if cpus else None, marks.get("tcp_nodelay"))
+                      list(cpus) if cpus else None, marks.get("tcp_nodelay"), outcome.warmup_s)
 
 
 def _drivers(job: DriveJob, spec: DriveSpec) -> list[DriverSpec]:

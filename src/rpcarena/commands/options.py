@@ -80,6 +80,9 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("-z", "--duration", help="measure for a time instead of a count, e.g. 10s")
     p.add_argument("--warmup", help=f"warm-up per cell, discarded: a duration (default {DEFAULT_WARMUP}); "
                                     "unlike hyperfine's and pyperf's --warmup, not a count of runs")
+    p.add_argument("--warmup-max", help="a driver with a JIT (Java) warms up past --warmup until its compiler is "
+                                        "quiet, at most this long (default: its worker's, 30s for Java; 0 keeps "
+                                        "--warmup)")
     p.add_argument("--repeat", type=int, help="independent trials per cell, each a fresh server (default 1)")
     p.add_argument("--pin", help="CPU placement: split (default), same or none")
     p.add_argument("--timeout", help="per-call timeout, down to 100us (e.g. 2ms, 500us); a later reply is an error "
@@ -155,7 +158,8 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
     given: dict[str, Any] = {
         "clients": parse_ints(args.clients, "--clients") if args.clients is not None else None,
         "calls": args.calls, "duration_s": parse_duration(args.duration, "--duration"),
-        "warmup_s": parse_duration(args.warmup, "--warmup"), "repeat": args.repeat, "pin": args.pin,
+        "warmup_s": parse_duration(args.warmup, "--warmup"),
+        "warmup_max_s": parse_duration(args.warmup_max, "--warmup-max"), "repeat": args.repeat, "pin": args.pin,
         "timeout_ms": _ms(parse_duration(args.timeout, "--timeout")),
         "cell_timeout_s": parse_duration(args.cell_timeout, "--cell-timeout"), "sample_limit": args.samples,
         **_rates(args.rate), "arrival": args.arrival, "fail_fast": args.fail_fast or None,

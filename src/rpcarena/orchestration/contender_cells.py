@@ -207,15 +207,25 @@ def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str,
         interval_s=config.interval_s, connections=config.connections,
         rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, mode=p.workload.mode,
         schema_b64=schema.user_set_b64() if schema.methods()[p.workload.method].user else None)
+    # A JIT (the JVM) is not warm after a short warm-up, on either side: its manifest sets the least
+    # that is honest, and the most a driver with a JIT may warm up while its compiler is still busy.
+    spec = spec.but(warmup_s=max(config.warmup_s, _least_warmup_s(contender), _least_warmup_s(client)))
     if client is None:
         return spec.but(client=p.client)
     worker = client.worker
-    # A JIT (the JVM) is not warm after a short warm-up: its manifest sets the least that is honest.
-    spec = spec.but(contender=client.id, warmup_s=max(config.warmup_s, float(worker.manifest.get("min_warmup_s", 0))),
-                    sync=bool(worker.manifest.get("drive_sync")))
+    most = config.warmup_max_s if config.warmup_max_s is not None else worker.manifest.get("max_warmup_s")
+    spec = spec.but(contender=client.id, sync=bool(worker.manifest.get("drive_sync")),
+                    warmup_max_s=None if most is None else max(float(most), spec.warmup_s))
     if contender.protocol == "tcp-raw":
         spec = spec.but(payloads_b64=_payloads(p.workload))
     return spec
+
+
+def _least_warmup_s(side: Contender | None) -> float:
+    """The warm-up a native worker's runtime needs at least (its manifest's min_warmup_s), server or client."""
+    if not isinstance(side, native.NativeContender):
+        return 0.0
+    return float(side.worker.manifest.get("min_warmup_s", 0))
 
 
 def native_client(p: Plan, contender: Contender) -> native.NativeContender | None:

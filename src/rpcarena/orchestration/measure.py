@@ -97,7 +97,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
         outcome.result, outcome.processes,
         ServerFigures(used, counted, server.peak_rss_bytes(), outcome.counters_include_warmup, tuple(over_time),
                       connections=at_warm["connections"]),
-        warmup_s=drivers[0].spec.warmup_s, link_rtt_ms=rtt_ms, link_cpu_s=link_cpu_s,
+        warmup_s=outcome.warmup_s, link_rtt_ms=rtt_ms, link_cpu_s=link_cpu_s,
         tcp_nodelay=at_warm["tcp_nodelay"],
         placement=dict(context.placement.as_dict(), server_ran_on=where(server.pid) if server.pid else None),
         drift={"before": load_before, "after": environment.load_now()})

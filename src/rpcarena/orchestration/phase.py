@@ -42,6 +42,9 @@ class Outcome:
     processes: int
     # True when a driver could not sync: then the server's counters include its warm-up
     counters_include_warmup: bool
+    # how long the warm-up took: the longest a driver's "warm" line said (a JIT's may outlast
+    # warmup_s), else the spec's warmup_s
+    warmup_s: float = 0.0
 
 
 def split(spec: DriveSpec, procs: int) -> list[DriveSpec]:
@@ -104,19 +107,19 @@ class Phase:
         then the server's counters include the warm-up, and the outcome says so)."""
         try:
             self._start()
-            self._await_warm(self._warmup_s() + CONNECT_GRACE_S)
+            warm_s = self._await_warm(self._warmup_s() + CONNECT_GRACE_S)
             on_warm()
             for child, driver in zip(self.children, self.drivers):
                 if driver.spec.sync:
                     child.send("go")
             results = self._results(timeout_s + self._warmup_s())
-            return Outcome(merge(results), len(results), not all(d.spec.sync for d in self.drivers))
+            return Outcome(merge(results), len(results), not all(d.spec.sync for d in self.drivers), warm_s)
         finally:
             for child in self.children:
                 child.stop()
 
     def _warmup_s(self) -> float:
-        return max(d.spec.warmup_s for d in self.drivers)
+        return max(d.spec.longest_warmup_s for d in self.drivers)
 
     def _start(self) -> None:
         for i, driver in enumerate(self.drivers):
@@ -150,11 +153,14 @@ class Phase:
             if time.monotonic() >= give_up:
                 return None
 
-    def _await_warm(self, timeout_s: float) -> None:
-        deadline = time.monotonic() + timeout_s
+    def _await_warm(self, timeout_s: float) -> float:
+        """How long the warm-up took: the longest any driver's "warm" line says, else the spec's."""
+        deadline, took = time.monotonic() + timeout_s, max(d.spec.warmup_s for d in self.drivers)
         for child, driver in zip(self.children, self.drivers):
             if driver.spec.sync:
-                self._await(child, deadline, lambda m: m.get("event") == WARM["event"])
+                warm = self._await(child, deadline, lambda m: m.get("event") == WARM["event"])
+                took = max(took, warmed_s(warm))
+        return took
 
     def _results(self, timeout_s: float) -> list[DriveResult]:
         """Every driver's result, reading all of them in turn: a driver's interval lines must not
@@ -169,6 +175,12 @@ class Phase:
 
 
 POLL_S = 0.1  # how long one driver is read before the next, while results are awaited
+
+
+def warmed_s(warm: dict[str, Any] | None) -> float:
+    """The warm-up a driver's "warm" line reports (a JIT's, which may outlast warmup_s); 0 when it says none."""
+    value = (warm or {}).get("warmup_s")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
 def _is_result(message: dict[str, Any]) -> bool:

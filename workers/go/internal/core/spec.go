@@ -43,6 +43,9 @@ type Spec struct {
 	// driver's open-loop calls fall due this much after the phase's start, so the drivers'
 	// calls interleave into the cell's rate rather than fall due together.
 	ScheduleOffsetNs *int64 `json:"schedule_offset_ns"`
+	// WarmupMaxS: how long a driver with a JIT may warm up while its compiler is busy.
+	// Go compiles ahead of time: its warm-up is WarmupS, and this is read only to be kept.
+	WarmupMaxS *float64 `json:"warmup_max_s"`
 }
 
 // ScheduleOffset is ScheduleOffsetNs as a duration (0 when not given).

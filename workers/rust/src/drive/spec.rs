@@ -76,6 +76,10 @@ pub struct Spec {
     /// due this many ns after the phase's start, so the drivers' calls interleave.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule_offset_ns: Option<u64>,
+    /// How long a driver with a JIT may warm up while its compiler is busy. Rust compiles ahead of
+    /// time: its warm-up is `warmup_s`, and this is read only to be kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup_max_s: Option<f64>,
 }
 
 /// One step of a staged open loop.

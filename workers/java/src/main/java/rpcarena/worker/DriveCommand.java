@@ -11,6 +11,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import rpcarena.worker.core.Contender;
 import rpcarena.worker.core.Driver;
 import rpcarena.worker.core.Json;
@@ -29,7 +30,7 @@ final class DriveCommand {
             BufferedReader rest = remainder(parser, stdin);
             Contender contender = Contenders.byId(spec.contender());
             Workload workload = contender.workload(spec);
-            Result result = new Driver(spec, workload, () -> handshake(spec, out, rest)).run();
+            Result result = new Driver(spec, workload, warmS -> handshake(spec, out, rest, warmS)).run();
             out.println(result.toJson(contender.tool()));
             out.flush();
             return 0;
@@ -67,14 +68,14 @@ final class DriveCommand {
     }
 
     /**
-     * The contract's sync: say "warm", then wait for one line on stdin (the end of stdin also
-     * releases: nobody is left to wait for).
+     * The contract's sync: say "warm" (with how long the warm-up took), then wait for one line on
+     * stdin (the end of stdin also releases: nobody is left to wait for).
      */
-    private static void handshake(Spec spec, PrintStream out, BufferedReader rest) {
+    private static void handshake(Spec spec, PrintStream out, BufferedReader rest, double warmS) {
         if (!spec.sync()) {
             return;
         }
-        out.println("{\"event\": \"warm\"}");
+        out.println(String.format(Locale.ROOT, "{\"event\": \"warm\", \"warmup_s\": %.3f}", warmS));
         out.flush();
         try {
             rest.readLine();

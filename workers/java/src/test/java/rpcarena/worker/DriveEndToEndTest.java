@@ -20,7 +20,7 @@ import rpcarena.worker.core.Spec;
 class DriveEndToEndTest {
     static Result drive(ObjectNode spec) throws Exception {
         Spec s = TestSpecs.parse(spec);
-        return new Driver(s, Contenders.byId(s.contender()).workload(s), () -> { }).run();
+        return new Driver(s, Contenders.byId(s.contender()).workload(s), warmS -> { }).run();
     }
 
     static Map<String, Long> nonZero(Map<String, Long> errors) {

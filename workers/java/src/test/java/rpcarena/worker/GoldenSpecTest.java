@@ -43,7 +43,8 @@ class GoldenSpecTest {
             entry("sync", Spec::sync), entry("stages", s -> s.stages().stream()
                     .map(t -> Map.of("rate_per_s", t.ratePerS(), "duration_s", t.durationS())).toList()),
             entry("interval_s", Spec::intervalS), entry("connections", Spec::connections),
-            entry("schedule_offset_ns", Spec::scheduleOffsetNs));
+            entry("schedule_offset_ns", Spec::scheduleOffsetNs),
+            entry("warmup_max_s", Spec::warmupMaxS));
 
     /** Keys for Python drivers only (see src/rpcarena/contract.py): a native worker ignores them. */
     private static final Set<String> PYTHON_ONLY = Set.of("client", "external", "schema_b64");

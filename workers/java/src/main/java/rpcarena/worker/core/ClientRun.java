@@ -4,14 +4,14 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.function.Supplier;
 
-/** One load client: warm up for a time, wait at the barrier, then call as the plan says. */
+/** One load client: warm up (for a time, or until the JIT is quiet), wait at the barrier, then call as the plan says. */
 final class ClientRun implements Runnable {
     private static final long LATE_NS = 1_000_000;
 
     private final int index;
     private final Connection connection;
     private final int slots;
-    private final long warmupNs;
+    private final Warmup warmup;
     private final CyclicBarrier barrier;
     private final Supplier<Plan> plan;
     private final Reservoir reservoir;
@@ -21,12 +21,12 @@ final class ClientRun implements Runnable {
     volatile long endNs;
     volatile Throwable crash;
 
-    ClientRun(int index, Connection connection, int slots, long warmupNs, CyclicBarrier barrier,
+    ClientRun(int index, Connection connection, int slots, Warmup warmup, CyclicBarrier barrier,
               Supplier<Plan> plan, Reservoir reservoir, int stages, double intervalS) {
         this.index = index;
         this.connection = connection;
         this.slots = slots;
-        this.warmupNs = warmupNs;
+        this.warmup = warmup;
         this.barrier = barrier;
         this.plan = plan;
         this.reservoir = reservoir;
@@ -55,8 +55,7 @@ final class ClientRun implements Runnable {
     }
 
     private void warmUp() {
-        long end = System.nanoTime() + warmupNs;
-        for (int k = 0; System.nanoTime() < end; k++) {
+        for (int k = 0; !warmup.over(); k++) {
             call(slot(k), Plan.NOW, false);
         }
     }

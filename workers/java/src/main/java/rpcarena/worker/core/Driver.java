@@ -3,20 +3,25 @@ package rpcarena.worker.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.function.DoubleConsumer;
 
 /** The contract's drive: clients, warm-up, barrier, measured phase, one Result. */
 public final class Driver {
     private final Spec spec;
     private final Workload workload;
-    private final Runnable handshake;
+    private final DoubleConsumer handshake;
+    private Warmup warmup;
     private volatile Plan plan;
     private volatile long startNs;
     private volatile CpuTimes cpuAtStart;
     /** The spec's connections, shared by the clients; null: each client its own. */
     private Sharing sharing;
 
-    /** {@code handshake} runs once every client has warmed up, before the barrier opens. */
-    public Driver(Spec spec, Workload workload, Runnable handshake) {
+    /**
+     * {@code handshake} runs once every client has warmed up, before the barrier opens; it is
+     * given how long the warm-up took (a JIT's may outlast the spec's, see {@link Warmup}).
+     */
+    public Driver(Spec spec, Workload workload, DoubleConsumer handshake) {
         this.spec = spec;
         this.workload = workload;
         this.handshake = handshake;
@@ -30,8 +35,11 @@ public final class Driver {
         sharing = spec.connections() == null ? null : new Sharing(workload, spec.connections());
         for (int i = 0; i < spec.clients(); i++) {
             connections.add(sharing == null ? workload.open(i) : sharing.open(i));
-            runs.add(new ClientRun(i, connections.get(i), workload.slots(), (long) (spec.warmupS() * 1e9),
-                    barrier, () -> plan, reservoir, spec.stages().size(), spec.intervalS()));
+        }
+        warmup = new Warmup(spec.warmupS(), spec.warmupMaxS());  // from the first warm-up call
+        for (int i = 0; i < spec.clients(); i++) {
+            runs.add(new ClientRun(i, connections.get(i), workload.slots(), warmup, barrier, () -> plan, reservoir,
+                    spec.stages().size(), spec.intervalS()));
         }
         try {
             runAll(runs);
@@ -54,7 +62,8 @@ public final class Driver {
 
     /** The barrier action: runs in the last client to arrive, before any client goes on. */
     private void release() {
-        handshake.run();
+        System.err.println("rpcarena: " + warmup.describe());  // every client's warm-up is over
+        handshake.accept(warmup.seconds());
         if (sharing != null) {
             sharing.reset();  // every client waits at the barrier: none is in flight
         }

@@ -26,7 +26,8 @@ public record Spec(
         List<Stage> stages,
         double intervalS,
         Integer connections,
-        long scheduleOffsetNs) {
+        long scheduleOffsetNs,
+        Double warmupMaxS) {
 
     public static final int CONTRACT = 1;
 
@@ -55,7 +56,8 @@ public record Spec(
                 stages(n.path("stages")),
                 n.path("interval_s").asDouble(1.0),
                 n.hasNonNull("connections") ? n.get("connections").asInt() : null,
-                n.path("schedule_offset_ns").asLong(0));
+                n.path("schedule_offset_ns").asLong(0),
+                n.hasNonNull("warmup_max_s") ? n.get("warmup_max_s").asDouble() : null);
         s.check();
         return s;
     }
@@ -75,6 +77,9 @@ public record Spec(
         }
         if (calls == null && durationS == null) {
             throw new SpecError("spec needs calls or duration_s");
+        }
+        if (warmupMaxS != null && !(warmupMaxS >= warmupS)) {
+            throw new SpecError("spec warmup_max_s " + warmupMaxS + " must be at least warmup_s (" + warmupS + ")");
         }
         if ((calls != null && calls < 0) || (durationS != null && durationS < 0) || warmupS < 0) {
             throw new SpecError("spec calls, duration_s and warmup_s must not be negative");
