@@ -64,7 +64,8 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def _quick_times() -> str:
-    """'usp2018 12 min, hprpc2016 35 min, ...': each suite's measured --quick time."""
+    """'usp2018 12 min, hprpc2016 35 min, ...': each suite's measured --quick time (with the Java
+    JIT's warm-up estimated on top where it came after the measurement: see each suite's note)."""
     return ", ".join(f"{name} {suite.quick_minutes:g} min" if suite.quick_minutes else f"{name} not timed"
                      for name, suite in SUITES.items())
 

@@ -82,7 +82,8 @@ def _large(size: int, seed_ratio: float) -> Judge:
 SUITE = Suite(
     name="hprpc2016", seed="002 hprpc2016 (tagless serialization vs gRPC)",
     summary="SayHello, Average(N), GetRandNums(N), LargeData128..8192: tagless vs gRPC; 1,000 calls each",
-    quick_minutes=33.9,  # --quick, whole, on 2 idle CPUs (measured 2026-11-26)
+    quick_minutes=56.9,  # --quick, whole, on 2 idle CPUs: 33.9 measured 2026-11-26, + its 69 Java-client
+    # cells x ~20 s of JIT warm-up added since (estimated: a Java driver now warms up until its JIT is quiet)
     parts=(Part("1,000 calls per message type and size", (TAGLESS, "tagless-go") + PROTO_FRAMES + GRPC, WORKLOADS,
                 calls=1000, quick_calls=200),
            Part(f"the same across a {LINK} link", (TAGLESS, "tagless-go") + PROTO_FRAMES + GRPC, NETWORK_WORKLOADS,
