@@ -24,6 +24,13 @@ class WarmupTest {
     }
 
     @Test
+    void theCompilerThreadsCpuIsReadOnLinux() {
+        if (System.getProperty("os.name").startsWith("Linux")) {
+            assertTrue(Warmup.compilerThreadsCpuNs() >= 0);  // this JVM has compiled something by now
+        }
+    }
+
+    @Test
     void aMostEqualToTheLeastEndsItThere() {
         Warmup w = new Warmup(0, 0.0);
         assertTrue(w.over());
