@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rpcarena.commands import schema_variants as variants
 from rpcarena.config import parse_duration
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import UsageError
@@ -57,6 +58,9 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
     if not getattr(args, "quiet", False):
         print(f"{workload.description}; {built}", file=sys.stderr)
     contenders = None if args.contender else [c for c in CONTENDERS if c in all_contenders()]
+    for line in variants.build_all(contenders or [c.strip() for c in args.contender.split(",")]):
+        if not getattr(args, "quiet", False):
+            print(line, file=sys.stderr)
     found = {"workloads": [workload.id], "user_schema": options.to_json(), "contenders": contenders}
     return {name: value for name, value in found.items() if value is not None}
 

@@ -43,7 +43,13 @@ type Spec struct {
 	// driver's open-loop calls fall due this much after the phase's start, so the drivers'
 	// calls interleave into the cell's rate rather than fall due together.
 	ScheduleOffsetNs *int64 `json:"schedule_offset_ns"`
+	// SchemaB64: the user's compiled schema when Method is one of its
+	// ("pkg.Service/Method"); the messages are this build's generated ones.
+	SchemaB64 string `json:"schema_b64"`
 }
+
+// User reports whether the spec calls a method of a user's schema.
+func (s *Spec) User() bool { return s.SchemaB64 != "" }
 
 // ScheduleOffset is ScheduleOffsetNs as a duration (0 when not given).
 func (s *Spec) ScheduleOffset() time.Duration {
