@@ -22,7 +22,7 @@ from rpcarena.userschema import compiled
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ORDERS = EXAMPLES / "orders" / "orders.proto"
-GO_SERVED = ("grpc-go",)
+GO_SERVED = ("grpc-go", "rest-go")
 
 
 @pytest.fixture(scope="module")
@@ -57,15 +57,17 @@ def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(
         assert (cell.status, cell.calls, cell.errors) == ("ok", 30, {}), (key, cell.reason)
 
 
-def test_a_stream_is_served_by_grpc_go(go, tmp_path):
+def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go(go, tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go", "--client", "go,py",
+                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go,rest-go", "--client", "go,py",
                    "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in (("grpc-go", "go"), ("grpc-go", "py")):
         assert (cells[key].status, cells[key].calls, cells[key].errors) == ("ok", 20, {}), cells[key].reason
+    rest = [cell for (contender, _), cell in cells.items() if contender == "rest-go"]
+    assert rest and all(c.status == "unsupported" and "stream" in c.reason for c in rest)
 
 
 WRONG_ANSWERS = """

@@ -11,6 +11,7 @@ import (
 	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/limits"
 	"rpcarena/workers/go/internal/predictions"
+	"rpcarena/workers/go/internal/userschema"
 
 	"google.golang.org/protobuf/proto"
 )
@@ -20,14 +21,23 @@ type server struct {
 	store *predictions.Store // nil without --redis
 }
 
-// NewServer is a net/http server of the HTTP/JSON mapping, and of the
-// predictions seed's GET /predictions/{id_client} when opts name a Redis.
+// NewServer is a net/http server of the HTTP/JSON mapping, of the
+// predictions seed's GET /predictions/{id_client} when opts name a Redis, and of
+// the user's method when opts name its served.json.
 func NewServer(opts core.ServerOptions) (core.Server, error) {
+	user, err := userschema.Open(opts.Schema)
+	if err != nil {
+		return nil, err
+	}
 	store, err := predictions.Open(opts.Redis)
 	if err != nil {
 		return nil, err
 	}
-	return &server{http: bounded(NewHandler(store)), store: store}, nil
+	handler := NewHandler(store)
+	if user != nil {
+		handler = withUser(handler, user)
+	}
+	return &server{http: bounded(handler), store: store}, nil
 }
 
 // bounded is an http.Server a peer cannot hold: a request's headers must come
