@@ -60,8 +60,8 @@ def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(
 def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go(go, tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go,rest-go", "--client", "go,py",
-                   "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go,rest-go",
+                   "--client", "go,py", "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in (("grpc-go", "go"), ("grpc-go", "py")):

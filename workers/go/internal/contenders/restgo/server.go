@@ -76,13 +76,8 @@ func serveArena(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown method", http.StatusNotFound)
 		return
 	}
-	body, err := readBody(w, r)
-	if err != nil {
-		status := http.StatusBadRequest
-		if errors.As(err, new(*http.MaxBytesError)) {
-			status = http.StatusRequestEntityTooLarge
-		}
-		http.Error(w, err.Error(), status)
+	body, ok := readBodyOr400(w, r)
+	if !ok {
 		return
 	}
 	reply, err := call(r.Context(), func(m proto.Message) error { return decode(body, m) })
@@ -92,6 +87,19 @@ func serveArena(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(reply)
+}
+
+// readBodyOr400 is readBody, answering its error itself: 413 past the limit, else 400.
+func readBodyOr400(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := readBody(w, r)
+	if err != nil {
+		status := http.StatusBadRequest
+		if errors.As(err, new(*http.MaxBytesError)) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		http.Error(w, err.Error(), status)
+	}
+	return body, err == nil
 }
 
 // readBody reads a request's body up to limits.MaxRequestBytes: a

@@ -3,7 +3,6 @@ package restgo
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/http"
 
 	"rpcarena/workers/go/internal/arena"
@@ -59,13 +58,8 @@ type userHandler struct{ h *userschema.Handler }
 // ServeHTTP answers one request: 400 with the reason for a body that is not
 // the request message (or a request the reply file has no answer for).
 func (u userHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(w, r)
-	if err != nil {
-		status := http.StatusBadRequest
-		if errors.As(err, new(*http.MaxBytesError)) {
-			status = http.StatusRequestEntityTooLarge
-		}
-		http.Error(w, err.Error(), status)
+	body, ok := readBodyOr400(w, r)
+	if !ok {
 		return
 	}
 	request := u.h.Method.NewRequest()
