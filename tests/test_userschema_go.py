@@ -17,12 +17,14 @@ import pytest
 from tests.conftest import run_cli
 
 import rpcarena
+from rpcarena.contenders import all_contenders
 from rpcarena.process import builds
+from rpcarena.protocol import schema
 from rpcarena.userschema import compiled
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ORDERS = EXAMPLES / "orders" / "orders.proto"
-GO_SERVED = ("grpc-go", "rest-go")
+GO_SERVED = ("grpc-go", "rest-go", "tagless-go")
 
 
 @pytest.fixture(scope="module")
@@ -57,17 +59,17 @@ def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(
         assert (cell.status, cell.calls, cell.errors) == ("ok", 30, {}), (key, cell.reason)
 
 
-def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go(go, tmp_path):
+def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go_and_tagless_go(go, tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go,rest-go",
+                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go,rest-go,tagless-go",
                    "--client", "go,py", "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in (("grpc-go", "go"), ("grpc-go", "py")):
         assert (cells[key].status, cells[key].calls, cells[key].errors) == ("ok", 20, {}), cells[key].reason
-    rest = [cell for (contender, _), cell in cells.items() if contender == "rest-go"]
-    assert rest and all(c.status == "unsupported" and "stream" in c.reason for c in rest)
+    unary_only = [cell for (contender, _), cell in cells.items() if contender in ("rest-go", "tagless-go")]
+    assert len(unary_only) == 4 and all(c.status == "unsupported" and "stream" in c.reason for c in unary_only)
 
 
 WRONG_ANSWERS = """
@@ -113,3 +115,12 @@ def test_a_built_schema_is_reused_and_a_changed_one_is_a_new_variant(go, orders_
     assert other.build_dir != orders_variant.build_dir and other.build_dir.parent == orders_variant.build_dir.parent
     assert not other.built()  # a changed schema is a variant of its own, built when a run needs it
     assert go.for_schema(None) is go
+
+
+def test_a_feature_tagless_go_cannot_carry_is_named_as_the_python_tagless_names_it():
+    schema.add_user(compiled.descriptor_set(EXAMPLES / "large" / "documents.proto")[0])
+    go, python = (all_contenders()[name] for name in ("tagless-go", "tagless"))
+    reason = go.unsupported("documents.Store/Put")
+    assert reason == python.unsupported("documents.Store/Put")
+    assert reason is not None and reason.startswith("documents.Document.body is a bytes field: ")
+    assert all_contenders()["grpc-go"].unsupported("documents.Store/Put") is None
