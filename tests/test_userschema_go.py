@@ -59,6 +59,14 @@ def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(
         assert (cell.status, cell.calls, cell.errors) == ("ok", 30, {}), (key, cell.reason)
 
 
+def test_the_go_floor_echoes_a_user_schemas_bytes(orders_variant, tmp_path):
+    out = tmp_path / "r.json"
+    done = _run(out, "tcp-raw-go", "--client", "go")
+    assert done.returncode == 0, done.stderr
+    (cell,) = rpcarena.load(out).cells
+    assert (cell.contender, cell.status, cell.calls, cell.errors) == ("tcp-raw-go", "ok", 30, {}), cell.reason
+
+
 def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go_and_tagless_go(go, tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
