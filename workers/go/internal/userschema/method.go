@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"rpcarena/workers/go/internal/arena"
+	"rpcarena/workers/go/internal/core"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -19,6 +20,16 @@ import (
 
 // notBuilt says how a worker gets a schema's generated code.
 const notBuilt = "this worker was not built with the schema: rpcarena builds a variant of the Go worker per schema (worker.json schema_build)"
+
+// SpecMethod is a drive spec's method: the arena's by name, or the user's
+// ("pkg.Service/Method") from this build's generated code when the spec
+// carries the user's schema.
+func SpecMethod(spec *core.Spec) (arena.Method, error) {
+	if spec.User() {
+		return Lookup(spec.Method)
+	}
+	return arena.LookupMethod(spec.Method)
+}
 
 // Lookup finds the user's method "pkg.Service/Method" with its generated types.
 func Lookup(key string) (arena.Method, error) {

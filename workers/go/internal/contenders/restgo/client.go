@@ -25,7 +25,7 @@ type client struct {
 
 // NewClient decodes the spec's requests and responses into generated messages.
 func NewClient(spec *core.Spec) (core.Client, error) {
-	method, err := lookup(spec)
+	method, err := userschema.SpecMethod(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -48,14 +48,6 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 		return nil, fmt.Errorf("spec responses: %v", err)
 	}
 	return c, nil
-}
-
-// lookup is the spec's method: the arena's, or the user's from this build's generated code.
-func lookup(spec *core.Spec) (arena.Method, error) {
-	if spec.User() {
-		return userschema.Lookup(spec.Method)
-	}
-	return arena.LookupMethod(spec.Method)
 }
 
 func (c *client) Len() int { return len(c.requests) }
