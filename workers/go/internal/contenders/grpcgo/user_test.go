@@ -1,7 +1,6 @@
 package grpcgo_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 
 	"rpcarena/workers/go/internal/contenders/grpcgo"
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/drive"
 )
 
 // predictions.Predictions stands in for a user's service here: its generated
@@ -36,31 +36,33 @@ func userSpec(target string, responses ...string) *core.Spec {
 	return spec
 }
 
-// The run-time service answers each request with its pair; the client checks
-// every reply against the expected one, and a wrong expectation does not match.
+// The run-time service answers each request with its pair; the drive loop
+// checks every reply against the expected one and counts a wrong expectation's
+// calls as wrong answers, as for the built-in workloads.
 func TestAUserMethodIsServedAndEveryReplyChecked(t *testing.T) {
 	target := userServer(t)
 	right := `{"predictions": [{"class_name": "x", "value": 0.5}]}`
 	wrong := `{"predictions": [{"class_name": "x", "value": 0.75}]}`
-	client, err := grpcgo.NewClient(userSpec(target, right, wrong))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := client.Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	matched := []bool{}
-	for idx := range client.Len() {
-		reply, err := conn.Call(context.Background(), idx)
+	for _, tc := range []struct {
+		second string
+		wrong  int64
+	}{{`{"predictions": [{"class_name": "y", "value": 0.25}]}`, 0}, {wrong, 5}} {
+		spec := userSpec(target, right, tc.second)
+		calls, samples := int64(10), 100 // and the defaults core.ReadSpec fills in
+		spec.Calls, spec.SampleLimit, spec.Clients, spec.TimeoutMs, spec.IntervalS = &calls, &samples, 1, 5000, 1
+		spec.Arrival = core.ArrivalConstant
+		client, err := grpcgo.NewClient(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		matched = append(matched, client.Matches(idx, reply))
-	}
-	if !matched[0] || matched[1] {
-		t.Fatalf("matched %v: want the right reply matched and the wrong one not", matched)
+		res, err := drive.Run(spec, client, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Errors[core.KindWrongAnswer] != tc.wrong || res.Calls+tc.wrong != calls {
+			t.Errorf("expecting %s: %d calls right, errors %v; want %d wrong of %d", tc.second, res.Calls,
+				res.Errors, tc.wrong, calls)
+		}
 	}
 }
 
