@@ -59,6 +59,17 @@ def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(
         assert (cell.status, cell.calls, cell.errors) == ("ok", 30, {}), (key, cell.reason)
 
 
+def test_the_go_clients_call_the_python_servers_of_a_user_schema(orders_variant, tmp_path):
+    out = tmp_path / "r.json"
+    done = _run(out, "grpc-py,rest-fastapi,tagless", "--client", "go")
+    assert done.returncode == 0, done.stderr
+    assert "go worker for this schema: reused" in done.stderr  # a client alone needs the variant too
+    cells = {c.contender: c for c in rpcarena.load(out).cells}
+    assert sorted(cells) == ["grpc-py", "rest-fastapi", "tagless"]
+    for contender, cell in cells.items():
+        assert (cell.client, cell.status, cell.calls, cell.errors) == ("go", "ok", 30, {}), (contender, cell.reason)
+
+
 def test_the_go_floor_echoes_a_user_schemas_bytes(orders_variant, tmp_path):
     out = tmp_path / "r.json"
     done = _run(out, "tcp-raw-go", "--client", "go")

@@ -59,7 +59,8 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
     if not getattr(args, "quiet", False):
         print(f"{workload.description}; {built}", file=sys.stderr)
     contenders = None if args.contender else [c for c in CONTENDERS if c in all_contenders()]
-    for line in variants.build_all(contenders or [c.strip() for c in args.contender.split(",")]):
+    clients = [c.strip() for c in (getattr(args, "client", None) or "").split(",") if c.strip()]
+    for line in variants.build_all(contenders or [c.strip() for c in args.contender.split(",")], clients):
         if not getattr(args, "quiet", False):
             print(line, file=sys.stderr)
     found = {"workloads": [workload.id], "user_schema": options.to_json(), "contenders": contenders}

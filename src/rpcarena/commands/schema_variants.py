@@ -16,11 +16,13 @@ from rpcarena.errors import UnavailableError
 from rpcarena.process import builds
 
 
-def build_all(contenders: list[str]) -> Iterator[str]:
-    """Build the variants the run's `contenders` need; one progress line each."""
+def build_all(contenders: list[str], clients: list[str]) -> Iterator[str]:
+    """Build the variants the run's `contenders` and `--client` drivers (`go`: a worker's language)
+    need; one progress line each."""
     descriptor_set = native.user_set()
     for worker in builds.workers().values():
-        wanted = any(entry.id in contenders for entry in worker.entries)
+        wanted = worker.language in clients or any(entry.id in contenders or entry.id in clients
+                                                   for entry in worker.entries)
         if descriptor_set is None or not wanted or not worker.builds_schemas or worker.unavailable():
             continue
         variant = worker.for_schema(descriptor_set)
