@@ -278,6 +278,9 @@ class ManifestEntry(Document):
     services: list[Any] = field(default_factory=lambda: ["arena.Arena"], metadata=kind("array"))
     unsupported_methods: list[Any] = field(default_factory=list, metadata=kind("array"))
     why: str = field(default="not implemented", metadata=kind("string"))  # why those methods are not
+    # what of a user's schema it cannot carry, kind -> why: "any" (no user method), "stream", or a kind
+    # of `userschema.features.NAMES`
+    user_lacks: dict[str, Any] = field(default_factory=dict, metadata=kind("object"))
 
 
 # a synced driver's line when its warm-up is done (a JIT's also says "warmup_s": how long it took)

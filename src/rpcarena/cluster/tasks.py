@@ -181,7 +181,7 @@ def _drivers(job: DriveJob, spec: DriveSpec) -> list[DriverSpec]:
     if reason:
         raise UnavailableError(f"the {job.client} client cannot drive on node {job.node}: {reason}")
     try:
-        argv = client.worker.argv("drive")
+        argv = client.driver_argv(spec.schema_b64)
     except UnavailableError as error:
         raise UnavailableError(f"on node {job.node}: {error}") from None
     return [DriverSpec(argv, spec)]

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rpcarena.commands import schema_variants as variants
 from rpcarena.config import parse_duration
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import UsageError
@@ -20,8 +21,9 @@ from rpcarena.userschema import compiled, fill
 from rpcarena.userschema.workload import UserWorkload, build
 
 # Without --contender: the floor, then each mechanism in each language a user chooses between.
-CONTENDERS = ["tcp-raw", "grpc-py", "grpc-go", "grpc-tonic", "grpc-java", "rest-fastapi", "rest-go", "rest-warp",
-              "rest-jackson", "thrift-binary", "tagless", "tagless-go", "typed-json", "rpyc-tuple"]
+# The floor of each language that serves a schema, so each is compared with its own.
+CONTENDERS = ["tcp-raw", "tcp-raw-go", "grpc-py", "grpc-go", "grpc-tonic", "grpc-java", "rest-fastapi", "rest-go",
+              "rest-warp", "rest-jackson", "thrift-binary", "tagless", "tagless-go", "typed-json", "rpyc-tuple"]
 _OPTIONS = ("method", "data_file", "data", "fill", "reply", "reply_file", "reply_size", "server_work", "server_wait")
 
 
@@ -57,6 +59,10 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
     if not getattr(args, "quiet", False):
         print(f"{workload.description}; {built}", file=sys.stderr)
     contenders = None if args.contender else [c for c in CONTENDERS if c in all_contenders()]
+    clients = [c.strip() for c in (getattr(args, "client", None) or "").split(",") if c.strip()]
+    for line in variants.build_all(contenders or [c.strip() for c in args.contender.split(",")], clients):
+        if not getattr(args, "quiet", False):
+            print(line, file=sys.stderr)
     found = {"workloads": [workload.id], "user_schema": options.to_json(), "contenders": contenders}
     return {name: value for name, value in found.items() if value is not None}
 

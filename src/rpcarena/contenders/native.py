@@ -6,6 +6,7 @@ protocol and its clients; `rpcarena.process.builds` builds the worker.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping
 
 from rpcarena.contenders.base import Contender, service_options
@@ -13,6 +14,8 @@ from rpcarena.contract import ManifestEntry
 from rpcarena.errors import UnavailableError
 from rpcarena.process.builds import Worker, workers
 from rpcarena.protocol import schema
+from rpcarena.userschema import features
+from rpcarena.userschema.workload import NEED
 
 
 class NativeContender(Contender):
@@ -27,6 +30,7 @@ class NativeContender(Contender):
         self.has_server = entry.server
         self.native_clients = (worker.language,) if entry.client else ()
         self._unsupported = {m: entry.why for m in entry.unsupported_methods}
+        self._user_lacks = {kind: str(why) for kind, why in entry.user_lacks.items()}
         self.services = None if entry.protocol == "tcp-raw" else tuple(entry.services)
 
     def unavailable(self) -> str | None:
@@ -36,16 +40,34 @@ class NativeContender(Contender):
         return self._unsupported.get(method) or super().unsupported(method)
 
     def user_unsupported(self, method: schema.Method) -> str | None:
-        return f"the {self.language} worker does not build a user's schema yet (only Python serves one)"
+        """A worker that builds a variant per schema serves it, but for the features its entry lacks."""
+        if not self.worker.builds_schemas:
+            return f"the {self.language} worker does not build a user's schema yet (no schema_build in its manifest)"
+        if "any" in self._user_lacks:  # the worker builds schemas; this contender does not serve them yet
+            return self._user_lacks["any"]
+        if method.streaming and "stream" in self._user_lacks:
+            return self._user_lacks["stream"]
+        return features.why(method, {k: v for k, v in self._user_lacks.items() if k in features.NAMES})
 
     def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:
         if not self.has_server:
             raise UnavailableError(f"{self.id} has no server; use it as a client only")
-        return self.worker.argv("serve", "--contender", self.id, "--host", host, "--port", str(port),
-                                *service_options(services))
+        worker = self.worker.for_schema(user_set() if NEED in services else None)
+        return worker.argv("serve", "--contender", self.id, "--host", host, "--port", str(port),
+                           *service_options(services))
+
+    def driver_argv(self, schema_b64: str | None) -> list[str]:
+        """The worker's `drive`: the variant built with the user's schema when the spec carries one."""
+        return self.worker.for_schema(base64.b64decode(schema_b64) if schema_b64 else None).argv("drive")
 
     def default_client(self) -> str:
         return self.language if self.native_clients else "py"
+
+
+def user_set() -> bytes | None:
+    """The user's compiled schema this process holds (`schema.add_user`), or None."""
+    b64 = schema.user_set_b64()
+    return base64.b64decode(b64) if b64 else None
 
 
 def contenders() -> list[NativeContender]:

@@ -193,7 +193,7 @@ def driver_specs(p: Plan, contender: Contender, config: RunConfig, address: str)
     """The drivers of a contender cell: Python driver processes, or one native driver."""
     client = native_client(p, contender)
     spec = drive_spec(p, contender, config, address, client)
-    return python_drivers(spec) if client is None else [DriverSpec(client.worker.argv("drive"), spec)]
+    return python_drivers(spec) if client is None else [DriverSpec(client.driver_argv(spec.schema_b64), spec)]
 
 
 def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str,

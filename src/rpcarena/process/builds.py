@@ -7,6 +7,12 @@ rebuilds and nothing else does. A missing toolchain or a failed build makes the
 worker's contenders unavailable, with the reason and the fix
 (`rpcarena.contenders.native`). The sources are `rpcarena.sources`: a checkout
 builds in place, an installed copy from a copy of them in the build's folder.
+
+A worker whose manifest has `schema_build` also builds a variant per user schema
+(`rpcarena run --proto F`): those steps, with `{schema}` the schema's compiled
+descriptor set, build into a folder of the worker's build keyed by the set's hash
+(`SchemaVariant`), so a second run reuses it and a changed schema builds only a new
+variant. The variant runs as the worker does (`run`), from its own `{out}`.
 """
 
 from __future__ import annotations
@@ -80,7 +86,20 @@ class Worker:
 
     def _expand(self, arg: str) -> str:
         out = self.build_dir / f"{self.language}-worker"
-        return arg.replace("{out}", str(out)).replace("{repo}", str(self.staged or sources.root()))
+        return (arg.replace("{out}", str(out)).replace("{repo}", str(self.staged or sources.root()))
+                .replace("{build}", str(self.build_dir)))
+
+    @property
+    def builds_schemas(self) -> bool:
+        """Whether this worker builds a variant per user schema (its manifest's `schema_build`)."""
+        return bool(self.manifest.get("schema_build"))
+
+    def for_schema(self, descriptor_set: bytes | None) -> Worker:
+        """The worker that serves and calls the user's schema `descriptor_set` (this one without it)."""
+        if descriptor_set is None or not self.builds_schemas:
+            return self
+        digest = hashlib.sha256(descriptor_set).hexdigest()[:16]
+        return _variant(self, digest, descriptor_set)
 
     def artifact(self) -> Path:
         return Path(self._expand(self.manifest.get("artifact", "{out}")))
@@ -115,7 +134,7 @@ class Worker:
         if self.staged:
             sources.copy(sources.root(), self.staged)
         with open(log, "w") as out:
-            for step in self.manifest["build"]:
+            for step in self._steps():
                 argv = [self._expand(a) for a in step]
                 try:
                     done = subprocess.run(argv, cwd=self.workdir, stdout=out, stderr=subprocess.STDOUT,
@@ -129,6 +148,9 @@ class Worker:
         (self.build_dir / "OK").write_text("ok\n")
         if self.staged:  # the artifact is out; a failed build keeps its tree to look into
             shutil.rmtree(self.staged, ignore_errors=True)
+
+    def _steps(self) -> list[list[str]]:
+        return list(self.manifest["build"])
 
     def _fail(self, reason: str) -> None:
         # Remembered by this process only: a failure can be the machine's (network, disk),
@@ -157,6 +179,47 @@ class Worker:
             if entry.protocol == protocol and entry.client:
                 found.setdefault(self.language if entry.server else entry.id, entry)
         return found
+
+
+@dataclass
+class SchemaVariant(Worker):
+    """A worker built with a user's schema (its manifest's `schema_build`), in a folder of the base
+    build's keyed by the descriptor set's hash; `{schema}` in a step is that set, written there."""
+
+    base: Worker | None = None
+    digest: str = ""
+    descriptor_set: bytes = b""
+
+    @property
+    def build_dir(self) -> Path:
+        assert self.base is not None
+        return self.base.build_dir / f"schema-{self.digest}"
+
+    @property
+    def schema_file(self) -> Path:
+        return self.build_dir / "set.pb"
+
+    def _expand(self, arg: str) -> str:
+        return super()._expand(arg).replace("{schema}", str(self.schema_file))
+
+    def _steps(self) -> list[list[str]]:
+        if not self.schema_file.exists():
+            tmp = self.schema_file.with_name("set.pb.tmp")
+            tmp.write_bytes(self.descriptor_set)
+            tmp.replace(self.schema_file)
+        return list(self.manifest["schema_build"])
+
+
+_VARIANTS: dict[tuple[Path, str], SchemaVariant] = {}
+
+
+def _variant(base: Worker, digest: str, descriptor_set: bytes) -> SchemaVariant:
+    """One variant object per (worker, schema) in a process, so a failed build is remembered once."""
+    key = (base.build_dir, digest)
+    if key not in _VARIANTS:
+        _VARIANTS[key] = SchemaVariant(base.folder, base.manifest, base=base, digest=digest,
+                                       descriptor_set=descriptor_set)
+    return _VARIANTS[key]
 
 
 @cache

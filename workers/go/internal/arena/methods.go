@@ -36,16 +36,23 @@ func LookupMethod(name string) (Method, error) {
 	if md == nil {
 		return Method{}, fmt.Errorf("unknown method %q: not an rpc of arena.Arena or predictions.Predictions in proto/", name)
 	}
+	return MethodOf(md)
+}
+
+// MethodOf is the rpc md with its generated Go types, found in
+// protoregistry.GlobalTypes (a user's schema: internal/userschema); a type the
+// worker was not built with is an error.
+func MethodOf(md protoreflect.MethodDescriptor) (Method, error) {
 	in, errIn := protoregistry.GlobalTypes.FindMessageByName(md.Input().FullName())
 	out, errOut := protoregistry.GlobalTypes.FindMessageByName(md.Output().FullName())
 	if errIn != nil || errOut != nil {
-		return Method{}, fmt.Errorf("method %q: generated types missing; rerun gen.sh", name)
+		return Method{}, fmt.Errorf("method %q: generated types missing; rerun gen.sh", md.Name())
 	}
 	service := md.Parent().FullName()
 	return Method{
-		Name:      name,
+		Name:      string(md.Name()),
 		Service:   string(service),
-		FullName:  fmt.Sprintf("/%s/%s", service, name),
+		FullName:  fmt.Sprintf("/%s/%s", service, md.Name()),
 		Streaming: md.IsStreamingClient() || md.IsStreamingServer(),
 		input:     in,
 		output:    out,

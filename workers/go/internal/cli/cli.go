@@ -24,7 +24,7 @@ const (
 	exitUsage = 2
 )
 
-const usage = "usage: worker serve --contender ID --host 127.0.0.1 --port 0 | worker drive < spec.json | worker list"
+const usage = "usage: worker serve --contender ID --host 127.0.0.1 --port 0 [--redis URL] [--schema served.json] | worker drive < spec.json | worker list"
 
 // usageError marks errors of the caller's input.
 type usageError struct{ error }
@@ -64,6 +64,7 @@ func serveCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	host := flags.String("host", "127.0.0.1", "address to bind, and nothing else")
 	port := flags.Int("port", 0, "port; 0 picks a free one")
 	redis := flags.String("redis", "", "Redis URL of the predictions seed (redis://127.0.0.1:6379/0)")
+	schema := flags.String("schema", "", "served.json of a user's method, written by rpcarena run --proto")
 	if err := flags.Parse(args); err != nil {
 		return usageError{fmt.Errorf("serve: %v; %s", err, usage)}
 	}
@@ -71,7 +72,7 @@ func serveCmd(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	return serve.Run(c, *host, *port, core.ServerOptions{Redis: *redis}, stdin, stdout)
+	return serve.Run(c, *host, *port, core.ServerOptions{Redis: *redis, Schema: *schema}, stdin, stdout)
 }
 
 func driveCmd(stdin io.Reader, stdout io.Writer) error {

@@ -27,6 +27,9 @@ type ServerOptions struct {
 	// Redis is the URL of the predictions seed's Redis ("" when not given):
 	// servers that know predictions.Predictions serve it only then.
 	Redis string
+	// Schema is served.json of a user's method ("" when not given): the
+	// contenders that serve a user's schema add that method (internal/userschema).
+	Schema string
 }
 
 // Server serves one contender on a listener until Stop.

@@ -46,7 +46,13 @@ type Spec struct {
 	// WarmupMaxS: how long a driver with a JIT may warm up while its compiler is busy.
 	// Go compiles ahead of time: its warm-up is WarmupS, and this is read only to be kept.
 	WarmupMaxS *float64 `json:"warmup_max_s"`
+	// SchemaB64: the user's compiled schema when Method is one of its
+	// ("pkg.Service/Method"); the messages are this build's generated ones.
+	SchemaB64 string `json:"schema_b64"`
 }
+
+// User reports whether the spec calls a method of a user's schema.
+func (s *Spec) User() bool { return s.SchemaB64 != "" }
 
 // ScheduleOffset is ScheduleOffsetNs as a duration (0 when not given).
 func (s *Spec) ScheduleOffset() time.Duration {

@@ -9,6 +9,7 @@ import (
 
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/userschema"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/connectivity"
@@ -19,6 +20,7 @@ import (
 )
 
 type client struct {
+	user      bool // a method of the user's schema: replies compared with proto.Equal
 	target    string
 	method    arena.Method
 	stream    bool
@@ -28,7 +30,7 @@ type client struct {
 
 // NewClient decodes the spec's canonical JSON into the generated messages.
 func NewClient(spec *core.Spec) (core.Client, error) {
-	method, err := arena.LookupMethod(spec.Method)
+	method, err := userschema.SpecMethod(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +41,7 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 	if err := spec.RequestPairs(); err != nil {
 		return nil, err
 	}
-	c := &client{target: spec.Target, method: method, stream: stream}
+	c := &client{user: spec.User(), target: spec.Target, method: method, stream: stream}
 	if c.requests, err = arena.DecodeAll(spec.Requests, method.NewRequest, protoUnmarshal); err != nil {
 		return nil, fmt.Errorf("spec requests: %v", err)
 	}
@@ -65,6 +67,9 @@ func (c *client) Len() int { return len(c.requests) }
 func (c *client) Multiplexes() bool { return !c.stream }
 
 func (c *client) Matches(idx int, reply any) bool {
+	if c.user { // any schema: maps too, exactly as protobuf compares
+		return proto.Equal(reply.(proto.Message), c.responses[idx])
+	}
 	return arena.Equal(reply.(proto.Message), c.responses[idx])
 }
 

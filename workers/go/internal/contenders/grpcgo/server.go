@@ -8,6 +8,7 @@ import (
 	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/limits"
 	"rpcarena/workers/go/internal/predictions"
+	"rpcarena/workers/go/internal/userschema"
 	predictionspb "rpcarena/workers/go/predictionspb"
 
 	"google.golang.org/grpc"
@@ -20,14 +21,22 @@ type server struct {
 }
 
 // NewServer is a grpc-go server with arena.Arena registered, default options,
-// and predictions.Predictions too when opts name a Redis (else UNIMPLEMENTED).
+// predictions.Predictions too when opts name a Redis (else UNIMPLEMENTED), and
+// the user's method when opts name its served.json.
 func NewServer(opts core.ServerOptions) (core.Server, error) {
+	user, err := userschema.Open(opts.Schema)
+	if err != nil {
+		return nil, err
+	}
 	store, err := predictions.Open(opts.Redis)
 	if err != nil {
 		return nil, err
 	}
 	s := grpc.NewServer(bounds()...)
 	pb.RegisterArenaServer(s, arena.Service{})
+	if user != nil {
+		registerUser(s, user)
+	}
 	if store != nil {
 		predictionspb.RegisterPredictionsServer(s, predictions.Service{Store: store})
 	}

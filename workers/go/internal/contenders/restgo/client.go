@@ -9,11 +9,13 @@ import (
 
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/userschema"
 
 	"google.golang.org/protobuf/proto"
 )
 
 type client struct {
+	user      bool   // a method of the user's schema: proto JSON, replies compared with proto.Equal
 	base      string // "http://host:port"
 	newConn   bool   // a new TCP connection per call (go-newconn), as a client without keep-alive
 	route     route
@@ -23,7 +25,7 @@ type client struct {
 
 // NewClient decodes the spec's requests and responses into generated messages.
 func NewClient(spec *core.Spec) (core.Client, error) {
-	method, err := arena.LookupMethod(spec.Method)
+	method, err := userschema.SpecMethod(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -34,11 +36,15 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 	if err := spec.RequestPairs(); err != nil {
 		return nil, err
 	}
-	c := &client{base: "http://" + spec.Target, route: routeOf(method)}
-	if c.requests, err = arena.DecodeAll(spec.Requests, method.NewRequest, decode); err != nil {
+	c := &client{user: spec.User(), base: "http://" + spec.Target, route: routeOf(method)}
+	read := decode
+	if c.user {
+		c.route, read = userRoute{method}, userParsing.Unmarshal
+	}
+	if c.requests, err = arena.DecodeAll(spec.Requests, method.NewRequest, read); err != nil {
 		return nil, fmt.Errorf("spec requests: %v", err)
 	}
-	if c.responses, err = arena.DecodeAll(spec.Responses, method.NewResponse, decode); err != nil {
+	if c.responses, err = arena.DecodeAll(spec.Responses, method.NewResponse, read); err != nil {
 		return nil, fmt.Errorf("spec responses: %v", err)
 	}
 	return c, nil
@@ -47,6 +53,9 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 func (c *client) Len() int { return len(c.requests) }
 
 func (c *client) Matches(idx int, reply any) bool {
+	if c.user {
+		return proto.Equal(reply.(proto.Message), c.responses[idx])
+	}
 	return arena.Equal(reply.(proto.Message), c.responses[idx])
 }
 

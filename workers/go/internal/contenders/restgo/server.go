@@ -11,6 +11,7 @@ import (
 	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/limits"
 	"rpcarena/workers/go/internal/predictions"
+	"rpcarena/workers/go/internal/userschema"
 
 	"google.golang.org/protobuf/proto"
 )
@@ -20,14 +21,23 @@ type server struct {
 	store *predictions.Store // nil without --redis
 }
 
-// NewServer is a net/http server of the HTTP/JSON mapping, and of the
-// predictions seed's GET /predictions/{id_client} when opts name a Redis.
+// NewServer is a net/http server of the HTTP/JSON mapping, of the
+// predictions seed's GET /predictions/{id_client} when opts name a Redis, and of
+// the user's method when opts name its served.json.
 func NewServer(opts core.ServerOptions) (core.Server, error) {
+	user, err := userschema.Open(opts.Schema)
+	if err != nil {
+		return nil, err
+	}
 	store, err := predictions.Open(opts.Redis)
 	if err != nil {
 		return nil, err
 	}
-	return &server{http: bounded(NewHandler(store)), store: store}, nil
+	handler := NewHandler(store)
+	if user != nil {
+		handler = withUser(handler, user)
+	}
+	return &server{http: bounded(handler), store: store}, nil
 }
 
 // bounded is an http.Server a peer cannot hold: a request's headers must come
@@ -66,13 +76,8 @@ func serveArena(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown method", http.StatusNotFound)
 		return
 	}
-	body, err := readBody(w, r)
-	if err != nil {
-		status := http.StatusBadRequest
-		if errors.As(err, new(*http.MaxBytesError)) {
-			status = http.StatusRequestEntityTooLarge
-		}
-		http.Error(w, err.Error(), status)
+	body, ok := readBodyOr400(w, r)
+	if !ok {
 		return
 	}
 	reply, err := call(r.Context(), func(m proto.Message) error { return decode(body, m) })
@@ -82,6 +87,19 @@ func serveArena(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(reply)
+}
+
+// readBodyOr400 is readBody, answering its error itself: 413 past the limit, else 400.
+func readBodyOr400(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := readBody(w, r)
+	if err != nil {
+		status := http.StatusBadRequest
+		if errors.As(err, new(*http.MaxBytesError)) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		http.Error(w, err.Error(), status)
+	}
+	return body, err == nil
 }
 
 // readBody reads a request's body up to limits.MaxRequestBytes: a

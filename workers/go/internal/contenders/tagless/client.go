@@ -9,12 +9,14 @@ import (
 
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
+	"rpcarena/workers/go/internal/userschema"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
 
 type client struct {
+	user              bool // a method of the user's schema: replies compared with proto.Equal
 	target            string
 	index             uint16
 	method            *Method
@@ -36,15 +38,14 @@ func newClient(enc Encoding, spec *core.Spec) (core.Client, error) {
 	if spec.Mode != core.ModeUnary {
 		return nil, errors.New("tagless frames are unary calls: mode stream is not implemented")
 	}
-	index, err := MethodIndex(spec.Method)
+	index, m, err := specMethod(spec)
 	if err != nil {
 		return nil, err
 	}
 	if err := spec.RequestPairs(); err != nil {
 		return nil, err
 	}
-	m := table[index]
-	c := &client{target: spec.Target, index: uint16(index), method: m}
+	c := &client{user: spec.User(), target: spec.Target, index: index, method: m}
 	c.request, c.response = enc(m)
 	unmarshal := func(b []byte, msg proto.Message) error { return protojson.Unmarshal(b, msg) }
 	if c.requests, err = arena.DecodeAll(spec.Requests, m.NewRequest, unmarshal); err != nil {
@@ -56,9 +57,30 @@ func newClient(enc Encoding, spec *core.Spec) (core.Client, error) {
 	return c, nil
 }
 
+// specMethod is the frame kind and method the spec calls: an arena rpc, or the
+// user's method (UserKind) from this build's generated code.
+func specMethod(spec *core.Spec) (uint16, *Method, error) {
+	if spec.User() {
+		m, err := userschema.Lookup(spec.Method)
+		if err != nil {
+			return 0, nil, err
+		}
+		user, err := newUserMethod(m, nil)
+		return UserKind, user, err
+	}
+	index, err := MethodIndex(spec.Method)
+	if err != nil {
+		return 0, nil, err
+	}
+	return uint16(index), table[index], nil
+}
+
 func (c *client) Len() int { return len(c.requests) }
 
 func (c *client) Matches(idx int, reply any) bool {
+	if c.user {
+		return proto.Equal(reply.(proto.Message), c.responses[idx])
+	}
 	return arena.Equal(reply.(proto.Message), c.responses[idx])
 }
 

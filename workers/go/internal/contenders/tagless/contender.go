@@ -16,6 +16,6 @@ var Contender = core.Contender{
 	ID:        "tagless-go",
 	Protocol:  "tagless",
 	Tool:      core.Tool{Name: "tagless-go (protoreflect)", Version: runtime.Version(), Runtime: runtime.Version()},
-	NewServer: func(core.ServerOptions) (core.Server, error) { return NewServer(), nil },
+	NewServer: func(opts core.ServerOptions) (core.Server, error) { return NewServerOf(Tagless, opts) },
 	NewClient: NewClient,
 }

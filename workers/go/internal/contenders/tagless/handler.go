@@ -21,10 +21,15 @@ func Handle(kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte)
 // appended to out and returned with its status. A bad request is an error
 // reply, never a panic.
 func HandleIn(enc Encoding, kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte) {
-	if int(kind) >= len(table) {
+	return handle(nil, enc, kind, body, out, maxFrame)
+}
+
+// handle is HandleIn on a server that may also serve a user's method (kind UserKind).
+func handle(user *Method, enc Encoding, kind uint16, body []byte, out []byte, maxFrame int) (uint16, []byte) {
+	m := methodAt(kind, user)
+	if m == nil {
 		return StatusUnknownMethod, append(out, "no method with index "+strconv.Itoa(int(kind))...)
 	}
-	m := table[kind]
 	request, response := enc(m)
 	reply, err := m.call(context.Background(), func(req proto.Message) error {
 		if err := request.Decode(body, req); err != nil {
@@ -61,6 +66,10 @@ func ServeStream(r io.Reader, w io.Writer, maxFrame int) error {
 // (nil) or at the first frame over maxFrame or cut short (a FrameError: the
 // caller closes the connection).
 func ServeStreamIn(enc Encoding, r io.Reader, w io.Writer, maxFrame int) error {
+	return serveStream(nil, enc, r, w, maxFrame)
+}
+
+func serveStream(user *Method, enc Encoding, r io.Reader, w io.Writer, maxFrame int) error {
 	in := bufio.NewReaderSize(r, chunk)
 	out := bufio.NewWriterSize(w, chunk)
 	var body, reply []byte
@@ -72,7 +81,7 @@ func ServeStreamIn(enc Encoding, r io.Reader, w io.Writer, maxFrame int) error {
 			out.Flush() // the replies before the bad frame still go out
 			return err
 		}
-		status, b := HandleIn(enc, kind, frame, append(reply[:0], make([]byte, headerSize)...), maxFrame)
+		status, b := handle(user, enc, kind, frame, append(reply[:0], make([]byte, headerSize)...), maxFrame)
 		putHeader(b, callID, status)
 		if _, err := out.Write(b); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"rpcarena/workers/go/internal/connserver"
 	"rpcarena/workers/go/internal/core"
 	"rpcarena/workers/go/internal/limits"
+	"rpcarena/workers/go/internal/userschema"
 )
 
 // NewServer is the tagless server of arena.Arena's unary rpcs, one goroutine per connection.
@@ -15,8 +16,22 @@ func NewServer() core.Server { return NewServerIn(Tagless) }
 // is answered until a bad frame or the end of the stream (Go sets TCP_NODELAY);
 // a request frame over limits.MaxRequestBytes closes it; replies may be longer
 // (MaxFrame, what the client reads).
-func NewServerIn(enc Encoding) core.Server { return connserver.New(serveConnIn(enc)) }
+func NewServerIn(enc Encoding) core.Server { return connserver.New(serveConnIn(enc, nil)) }
 
-func serveConnIn(enc Encoding) func(net.Conn) {
-	return func(c net.Conn) { ServeStreamIn(enc, c, c, limits.MaxRequestBytes) }
+// NewServerOf is NewServerIn, serving the user's method of opts' served.json too
+// (as frames of kind UserKind).
+func NewServerOf(enc Encoding, opts core.ServerOptions) (core.Server, error) {
+	h, err := userschema.Open(opts.Schema)
+	if err != nil || h == nil {
+		return NewServerIn(enc), err
+	}
+	user, err := newUserMethod(h.Method, answering(h))
+	if err != nil {
+		return nil, err
+	}
+	return connserver.New(serveConnIn(enc, user)), nil
+}
+
+func serveConnIn(enc Encoding, user *Method) func(net.Conn) {
+	return func(c net.Conn) { serveStream(user, enc, c, c, limits.MaxRequestBytes) }
 }

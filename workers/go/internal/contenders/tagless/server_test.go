@@ -139,7 +139,7 @@ func TestALyingHeaderDoesNotAllocateItsClaim(t *testing.T) {
 // A connection that stops sending, between frames or inside one, is closed
 // after the idle timeout (here short; 60 s in a served worker).
 func TestAnIdleConnectionIsClosed(t *testing.T) {
-	c := connservertest.Dial(t, connserver.NewIdle(serveConnIn(Tagless), 100*time.Millisecond))
+	c := connservertest.Dial(t, connserver.NewIdle(serveConnIn(Tagless, nil), 100*time.Millisecond))
 	c.SetDeadline(time.Now().Add(10 * time.Second)) // bounds the test, far beyond the idle timeout
 	r := bufio.NewReader(c)
 	c.Write(pack(1, uint16(mustIndex(t, "SayHello")), []byte("\x02ok")))
