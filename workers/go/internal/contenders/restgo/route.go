@@ -34,7 +34,12 @@ func (r arenaRoute) request(ctx context.Context, base string, m proto.Message) (
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/arena/"+r.method.Name, bytes.NewReader(body))
+	return postJSON(ctx, base+"/arena/"+r.method.Name, body)
+}
+
+// postJSON is the POST of a JSON body that both mappings (the contract's and a user's) send.
+func postJSON(ctx context.Context, url string, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}

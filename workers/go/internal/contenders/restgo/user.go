@@ -1,7 +1,6 @@
 package restgo
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 
@@ -31,13 +30,7 @@ func (r userRoute) request(ctx context.Context, base string, m proto.Message) (*
 	if err != nil {
 		return nil, err
 	}
-	url := base + "/" + r.method.Service + "/" + r.method.Name
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	return req, nil
+	return postJSON(ctx, base+"/"+r.method.Service+"/"+r.method.Name, body)
 }
 
 func (r userRoute) reply(body []byte) (proto.Message, error) {
