@@ -7,6 +7,7 @@ use crate::drive::payloads::Payloads;
 use crate::drive::spec::{bad, Mode, Spec, SpecError};
 use crate::methods::{self, Method, MethodVisitor, Rpc};
 use crate::predictions::GetPredictions;
+use crate::userschema::{UserRpc, UserVisitor};
 use std::error::Error;
 use std::sync::Arc;
 use tonic::client::Grpc;
@@ -21,6 +22,9 @@ pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
         return super::stream::connector(spec, endpoint);
     }
     let unary = Unary { spec, endpoint };
+    if spec.user() {
+        return crate::userschema::visit(&spec.method, unary).map_err(bad)?;
+    }
     if spec.method == GetPredictions::NAME {
         return unary.build::<GetPredictions>();
     }
@@ -73,6 +77,17 @@ impl Unary<'_> {
 impl MethodVisitor for Unary<'_> {
     type Out = Result<SharedConnector, SpecError>;
     fn visit<M: Method>(self) -> Self::Out {
+        self.build::<M>()
+    }
+}
+
+/// A user's method: unary only (a stream of the user's is `user_lacks` in worker.json).
+impl UserVisitor for Unary<'_> {
+    type Out = Result<SharedConnector, SpecError>;
+    fn visit<M: UserRpc>(self) -> Self::Out {
+        if M::STREAMING {
+            return Err(bad(format!("{}/{}: grpc-tonic drives a user's unary methods only", M::SERVICE, M::NAME)));
+        }
         self.build::<M>()
     }
 }
