@@ -94,3 +94,57 @@ impl<M: UserRpc> Handler<M> {
         self.respond.answer(request)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_names_the_method_its_replies_and_its_cost() {
+        let file = File::parse(
+            r#"{"method": "orders.Orders/Place", "descriptor_set_b64": "", "reply": "file",
+            "pairs": [[{"order_id": "A-1"}, {"order_id": "A-1"}]], "server_work_us": 200, "server_wait_us": 2000}"#,
+        )
+        .unwrap();
+        assert_eq!((file.method.as_str(), file.reply.as_str(), file.pairs.len()), ("orders.Orders/Place", "file", 1));
+        assert_eq!((file.server_work_us, file.server_wait_us), (200.0, 2000.0));
+    }
+
+    #[test]
+    fn bad_files_say_what_is_wrong() {
+        assert!(File::parse("not json").is_err());
+        let negative = r#"{"method": "a.B/C", "reply": "echo", "server_work_us": -1}"#;
+        assert_eq!(File::parse(negative).unwrap_err(), "a negative or unbounded server work or wait");
+        let missing = Served::load("/nonexistent/served.json").err().unwrap();
+        assert!(
+            missing.starts_with("bad --schema /nonexistent/served.json: ") && missing.ends_with("give the file rpcarena wrote for the run")
+        );
+    }
+
+    #[test]
+    fn a_method_this_build_lacks_names_the_fix() {
+        let dir = std::env::temp_dir().join(format!("rpcarena-served-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("served.json");
+        for (method, want) in [("nowhere.Service/Call", "not built with the schema"), ("Call", "give package.Service/Method")] {
+            std::fs::write(&path, format!(r#"{{"method": "{method}", "reply": "echo"}}"#)).unwrap();
+            let error = Served::load(path.to_str().unwrap()).err().unwrap();
+            assert!(error.contains(want), "{error}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_checked_method_answers_after_spending_its_cost() {
+        let file = File::parse(r#"{"method": "arena.Arena/SayHello", "reply": "echo", "server_wait_us": 10}"#).unwrap();
+        let (cost, _) = Cost::calibrated(file.server_work_us, file.server_wait_us);
+        let served = Served { file, cost, calibration: String::new() };
+        let handler = served.handler::<super::super::answer::tests::SayHello>();
+        let reply = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(handler.answer(crate::proto::HelloRequest { name: "ada".into() }));
+        assert_eq!(reply.unwrap().message, "ada");
+    }
+}
