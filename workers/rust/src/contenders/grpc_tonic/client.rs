@@ -18,13 +18,14 @@ use tonic_prost::ProstCodec;
 
 pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
     let endpoint = endpoint(&spec.target)?;
-    if spec.mode == Mode::Stream {
+    let stream = spec.mode == Mode::Stream;
+    if spec.user() {
+        return crate::userschema::visit(&spec.method, User { spec, endpoint, stream }).map_err(bad)?;
+    }
+    if stream {
         return super::stream::connector(spec, endpoint);
     }
     let unary = Unary { spec, endpoint };
-    if spec.user() {
-        return crate::userschema::visit(&spec.method, unary).map_err(bad)?;
-    }
     if spec.method == GetPredictions::NAME {
         return unary.build::<GetPredictions>();
     }
@@ -81,14 +82,22 @@ impl MethodVisitor for Unary<'_> {
     }
 }
 
-/// A user's method: unary only (a stream of the user's is `user_lacks` in worker.json).
-impl UserVisitor for Unary<'_> {
+/// A user's method: unary, or a bidirectional stream driven as `InvertStream` is.
+struct User<'a> {
+    spec: &'a Spec,
+    endpoint: Endpoint,
+    stream: bool,
+}
+
+impl UserVisitor for User<'_> {
     type Out = Result<SharedConnector, SpecError>;
     fn visit<M: UserRpc>(self) -> Self::Out {
-        if M::STREAMING {
-            return Err(bad(format!("{}/{}: grpc-tonic drives a user's unary methods only", M::SERVICE, M::NAME)));
+        let User { spec, endpoint, stream } = self;
+        match (M::STREAMING, stream) {
+            (false, false) => Unary { spec, endpoint }.build::<M>(),
+            (true, true) => super::stream::build::<M>(spec, endpoint),
+            _ => Err(bad(format!("method {}/{} needs mode {:?}", M::SERVICE, M::NAME, if M::STREAMING { "stream" } else { "unary" }))),
         }
-        self.build::<M>()
     }
 }
 

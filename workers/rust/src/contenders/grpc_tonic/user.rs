@@ -1,21 +1,22 @@
 //! A user's method on the tonic server: what tonic-build's generated server is, written once
 //! over the method's generated `<Req, Resp>`: a `tower::Service` over HTTP requests that
-//! matches the method's path and hands the call to `tonic::server::Grpc::unary` with a
-//! `ProstCodec` (the schema is known only to this per-schema build, so its service is this
+//! matches the method's path and hands the call to `tonic::server::Grpc::unary` (or `streaming`,
+//! for a bidirectional stream: each message answered in order) with a `ProstCodec` (the schema is known only to this per-schema build, so its service is this
 //! generic one instead of a generated trait the user would implement).
 
 use crate::limits;
 use crate::userschema::served::{Handler, Served};
 use crate::userschema::{UserRpc, UserVisitor};
+use futures_util::stream::{BoxStream, StreamExt};
 use std::convert::Infallible;
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use tonic::body::Body;
 use tonic::codegen::{http, Body as HttpBody, BoxFuture, Service, StdError};
-use tonic::server::{Grpc, NamedService, UnaryService};
+use tonic::server::{Grpc, NamedService, StreamingService, UnaryService};
 use tonic::transport::server::Router;
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response, Status, Streaming};
 use tonic_prost::ProstCodec;
 
 /// Adds the user's method of `served` to `router`.
@@ -72,7 +73,10 @@ where
         Box::pin(async move {
             let codec = ProstCodec::<M::Resp, M::Req>::default();
             let mut grpc = Grpc::new(codec).apply_max_message_size_config(Some(limits::MAX_REQUEST_BYTES), Some(usize::MAX));
-            Ok(grpc.unary(handler, request).await)
+            Ok(match M::STREAMING {
+                true => grpc.streaming(handler, request).await,
+                false => grpc.unary(handler, request).await,
+            })
         })
     }
 }
@@ -88,5 +92,21 @@ impl<M: UserRpc> UnaryService<M::Req> for Call<M> {
     fn call(&mut self, request: Request<M::Req>) -> Self::Future {
         let handler = self.0.clone();
         Box::pin(async move { handler.answer(request.into_inner()).await.map(Response::new).map_err(Status::invalid_argument) })
+    }
+}
+
+/// The bidirectional stream's handler: each request answered in order, as it comes.
+impl<M: UserRpc> StreamingService<M::Req> for Call<M> {
+    type Response = M::Resp;
+    type ResponseStream = BoxStream<'static, Result<M::Resp, Status>>;
+    type Future = BoxFuture<Response<Self::ResponseStream>, Status>;
+
+    fn call(&mut self, requests: Request<Streaming<M::Req>>) -> Self::Future {
+        let handler = self.0.clone();
+        let replies = requests.into_inner().then(move |request| {
+            let handler = handler.clone();
+            async move { handler.answer(request?).await.map_err(Status::invalid_argument) }
+        });
+        Box::pin(async move { Ok(Response::new(replies.boxed())) })
     }
 }
