@@ -63,13 +63,15 @@ def test_the_rust_mechanisms_serve_a_user_schema_to_the_rust_and_the_python_clie
     assert sorted(cells) == sorted((c, client) for c in RUST_SERVED for client in ("rust", "py"))
 
 
-def test_the_go_client_calls_grpc_tonic_on_the_user_schema(orders_variant, tmp_path):
-    """gRPC's wire: grpc-go's client, built from protoc-gen-go's code, calls tonic's server."""
+def test_the_go_and_rust_clients_call_each_others_servers_of_a_user_schema(orders_variant, tmp_path):
+    """The wire both ways: grpc-go's and rest-go's clients (protoc-gen-go's code, protojson) call
+    tonic's and warp's servers, and the Rust clients call grpc-go and rest-go."""
     _worker("go")
     out = tmp_path / "r.json"
-    done = run_orders(out, "grpc-tonic", "--client", "go")
+    done = run_orders(out, "grpc-tonic,rest-warp,grpc-go,rest-go", "--client", "rust,go")
     assert done.returncode == 0, done.stderr
-    assert sorted(_all_ok(out)) == [("grpc-tonic", "go")]
+    assert sorted(_all_ok(out)) == sorted((c, client) for c in ("grpc-tonic", "rest-warp", "grpc-go", "rest-go")
+                                          for client in ("rust", "go"))
 
 
 def test_the_rust_clients_call_the_python_servers_of_a_user_schema(orders_variant, tmp_path):
