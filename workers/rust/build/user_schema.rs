@@ -20,7 +20,7 @@ const VAR: &str = "RPCARENA_USER_SCHEMA";
 const WELL_KNOWN: &str = ".google.protobuf";
 
 const EMPTY: &str = "/// No user's schema in this build (`RPCARENA_USER_SCHEMA` was not set).
-pub fn visit<V: crate::userschema::UserVisitor>(_key: &str, _visitor: V) -> Option<V::Out> {
+pub fn visit<V: crate::userschema::UserVisitor>(_key: &str, _visitor: V) -> Option<Result<V::Out, String>> {
     None
 }
 ";
@@ -99,7 +99,8 @@ fn modules(packages: &[String]) -> String {
     text + "}\n"
 }
 
-/// A type per method (unary and bidirectional streams: the kinds rpcarena drives) and `visit`.
+/// A type per method and `visit`; a one-way stream is named, refused (no manifest entry of this
+/// worker lists it in `user_streams`, so rpcarena never asks for one).
 fn table(files: &[FileDescriptorProto]) -> String {
     let (mut types, mut arms) = (String::new(), String::new());
     for file in files {
@@ -107,14 +108,23 @@ fn table(files: &[FileDescriptorProto]) -> String {
             let full = qualified(file.package(), service.name());
             for method in &service.method {
                 let n = arms.lines().count();
-                let streaming = method.client_streaming() || method.server_streaming();
+                let key = format!("{full}/{}", method.name());
+                if method.client_streaming() != method.server_streaming() {
+                    let _ = writeln!(
+                        arms,
+                        "        {key:?} => Some(Err({:?}.into())),",
+                        format!("{key} is a one-way stream: the Rust worker serves unary methods and bidirectional streams")
+                    );
+                    continue;
+                }
+                let streaming = method.client_streaming();
                 let _ = writeln!(types, "pub struct Method{n};\nimpl crate::methods::Rpc for Method{n} {{\n    const SERVICE: &'static str = {full:?};\n    const NAME: &'static str = {:?};\n    type Req = {};\n    type Resp = {};\n}}\nimpl crate::userschema::UserRpc for Method{n} {{\n    const STREAMING: bool = {streaming};\n}}",
                     method.name(), rust_type(files, method.input_type()), rust_type(files, method.output_type()));
-                let _ = writeln!(arms, "        {:?} => Some(visitor.visit::<Method{n}>()),", format!("{full}/{}", method.name()));
+                let _ = writeln!(arms, "        {key:?} => Some(Ok(visitor.visit::<Method{n}>())),");
             }
         }
     }
-    format!("{types}\npub fn visit<V: crate::userschema::UserVisitor>(key: &str, visitor: V) -> Option<V::Out> {{\n    match key {{\n{arms}        _ => None,\n    }}\n}}\n")
+    format!("{types}\npub fn visit<V: crate::userschema::UserVisitor>(key: &str, visitor: V) -> Option<Result<V::Out, String>> {{\n    match key {{\n{arms}        _ => None,\n    }}\n}}\n")
 }
 
 fn qualified(package: &str, name: &str) -> String {

@@ -39,7 +39,7 @@ pub const NOT_BUILT: &str =
 pub fn visit<V: UserVisitor>(key: &str, visitor: V) -> Result<V::Out, String> {
     match key.split_once('/') {
         Some((service, name)) if !service.is_empty() && !name.is_empty() => {
-            generated::visit(key, visitor).ok_or_else(|| format!("no method {key}: {NOT_BUILT}"))
+            generated::visit(key, visitor).unwrap_or_else(|| Err(format!("no method {key}: {NOT_BUILT}")))
         }
         _ => Err(format!("bad user method {key:?}: give package.Service/Method")),
     }
