@@ -129,6 +129,26 @@ def test_a_user_schema_through_every_python_mechanism(tmp_path):
     assert cells["grpc-tonic"].status in ("unsupported", "unavailable") and "rust" in cells["grpc-tonic"].reason
     recorded = rpcarena.load(out).config["user_schema"]
     assert recorded["method"] == "orders.Orders/Place" and recorded["reply_size_bytes"] == 1024
+    _time_goes_in_parts(out)
+
+
+def _time_goes_in_parts(out: Path) -> None:
+    """Where the time goes: each ranked mechanism's p50 in the handler's 50 µs, its floor (the one
+    Python echo) and the rest, its server CPU less the handler's work; the floor itself not a part."""
+    shown = json.loads(run_cli("show", str(out), "--format", "json").stdout)
+    (found,) = shown["time_goes"]
+    ranked = [e["contender"] for e in shown["rankings"][0]["entries"]]
+    assert [p["contender"] for p in found["parts"]] == ranked and "tcp-raw" not in ranked and len(ranked) == 6
+    assert found["workload"].startswith("orders.Orders/Place of ") and "requests.jsonl" in found["workload"]
+    (floor,) = {p["transport_us"] for p in found["parts"]}
+    assert floor == shown["rankings"][0]["floors"][0]["p50_us"]
+    for part in found["parts"]:
+        assert part["handler_us"] == 50
+        assert part["mechanism_us"] == pytest.approx(part["p50_us"] - 50 - floor)
+        assert part["server_mechanism_cpu_us"] == pytest.approx(part["server_cpu_us"] - 50)
+        assert part["bytes_per_call"] > 1024  # the 1 KB reply, on the wire
+    table = run_cli("show", str(out)).stdout
+    assert "where the time goes" in table and "mechanism's own" in table
 
 
 def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
