@@ -163,6 +163,19 @@ def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
     assert rpcarena.load(out).config["user_schema"]["fill"] == "strings=8B,repeated=4,seed=3,count=2"
 
 
+@pytest.mark.parametrize(("method", "kind"), [("Upload", "client-streaming"), ("Follow", "server-streaming")])
+def test_a_stream_one_way_only_is_refused_in_one_line_never_measured_as_another(tmp_path, method, kind):
+    """A bidirectional exchange is not what a client- or server-streaming method's users see."""
+    proto = tmp_path / "oneway.proto"
+    proto.write_text('syntax = "proto3";\npackage oneway;\nmessage M { string s = 1; }\n'
+                     "service S { rpc Upload(stream M) returns (M); rpc Follow(M) returns (stream M); }\n")
+    done = run_cli("run", "--proto", str(proto), "--method", f"oneway.S/{method}", "--data", '{"s": "x"}',
+                   "--contender", "grpc-py", "-n", "5", "-o", str(tmp_path / "r.json"))
+    assert done.returncode == 2 and not (tmp_path / "r.json").exists()
+    (line,) = done.stderr.strip().splitlines()
+    assert f"is a {kind} method" in line and "rpcarena target --client go" in line
+
+
 def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "large" / "documents.proto"), "--method", "documents.Store/Put",

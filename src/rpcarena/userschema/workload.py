@@ -95,7 +95,21 @@ def _method(key: str, typed: str) -> schema.Method:
     if found is None or not found.user:
         names = ", ".join(k for k, m in schema.methods().items() if m.user) or "none"
         raise UsageError(f"bad --method {typed!r}: the schema has no such method (it has: {names}); {METHOD_HELP}")
+    one_way = _one_way(found)
+    if one_way:
+        raise UsageError(f"--method {typed!r} is a {one_way} method: run --proto measures unary and bidirectional "
+                         f"methods only; measure a server you built with `rpcarena target --client go`, which "
+                         f"calls every stream kind, or pick another method")
     return found
+
+
+def _one_way(method: schema.Method) -> str | None:
+    """'client-streaming' or 'server-streaming' for a stream one way only, which the mechanisms here
+    would measure as something else (a bidirectional exchange), so it is refused, never run so."""
+    found = schema.user_pool().FindMethodByName(f"{method.service}.{method.name}")
+    if found.client_streaming == found.server_streaming:
+        return None
+    return "client-streaming" if found.client_streaming else "server-streaming"
 
 
 def _requests(options: UserWorkload, request_type: type) -> tuple[list[dict], str]:
