@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,23 @@ def test_the_go_floor_echoes_a_user_schemas_bytes(orders_variant, tmp_path):
     assert done.returncode == 0, done.stderr
     (cell,) = rpcarena.load(out).cells
     assert (cell.contender, cell.status, cell.calls, cell.errors) == ("tcp-raw-go", "ok", 30, {}), cell.reason
+
+
+def test_a_cluster_serves_and_drives_a_user_schema_on_its_nodes(orders_variant, tmp_path):
+    """On `local:2` the servers start in Dask's worker processes, which learn the schema from the
+    served file the task carries (its text, not the coordinator's path): a grpc-go server that did
+    not would be the worker without the user's method, and answer every call with an error."""
+    pytest.importorskip("distributed")
+    before = set(Path(tempfile.gettempdir()).glob("rpcarena-*-node-*"))
+    out = tmp_path / "r.json"
+    done = _run(out, "grpc-go,grpc-py,tcp-raw-go", "--cluster", "local:2")
+    assert done.returncode == 0, done.stderr
+    cells = {c.contender: c for c in rpcarena.load(out).cells if c.trial == 0}
+    assert sorted(cells) == ["grpc-go", "grpc-py", "tcp-raw-go"]
+    for contender, cell in cells.items():
+        assert (cell.status, cell.calls, cell.errors) == ("ok", 30, {}), (contender, cell.reason)
+        assert cell.cluster, contender  # measured on the cluster's nodes
+    assert set(Path(tempfile.gettempdir()).glob("rpcarena-*-node-*")) == before  # each node's copy removed
 
 
 def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go_and_tagless_go(go, tmp_path):

@@ -43,6 +43,9 @@ class Need:
     name: str
     # (user's URL, host, the argv prefix servers run under): the service, started beside the servers
     start: Callable[[str | None, str, list[str]], BackingService] = field(compare=False)
+    # the service is a file of the run's own (the user's schema, `--schema PATH`): on a cluster its
+    # text travels with the server's task, where a Redis must be one the server's node reaches
+    document: bool = False
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ def build(options: UserWorkload) -> Workload:
                    f"reply {_reply_text(options)}, schema {digest}")
     WORKLOADS.pop(workload_id, None)  # built again with other options (a benchmark's second configuration)
     register(workload_id, key, description, lambda: requests, mode="stream" if method.streaming else "unary",
-             needs=(Need(NEED, lambda given, host, prefix: ServedFile(served)),),
+             needs=(Need(NEED, lambda given, host, prefix: ServedFile(served), document=True),),
              reference=_reference(requests, expected))
     return WORKLOADS[workload_id]
 
@@ -143,6 +143,12 @@ def _reference(requests: list[dict], expected: list[dict]) -> Any:
     """request -> its expected reply (requests are cycled, so their replies are looked up)."""
     table = {json.dumps(q, sort_keys=True): r for q, r in zip(requests, expected, strict=True)}
     return lambda request: table[json.dumps(request, sort_keys=True)]
+
+
+def adopt(served_text: str) -> None:
+    """This process takes the user's schema a served file carries: a cluster node does, before it
+    starts a server, since a native server is the worker's variant built for that schema."""
+    schema.add_user(base64.b64decode(json.loads(served_text)["descriptor_set_b64"]))
 
 
 class ServedFile:
