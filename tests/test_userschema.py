@@ -184,9 +184,43 @@ def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(t
                    "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
-    assert cells["tagless"].status == cells["typed-json"].status == cells["thrift-binary"].status == "unsupported"
-    assert cells["tagless"].reason.startswith("documents.Document.body is a bytes field: ")
-    assert "MML's typed JSON carries" in cells["typed-json"].reason
+    assert cells["tagless"].status == cells["thrift-binary"].status == "unsupported"
+    assert cells["tagless"].reason.startswith("documents.Document.attributes is a map: ")  # its bytes it carries
+    assert (cells["typed-json"].status, cells["typed-json"].calls, cells["typed-json"].errors) == ("ok", 5, {})
+
+
+CARTS = ('[{"id": "c1", "blob": "AAEC", "lines": [{"sku": "x", "count": "3", "kind": "BOOK"}], "marks": {"a": 1},'
+         ' "card": "4111", "total": 9.5}, {"id": "c2", "voucher": "V", "lines": [{"sku": "y", "kind": 2}]}]')
+
+
+def test_typed_json_and_tagless_carry_bytes_enums_and_typed_json_maps_and_oneofs(shop, tmp_path):
+    """Bytes as proto JSON's base64, enums by number, maps as objects, a oneof's one member: echoed,
+    and answered from a reply file (through the messages), every reply checked; tagless carries the
+    bytes and enums of a schema without maps or oneofs, and names the oneof of this one."""
+    replies_file = tmp_path / "replies.jsonl"
+    replies_file.write_text('{"id": "r1", "voucher": "X", "blob": "AQ=="}\n'
+                            '{"id": "r2", "card": "5", "marks": {"z": 3}}\n')
+    flat = tmp_path / "flat.proto"
+    flat.write_text(SHOP.split("message Cart")[0].replace("service Shop { rpc Buy(Cart) returns (Cart); "
+                                                          "rpc Watch(stream Cart) returns (stream Cart); }",
+                                                          "service Lines { rpc Put(Line) returns (Line); }")
+                    .replace("int64 count = 2;", "int64 count = 2; bytes tag = 4; repeated bytes more = 5;"))
+    for proto, method, data, reply in ((shop, "shop.Shop/Buy", CARTS, ()),
+                                       (shop, "shop.Shop/Buy", CARTS, ("--reply-file", str(replies_file))),
+                                       (flat, "shop.Lines/Put", '{"sku": "s", "kind": "TOOL", "tag": "/wA=", '
+                                        '"more": ["AA==", ""]}', ())):
+        out = tmp_path / "r.json"
+        done = run_cli("run", "--proto", str(proto), "--method", method, "--data", data, *reply,
+                       "--contender", "typed-json,tagless,grpc-py", "-n", "20", "--warmup", "0s", "--repeat", "1",
+                       "-o", str(out), "--force")
+        assert done.returncode == 0, done.stderr
+        cells = _cells(out)
+        measured = ("typed-json", "grpc-py") if proto == shop else ("typed-json", "tagless", "grpc-py")
+        for contender in measured:
+            assert (cells[contender].status, cells[contender].calls, cells[contender].errors) == ("ok", 20, {}), (
+                proto.name, reply, contender, cells[contender].reason, cells[contender].error_examples)
+        if proto == shop:
+            assert cells["tagless"].status == "unsupported" and cells["tagless"].reason.startswith("shop.Cart.")
 
 
 def test_a_bad_sample_on_the_command_line_is_one_line_naming_it(tmp_path):
