@@ -163,17 +163,59 @@ def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
     assert rpcarena.load(out).config["user_schema"]["fill"] == "strings=8B,repeated=4,seed=3,count=2"
 
 
-@pytest.mark.parametrize(("method", "kind"), [("Upload", "client-streaming"), ("Follow", "server-streaming")])
-def test_a_stream_one_way_only_is_refused_in_one_line_never_measured_as_another(tmp_path, method, kind):
-    """A bidirectional exchange is not what a client- or server-streaming method's users see."""
-    proto = tmp_path / "oneway.proto"
-    proto.write_text('syntax = "proto3";\npackage oneway;\nmessage M { string s = 1; }\n'
-                     "service S { rpc Upload(stream M) returns (M); rpc Follow(M) returns (stream M); }\n")
-    done = run_cli("run", "--proto", str(proto), "--method", f"oneway.S/{method}", "--data", '{"s": "x"}',
-                   "--contender", "grpc-py", "-n", "5", "-o", str(tmp_path / "r.json"))
-    assert done.returncode == 2 and not (tmp_path / "r.json").exists()
-    (line,) = done.stderr.strip().splitlines()
-    assert f"is a {kind} method" in line and "rpcarena target --client go" in line
+@pytest.mark.parametrize(("method", "stream"), [("Record", "client"), ("Watch", "server")])
+def test_a_one_way_stream_is_a_stream_a_call_measured_by_grpc_and_named_unsupported_elsewhere(tmp_path, method,
+                                                                                              stream):
+    """A client stream's call sends K requests and gets one reply; a server stream's sends one and
+    reads K replies: the bytes a call moves say so, every reply is checked, and the mechanisms
+    without such a stream say why."""
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
+                   "--data-file", str(EXAMPLES / "streaming" / "requests.jsonl"), "--reply-size", "200B",
+                   "--stream-messages", "7", "--contender", "grpc-py,tcp-raw,rest-fastapi,tagless",
+                   "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert f"7 {'requests' if stream == 'client' else 'replies'} a call's stream" in done.stderr
+    cells = _cells(out)
+    grpc = cells["grpc-py"]
+    assert (grpc.status, grpc.calls, grpc.errors) == ("ok", 20, {}), (grpc.reason, grpc.error_examples)
+    assert grpc.wire_in_bytes is None or grpc.payload_bytes_per_call > (200 * 7 if stream == "server" else 7 * 10)
+    assert cells["tcp-raw"].status == cells["rest-fastapi"].status == cells["tagless"].status == "unsupported"
+    assert "one-way stream" in cells["tcp-raw"].reason and "stream" in cells["rest-fastapi"].reason
+    recorded = rpcarena.load(out).config["user_schema"]
+    assert recorded["stream_messages"] == 7
+
+
+ONE_WAY_WRONG = """
+import dataclasses, json, sys
+from pathlib import Path
+from rpcarena import workloads
+from rpcarena.config import RunConfig
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
+from rpcarena.userschema.workload import UserWorkload, build
+
+options = UserWorkload(proto=sys.argv[1], method=sys.argv[3], data='{"symbol": "A"}', stream_messages=3)
+right = build(options)
+short = lambda call: right.reference(call) + right.reference(call)[:1]  # one reply more than the server sends
+other = lambda call: {"symbol": "B"}
+workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=short if right.mode == "server_stream" else other)
+config = RunConfig(contenders=["grpc-py"], workloads=[right.id], calls=5, warmup_s=0, out=Path(sys.argv[2]),
+                   user_schema=options.to_json())
+print(json.dumps([c.errors for c in Arena(config, plans(config)).run().cells]))
+"""
+
+
+@pytest.mark.parametrize("method", ["Record", "Watch"])
+def test_a_one_way_streams_wrong_answer_or_missing_reply_is_counted(tmp_path, method):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", ONE_WAY_WRONG, str(EXAMPLES / "streaming" / "ticks.proto"),
+                           str(tmp_path / "r.json"), f"ticks.Ticker/{method}"], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == [{"wrong_answer": 5}]
 
 
 def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):

@@ -22,7 +22,7 @@ from rpcarena.errors import WorkerError
 
 VERSION = 1
 ARRIVALS = ("constant", "poisson")
-MODES = ("unary", "stream")
+MODES = ("unary", "stream", "client_stream", "server_stream")
 DEFAULT_SAMPLE_LIMIT = 10_000
 DEFAULT_TIMEOUT_MS = 5000
 DEFAULT_INTERVAL_S = 1.0

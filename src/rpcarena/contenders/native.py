@@ -45,6 +45,9 @@ class NativeContender(Contender):
             return f"the {self.language} worker does not build a user's schema yet (no schema_build in its manifest)"
         if "any" in self._user_lacks:  # the worker builds schemas; this contender does not serve them yet
             return self._user_lacks["any"]
+        if method.one_way:
+            return (f"the {self.language} worker serves and calls a user's unary and bidirectional methods; "
+                    f"a {method.one_way}-streaming one not yet")
         if method.streaming and "stream" in self._user_lacks:
             return self._user_lacks["stream"]
         return features.why(method, {k: v for k, v in self._user_lacks.items() if k in features.NAMES})

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rpcarena.analysis.floor import FLOOR_PROTOCOL
 from rpcarena.report.answer import Entry, Ranking
 from rpcarena.results import Results
 from rpcarena.userschema.workload import PREFIX
@@ -64,10 +65,15 @@ class TimeGoes:
     workload: str  # what the schema and samples were, as the run described them
     parts: list[Part]
 
+    floor_missing: str | None = None  # why the run's floor was not measured (a one-way stream has none)
+
     @property
     def notes(self) -> list[str]:
-        """What its marks mean, NO_FLOOR only when a part lacks its floor."""
-        return [NOTE] + ([NO_FLOOR] if any(p.floor_us is None for p in self.parts) else [])
+        """What its marks mean, why a part lacks its floor only when one does."""
+        if not any(p.floor_us is None for p in self.parts):
+            return [NOTE]
+        said = f'transport "-": the floor was not measured: {self.floor_missing}' if self.floor_missing else NO_FLOOR
+        return [NOTE, said]
 
     def to_json(self) -> dict[str, Any]:
         return {"ranking": self.title, "workload": self.workload, "parts": [p.to_json() for p in self.parts]}
@@ -80,8 +86,15 @@ def of(rankings: list[Ranking], results: Results) -> list[TimeGoes]:
         return []
     work = float(asked.get("server_work_us") or 0.0)
     handler = work + float(asked.get("server_wait_us") or 0.0)
-    return [TimeGoes(r.title(), _described(asked), [_part(e, handler, work) for e in r.entries])
+    return [TimeGoes(r.title(), _described(asked), [_part(e, handler, work) for e in r.entries],
+                     _floor_missing(results, r.workload))
             for r in rankings if r.workload.startswith(f"{PREFIX}.") and not r.apart and r.entries]
+
+
+def _floor_missing(results: Results, workload: str) -> str | None:
+    """Why the floor was not measured for the workload, as its cell says (unsupported, unavailable)."""
+    return next((c.reason for c in results.cells if c.workload == workload and c.protocol == FLOOR_PROTOCOL
+                 and c.status != "ok" and c.reason), None)
 
 
 def _described(asked: dict[str, Any]) -> str:
