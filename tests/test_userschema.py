@@ -200,22 +200,28 @@ right = build(options)
 short = lambda call: right.reference(call) + right.reference(call)[:1]  # one reply more than the server sends
 other = lambda call: {"symbol": "B"}
 workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=short if right.mode == "server_stream" else other)
-config = RunConfig(contenders=["grpc-py"], workloads=[right.id], calls=5, warmup_s=0, out=Path(sys.argv[2]),
-                   user_schema=options.to_json())
-print(json.dumps([c.errors for c in Arena(config, plans(config)).run().cells]))
+config = RunConfig(contenders=json.loads(sys.argv[4]), client_drivers=json.loads(sys.argv[5]), workloads=[right.id],
+                   calls=5, warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
+print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
 """
 
 
-@pytest.mark.parametrize("method", ["Record", "Watch"])
-def test_a_one_way_streams_wrong_answer_or_missing_reply_is_counted(tmp_path, method):
+def one_way_wrong(tmp_path: Path, method: str, contenders: list[str], clients: list[str] | None) -> dict:
+    """The errors of each contender's cell when its client expects another reply to a client stream,
+    or one reply more than a server stream sends (ONE_WAY_WRONG, in a process of its own)."""
     import subprocess
     import sys
 
     done = subprocess.run([sys.executable, "-c", ONE_WAY_WRONG, str(EXAMPLES / "streaming" / "ticks.proto"),
-                           str(tmp_path / "r.json"), f"ticks.Ticker/{method}"], capture_output=True, text=True,
-                          timeout=300, check=False)
+                           str(tmp_path / "w.json"), f"ticks.Ticker/{method}", json.dumps(contenders),
+                           json.dumps(clients)], capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == [{"wrong_answer": 5}]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("method", ["Record", "Watch"])
+def test_a_one_way_streams_wrong_answer_or_missing_reply_is_counted(tmp_path, method):
+    assert one_way_wrong(tmp_path, method, ["grpc-py"], None) == {"grpc-py": {"wrong_answer": 5}}
 
 
 def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import run_cli
+from tests.test_userschema import one_way_wrong
 
 import rpcarena
 from rpcarena.contenders import all_contenders
@@ -119,6 +120,27 @@ def test_tagless_carries_bytes_and_enums_between_go_and_python(go, tmp_path):
     assert sorted(cells) == [(c, client) for c in ("tagless", "tagless-go") for client in ("go", "py")]
     for key, cell in cells.items():
         assert (cell.status, cell.calls, cell.errors) == ("ok", 30, {}), (key, cell.reason, cell.error_examples)
+
+
+@pytest.mark.parametrize("method", ["Record", "Watch"])
+def test_one_way_streams_between_go_and_python_every_reply_checked(go, tmp_path, method):
+    """A client stream (Record: K ticks sent, one reply) and a server stream (Watch: one tick sent, K
+    replies) through grpc-go and grpc-py, each called by the Go and the Python client; then the Go
+    client expecting another reply (or one reply more) counts every call wrong."""
+    ticks = EXAMPLES / "streaming" / "ticks.proto"
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(ticks), "--method", f"ticks.Ticker/{method}", "--data-file",
+                   str(EXAMPLES / "streaming" / "requests.jsonl"), "--stream-messages", "4", "--contender",
+                   "grpc-go,grpc-py,rest-go", "--client", "go,py", "-n", "20", "--warmup", "0s", "--repeat", "1",
+                   "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
+    for key in [(c, client) for c in ("grpc-go", "grpc-py") for client in ("go", "py")]:
+        cell = cells[key]
+        assert (cell.status, cell.calls, cell.errors) == ("ok", 20, {}), (key, cell.reason, cell.error_examples)
+    assert cells[("rest-go", "go")].status == "unsupported" and "stream" in cells[("rest-go", "go")].reason
+    wrong = one_way_wrong(tmp_path, method, ["grpc-go", "grpc-py"], ["go"])
+    assert wrong == {"grpc-go": {"wrong_answer": 5}, "grpc-py": {"wrong_answer": 5}}
 
 
 def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go_and_tagless_go(go, tmp_path):
