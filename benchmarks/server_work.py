@@ -1,13 +1,14 @@
 """--server-work calibration: does a handler asked for W µs of CPU spend W µs more per call?
 
 First the handler's cost alone, in this process: its thread CPU per call over --calls calls.
-Then, for each Python mechanism that serves a user's schema, the examples' order service is measured
+Then, for each mechanism that serves a user's schema here (the run's default mechanisms, in every
+language whose worker builds the schema; --contender to choose), the examples' order service is measured
 with no server work and with --server-work W, the two alternating over --repeat trials; the
 server's CPU per call (its own clock, to the nanosecond) of each pair is subtracted, and the
 difference divided by W. Within 10% (0.90x to 1.10x) is the issue's bar. Server CPU is the
 process's, so it holds on a loaded machine better than latency does; the load is printed beside it.
 
-    .venv/bin/python benchmarks/server_work.py [--work 300us] [--calls 2000] [--repeat 3]
+    .venv/bin/python benchmarks/server_work.py [--work 300us] [--calls 2000] [--repeat 3] [--contender a,b]
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rpcarena.analysis.floor import FLOOR_PROTOCOL
+from rpcarena.commands import schema_options, schema_variants
 from rpcarena.config import RunConfig, parse_duration
+from rpcarena.contenders import all_contenders
 from rpcarena.errors import ArenaError
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
@@ -27,16 +31,31 @@ from rpcarena.userschema import work
 from rpcarena.userschema.workload import UserWorkload, build
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "orders"
-CONTENDERS = ["grpc-py", "rest-fastapi", "tagless", "typed-json"]
 BAR = 0.10
 
 
-def server_cpu_us(work_us: float, calls: int, out: Path) -> dict[str, float]:
+def _options(work_us: float) -> UserWorkload:
+    return UserWorkload(proto=str(EXAMPLE / "orders.proto"), method="orders.Orders/Place",
+                        data_file=str(EXAMPLE / "requests.jsonl"), server_work_us=work_us)
+
+
+def serving(chosen: str | None) -> list[str]:
+    """The mechanisms measured: those chosen, or the run's defaults that serve the schema here (their
+    native variants built first, as `run --proto` builds them)."""
+    workload = build(_options(0))
+    known = all_contenders()
+    ids = [c.strip() for c in chosen.split(",")] if chosen else [
+        c for c in schema_options.CONTENDERS if c in known and known[c].protocol != FLOOR_PROTOCOL]
+    for line in schema_variants.build_all(ids, []):
+        print(line)
+    return [c for c in ids if c in known and not known[c].unavailable() and not known[c].unsupported(workload.method)]
+
+
+def server_cpu_us(contenders: list[str], work_us: float, calls: int, out: Path) -> dict[str, float]:
     """contender -> server CPU µs per call, one trial, with `work_us` of asked work."""
-    options = UserWorkload(proto=str(EXAMPLE / "orders.proto"), method="orders.Orders/Place",
-                           data_file=str(EXAMPLE / "requests.jsonl"), server_work_us=work_us)
+    options = _options(work_us)
     workload = build(options)
-    config = RunConfig(contenders=CONTENDERS, workloads=[workload.id], calls=calls, warmup_s=0.5, out=out,
+    config = RunConfig(contenders=contenders, workloads=[workload.id], calls=calls, warmup_s=0.5, out=out,
                        user_schema=options.to_json())
     return {c.contender: c.server_cpu_us_per_call for c in Arena(config, plans(config)).run().cells
             if c.status == "ok" and c.server_cpu_us_per_call is not None}
@@ -58,17 +77,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", default="300us")
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--contender", help="the mechanisms, comma-separated (default: every one serving it here)")
     args = parser.parse_args(argv)
     work_us = (parse_duration(args.work, "--work") or 0) * 1e6
     spent = alone(work_us, args.calls)
     print(f"the handler's cost alone: {spent:.1f}us of thread CPU per call for {work_us:g}us asked "
           f"({spent / work_us:.3f}x), load {os.getloadavg()[0]:.1f}")
-    ratios: dict[str, list[float]] = {c: [] for c in CONTENDERS}
     try:
+        contenders = serving(args.contender)
+        ratios: dict[str, list[float]] = {c: [] for c in contenders}
         with tempfile.TemporaryDirectory(prefix="rpcarena-bench-work-") as tmp:
             for trial in range(args.repeat):
-                base = server_cpu_us(0, args.calls, Path(tmp) / f"base{trial}.json")
-                worked = server_cpu_us(work_us, args.calls, Path(tmp) / f"work{trial}.json")
+                base = server_cpu_us(contenders, 0, args.calls, Path(tmp) / f"base{trial}.json")
+                worked = server_cpu_us(contenders, work_us, args.calls, Path(tmp) / f"work{trial}.json")
                 for contender in set(base) & set(worked):
                     ratios[contender].append((worked[contender] - base[contender]) / work_us)
     except ArenaError as error:

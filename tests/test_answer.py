@@ -136,6 +136,7 @@ def test_netrefs_that_moved_no_data_are_ranked_apart_with_the_bytes_on_both_side
     assert ranked == [["grpc-py", "rest-fastapi"], ["rpyc-nodelay"]]
     assert [r["moved_data"] for r in shown["rankings"]] == [True, False]
     assert {"kind": "moves-no-data", "text": said.text} in shown["rankings"][1]["entries"][0]["warnings"]
+    assert shown["time_goes"] == []  # a seed's workload: no handler asked, nothing to split
 
 
 def test_a_streams_per_message_latency_and_rate_are_in_the_wide_table_the_csv_and_the_json(tmp_path):

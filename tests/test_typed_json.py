@@ -38,6 +38,42 @@ def test_decoder_rejects(body: bytes) -> None:
         tj.decode(tj.descriptor("Int32Msg"), body)
 
 
+CART = """syntax = "proto3"; package tjshop;
+message Line { string sku = 1; }
+message Cart { bytes blob = 1; map<string, int32> marks = 2; map<int32, Line> lines = 3;
+               oneof pay { string card = 4; string voucher = 5; } }
+"""
+
+
+@pytest.fixture
+def cart(tmp_path, monkeypatch):
+    from rpcarena.protocol import schema
+    from rpcarena.userschema import compiled
+
+    monkeypatch.setenv("RPCARENA_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "cart.proto").write_text(CART)
+    schema.add_user(compiled.descriptor_set(tmp_path / "cart.proto")[0])
+    return tj.descriptor("tjshop.Cart")
+
+
+def test_a_users_bytes_maps_and_oneof_go_as_base64_objects_and_the_one_member(cart) -> None:
+    canonical = {"blob": "AAEC", "marks": {"a": 1}, "lines": {"7": {"sku": "y"}}, "voucher": "V"}
+    typed = tj.to_typed(cart, canonical)
+    assert typed["lines"] == {"7": {"@type": "tjshop.Line", "sku": "y"}} and typed["marks"] == {"a": 1}
+    assert tj.decode(cart, tj.dumps(typed)) == canonical  # the oneof's unset member stays absent
+    assert tj.decode(cart, b'{"@type": "tjshop.Cart"}') == {"blob": "", "marks": {}, "lines": {}}
+
+
+@pytest.mark.parametrize("body", [
+    b'{"@type": "tjshop.Cart", "blob": "not base64!"}', b'{"@type": "tjshop.Cart", "blob": 5}',
+    b'{"@type": "tjshop.Cart", "marks": [1]}', b'{"@type": "tjshop.Cart", "marks": {"a": "1"}}',
+    b'{"@type": "tjshop.Cart", "lines": {"7": {"sku": "y"}}}',  # a map's message value untyped
+])
+def test_a_users_bytes_and_maps_that_do_not_fit_are_rejected(cart, body: bytes) -> None:
+    with pytest.raises(tj.DecodeError):
+        tj.decode(cart, body)
+
+
 def test_server_answers_a_bad_call_with_an_error_status() -> None:
     assert typed_json.handle(0, b'{"@type":"arena.Call","method":"Nope"}')[0] == frames.UNKNOWN_METHOD
     assert typed_json.handle(0, b'{"@type":"arena.Call","method":"SayHello","arg":{}}')[0] == frames.BAD_REQUEST

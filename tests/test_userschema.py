@@ -129,6 +129,26 @@ def test_a_user_schema_through_every_python_mechanism(tmp_path):
     assert cells["grpc-tonic"].status in ("unsupported", "unavailable") and "rust" in cells["grpc-tonic"].reason
     recorded = rpcarena.load(out).config["user_schema"]
     assert recorded["method"] == "orders.Orders/Place" and recorded["reply_size_bytes"] == 1024
+    _time_goes_in_parts(out)
+
+
+def _time_goes_in_parts(out: Path) -> None:
+    """Where the time goes: each ranked mechanism's p50 in the handler's 50 µs, its floor (the one
+    Python echo) and the rest, its server CPU less the handler's work; the floor itself not a part."""
+    shown = json.loads(run_cli("show", str(out), "--format", "json").stdout)
+    (found,) = shown["time_goes"]
+    ranked = [e["contender"] for e in shown["rankings"][0]["entries"]]
+    assert [p["contender"] for p in found["parts"]] == ranked and "tcp-raw" not in ranked and len(ranked) == 6
+    assert found["workload"].startswith("orders.Orders/Place of ") and "requests.jsonl" in found["workload"]
+    (floor,) = {p["transport_us"] for p in found["parts"]}
+    assert floor == shown["rankings"][0]["floors"][0]["p50_us"]
+    for part in found["parts"]:
+        assert part["handler_us"] == 50
+        assert part["mechanism_us"] == pytest.approx(part["p50_us"] - 50 - floor)
+        assert part["server_mechanism_cpu_us"] == pytest.approx(part["server_cpu_us"] - 50)
+        assert part["bytes_per_call"] > 1024  # the 1 KB reply, on the wire
+    table = run_cli("show", str(out)).stdout
+    assert "where the time goes" in table and "mechanism's own" in table
 
 
 def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
@@ -143,6 +163,67 @@ def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
     assert rpcarena.load(out).config["user_schema"]["fill"] == "strings=8B,repeated=4,seed=3,count=2"
 
 
+@pytest.mark.parametrize(("method", "stream"), [("Record", "client"), ("Watch", "server")])
+def test_a_one_way_stream_is_a_stream_a_call_measured_by_grpc_and_named_unsupported_elsewhere(tmp_path, method,
+                                                                                              stream):
+    """A client stream's call sends K requests and gets one reply; a server stream's sends one and
+    reads K replies: the bytes a call moves say so, every reply is checked, and the mechanisms
+    without such a stream say why."""
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
+                   "--data-file", str(EXAMPLES / "streaming" / "requests.jsonl"), "--reply-size", "200B",
+                   "--stream-messages", "7", "--contender", "grpc-py,tcp-raw,rest-fastapi,tagless",
+                   "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert f"7 {'requests' if stream == 'client' else 'replies'} a call's stream" in done.stderr
+    cells = _cells(out)
+    grpc = cells["grpc-py"]
+    assert (grpc.status, grpc.calls, grpc.errors) == ("ok", 20, {}), (grpc.reason, grpc.error_examples)
+    assert grpc.wire_in_bytes is None or grpc.payload_bytes_per_call > (200 * 7 if stream == "server" else 7 * 10)
+    assert cells["tcp-raw"].status == cells["rest-fastapi"].status == cells["tagless"].status == "unsupported"
+    assert "one-way stream" in cells["tcp-raw"].reason and "stream" in cells["rest-fastapi"].reason
+    recorded = rpcarena.load(out).config["user_schema"]
+    assert recorded["stream_messages"] == 7
+
+
+ONE_WAY_WRONG = """
+import dataclasses, json, sys
+from pathlib import Path
+from rpcarena import workloads
+from rpcarena.config import RunConfig
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
+from rpcarena.userschema.workload import UserWorkload, build
+
+options = UserWorkload(proto=sys.argv[1], method=sys.argv[3], data='{"symbol": "A"}', stream_messages=3)
+right = build(options)
+short = lambda call: right.reference(call) + right.reference(call)[:1]  # one reply more than the server sends
+other = lambda call: {"symbol": "B"}
+workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=short if right.mode == "server_stream" else other)
+config = RunConfig(contenders=json.loads(sys.argv[4]), client_drivers=json.loads(sys.argv[5]), workloads=[right.id],
+                   calls=5, warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
+print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
+"""
+
+
+def one_way_wrong(tmp_path: Path, method: str, contenders: list[str], clients: list[str] | None) -> dict:
+    """The errors of each contender's cell when its client expects another reply to a client stream,
+    or one reply more than a server stream sends (ONE_WAY_WRONG, in a process of its own)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", ONE_WAY_WRONG, str(EXAMPLES / "streaming" / "ticks.proto"),
+                           str(tmp_path / "w.json"), f"ticks.Ticker/{method}", json.dumps(contenders),
+                           json.dumps(clients)], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("method", ["Record", "Watch"])
+def test_a_one_way_streams_wrong_answer_or_missing_reply_is_counted(tmp_path, method):
+    assert one_way_wrong(tmp_path, method, ["grpc-py"], None) == {"grpc-py": {"wrong_answer": 5}}
+
+
 def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):
     out = tmp_path / "r.json"
     done = run_cli("run", "--proto", str(EXAMPLES / "large" / "documents.proto"), "--method", "documents.Store/Put",
@@ -151,9 +232,43 @@ def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(t
                    "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
-    assert cells["tagless"].status == cells["typed-json"].status == cells["thrift-binary"].status == "unsupported"
-    assert cells["tagless"].reason.startswith("documents.Document.body is a bytes field: ")
-    assert "MML's typed JSON carries" in cells["typed-json"].reason
+    assert cells["tagless"].status == cells["thrift-binary"].status == "unsupported"
+    assert cells["tagless"].reason.startswith("documents.Document.attributes is a map: ")  # its bytes it carries
+    assert (cells["typed-json"].status, cells["typed-json"].calls, cells["typed-json"].errors) == ("ok", 5, {})
+
+
+CARTS = ('[{"id": "c1", "blob": "AAEC", "lines": [{"sku": "x", "count": "3", "kind": "BOOK"}], "marks": {"a": 1},'
+         ' "card": "4111", "total": 9.5}, {"id": "c2", "voucher": "V", "lines": [{"sku": "y", "kind": 2}]}]')
+
+
+def test_typed_json_and_tagless_carry_bytes_enums_and_typed_json_maps_and_oneofs(shop, tmp_path):
+    """Bytes as proto JSON's base64, enums by number, maps as objects, a oneof's one member: echoed,
+    and answered from a reply file (through the messages), every reply checked; tagless carries the
+    bytes and enums of a schema without maps or oneofs, and names the oneof of this one."""
+    replies_file = tmp_path / "replies.jsonl"
+    replies_file.write_text('{"id": "r1", "voucher": "X", "blob": "AQ=="}\n'
+                            '{"id": "r2", "card": "5", "marks": {"z": 3}}\n')
+    flat = tmp_path / "flat.proto"
+    flat.write_text(SHOP.split("message Cart")[0].replace("service Shop { rpc Buy(Cart) returns (Cart); "
+                                                          "rpc Watch(stream Cart) returns (stream Cart); }",
+                                                          "service Lines { rpc Put(Line) returns (Line); }")
+                    .replace("int64 count = 2;", "int64 count = 2; bytes tag = 4; repeated bytes more = 5;"))
+    for proto, method, data, reply in ((shop, "shop.Shop/Buy", CARTS, ()),
+                                       (shop, "shop.Shop/Buy", CARTS, ("--reply-file", str(replies_file))),
+                                       (flat, "shop.Lines/Put", '{"sku": "s", "kind": "TOOL", "tag": "/wA=", '
+                                        '"more": ["AA==", ""]}', ())):
+        out = tmp_path / "r.json"
+        done = run_cli("run", "--proto", str(proto), "--method", method, "--data", data, *reply,
+                       "--contender", "typed-json,tagless,grpc-py", "-n", "20", "--warmup", "0s", "--repeat", "1",
+                       "-o", str(out), "--force")
+        assert done.returncode == 0, done.stderr
+        cells = _cells(out)
+        measured = ("typed-json", "grpc-py") if proto == shop else ("typed-json", "tagless", "grpc-py")
+        for contender in measured:
+            assert (cells[contender].status, cells[contender].calls, cells[contender].errors) == ("ok", 20, {}), (
+                proto.name, reply, contender, cells[contender].reason, cells[contender].error_examples)
+        if proto == shop:
+            assert cells["tagless"].status == "unsupported" and cells["tagless"].reason.startswith("shop.Cart.")
 
 
 def test_a_bad_sample_on_the_command_line_is_one_line_naming_it(tmp_path):

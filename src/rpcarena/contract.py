@@ -22,7 +22,7 @@ from rpcarena.errors import WorkerError
 
 VERSION = 1
 ARRIVALS = ("constant", "poisson")
-MODES = ("unary", "stream")
+MODES = ("unary", "stream", "client_stream", "server_stream")
 DEFAULT_SAMPLE_LIMIT = 10_000
 DEFAULT_TIMEOUT_MS = 5000
 DEFAULT_INTERVAL_S = 1.0
@@ -281,6 +281,8 @@ class ManifestEntry(Document):
     # what of a user's schema it cannot carry, kind -> why: "any" (no user method), "stream", or a kind
     # of `userschema.features.NAMES`
     user_lacks: dict[str, Any] = field(default_factory=dict, metadata=kind("object"))
+    # the one-way streams of a user's schema it serves and calls, a stream a call: "client", "server"
+    user_streams: list[Any] = field(default_factory=list, metadata=kind("array"))
 
 
 # a synced driver's line when its warm-up is done (a JIT's also says "warmup_s": how long it took)

@@ -43,6 +43,9 @@ class Need:
     name: str
     # (user's URL, host, the argv prefix servers run under): the service, started beside the servers
     start: Callable[[str | None, str, list[str]], BackingService] = field(compare=False)
+    # the service is a file of the run's own (the user's schema, `--schema PATH`): on a cluster its
+    # text travels with the server's task, where a Redis must be one the server's node reaches
+    document: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,9 @@ class Workload:
     method: str
     description: str
     make_requests: Callable[[], list[dict]] = field(repr=False, compare=False)
-    mode: str = "unary"  # or "stream": one message each way per call on a long-lived stream
+    # or "stream": one message each way per call on a long-lived stream; or a stream a call, one way
+    # ("client_stream": a list of requests, one reply; "server_stream": a request, a list of replies)
+    mode: str = "unary"
     needs: tuple[Need, ...] = ()  # services the arena must provide, e.g. a seeded Redis
     # the reply to a request when it is not the operation's reference semantics (a seeded store's data)
     reference: Callable[[dict], dict] | None = field(default=None, repr=False, compare=False)
@@ -82,7 +87,10 @@ class Workload:
         return sum(sizes) / len(sizes) if sizes else 0.0
 
 
-def _encoded(message: str, data: dict) -> int:
+def _encoded(message: str, data: dict | list[dict]) -> int:
+    """A message's protobuf encoding's size; a one-way stream's messages, all of them."""
+    if isinstance(data, list):
+        return sum(_encoded(message, one) for one in data)
     return len(json_format.ParseDict(data, schema.message_class(message)()).SerializeToString())
 
 

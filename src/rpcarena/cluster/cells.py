@@ -82,7 +82,7 @@ class ClusterCells(CellRunner):
         reason = contender.unsupported(plan.workload.method)
         if reason:
             return "unsupported", reason
-        if plan.workload.needs and not context.config.redis_url:
+        if any(not need.document for need in plan.workload.needs) and not context.config.redis_url:
             return "unavailable", ("a backing service on a cluster: give --redis URL, a Redis the server's node "
                                    "reaches (rpcarena starts one only on this machine)")
         # whether a node can build and run the client is asked of the node itself
@@ -254,7 +254,14 @@ class ClusterCell(NodeTasks):
         server = self.roles.server
         return tasks.ServeJob(self.engine.run_id, self.id, server.name, self.plan.subject.id, server.host,
                               self.config.port, self.config.pin, dict(self.context.backing.urls), str(self.logs),
-                              self.config.cell_timeout_s + STOP_GRACE_S)
+                              self.config.cell_timeout_s + STOP_GRACE_S, self._documents())
+
+    def _documents(self) -> dict[str, str]:
+        """The run's own files the server reads (the user's schema), by service name, as text: the
+        server's node may be another machine, where the path given here means nothing."""
+        backing = self.context.backing
+        return {name: Path(url).read_text() for name, url in backing.urls.items()
+                if name in backing.needs and backing.needs[name].document}
 
     def _drive_job(self, node: Node, spec: dict[str, Any], contender: Contender,
                    ready: dict[str, Any]) -> tasks.DriveJob:

@@ -17,11 +17,14 @@ started it (PDEATHSIG), and is stopped when its task ends, however it ends.
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import statistics
 import sys
+import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,8 @@ from rpcarena.process import builds, placement
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol.schema import cache_dir
 from rpcarena.targets import native as targets
+from rpcarena.userschema import workload as userschema
+from rpcarena.userschema.workload import NEED
 
 RTT_PROBES = 5
 
@@ -58,6 +63,7 @@ class ServeJob:
     services: dict[str, str]
     logs: str
     timeout_s: float
+    documents: dict[str, str] = field(default_factory=dict)  # service name -> a file's text (the user's schema)
 
 
 @dataclass(frozen=True)
@@ -108,10 +114,30 @@ def serve(job: ServeJob) -> ServeReport:
         raise UnavailableError(f"{job.contender} cannot serve on node {job.node}: {reason}")
     logs = log_dir(job.logs, job.node)
     cpus = placement.plan(job.pin).server
-    with ServerProcess(contender, job.host, cpus, logs / "server.log", services=job.services) as server:
+    with _documents(job) as services, ServerProcess(contender, job.host, cpus, logs / "server.log",
+                                                    services=services) as server:
         server.start(job.port)
         channel.say("ready", port=server.port, host=job.host)
         return _serve_cell(channel, server, job)
+
+
+@contextlib.contextmanager
+def _documents(job: ServeJob) -> Iterator[dict[str, str]]:
+    """The server's services with each of the run's own files (`job.documents`) written on this
+    node, in a folder removed when the server is done; the user's schema also held by this
+    process, which picks a native server's variant by it."""
+    if not job.documents:
+        yield job.services
+        return
+    with tempfile.TemporaryDirectory(prefix=f"rpcarena-{os.getpid()}-node-") as folder:
+        services = dict(job.services)
+        for name, text in job.documents.items():
+            path = Path(folder) / f"{name}.json"
+            path.write_text(text)
+            services[name] = str(path)
+        if NEED in job.documents:
+            userschema.adopt(job.documents[NEED])
+        yield services
 
 
 def _serve_cell(channel: NodeSide, server: ServerProcess, job: ServeJob) -> ServeReport:

@@ -22,6 +22,7 @@ the frame's own size, and refuses a repeated count over the contract's cap
 
 from __future__ import annotations
 
+import base64
 import struct
 import sys
 from collections.abc import Callable
@@ -390,8 +391,8 @@ def _from_scalar(field: FieldDescriptor, value: Any) -> Any:
         return from_dict(field.message_type, value or {})
     if field.type == _FD.TYPE_STRING:
         return value or ""
-    if field.type == _FD.TYPE_BYTES:
-        return value or b""
+    if field.type == _FD.TYPE_BYTES:  # proto JSON's base64 (the seeds' payloads hold no bytes)
+        return base64.b64decode(value) if isinstance(value, str) else value or b""
     code = FIXED[field.type]
     if value is None:
         return DEFAULTS[code]
@@ -402,10 +403,17 @@ def to_dict(descriptor: Descriptor, value: tuple) -> dict:
     """The tagless tuple as a canonical dict (every field present)."""
     out = {}
     for field, item in zip(descriptor.fields, value):
-        if field.type != _FD.TYPE_MESSAGE:
+        if field.type == _FD.TYPE_BYTES:
+            out[field.name] = [_base64(v) for v in item] if field.is_repeated else _base64(item)
+        elif field.type != _FD.TYPE_MESSAGE:
             out[field.name] = list(item) if field.is_repeated else item
         elif field.is_repeated:
             out[field.name] = [to_dict(field.message_type, v) for v in item]
         else:
             out[field.name] = to_dict(field.message_type, item)
     return out
+
+
+def _base64(data: bytes) -> str:
+    """bytes as proto JSON writes them."""
+    return base64.b64encode(data).decode()

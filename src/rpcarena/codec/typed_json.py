@@ -1,5 +1,8 @@
 """Typed JSON (MML's idea, infobip2016): every object carries its type name.
 
+Beyond MML's numbers, strings, booleans and typed objects, a user's schema may hold bytes (a base64
+string, as proto JSON and most JSON APIs write them), enums (their numbers) and maps (JSON objects).
+
 `{"@type": "arena.Person", "name": "Ada", "age": 36, "weight": 55.5}`: the
 reader knows what it holds before it reads a field, and checks it. Encoders and
 validating decoders are built from the canonical schema's descriptor. A decoder
@@ -11,6 +14,7 @@ its default. Anything else is a DecodeError.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import Any
 
@@ -27,6 +31,7 @@ _RANGES = {_FD.TYPE_INT32: (-(1 << 31), 1 << 31), _FD.TYPE_SINT32: (-(1 << 31), 
            _FD.TYPE_SFIXED64: (-(1 << 63), 1 << 63),
            _FD.TYPE_UINT64: (0, 1 << 64), _FD.TYPE_FIXED64: (0, 1 << 64)}
 _FLOATS = (_FD.TYPE_DOUBLE, _FD.TYPE_FLOAT)
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
 class DecodeError(ValueError):
@@ -40,13 +45,17 @@ def descriptor(name: str) -> Descriptor:
 
 
 def to_typed(message: Descriptor, data: dict) -> dict:
-    """A canonical dict as a typed object: '@type' first, nested messages typed too."""
+    """A canonical dict as a typed object: '@type' first, nested messages typed too (a map's
+    values when they are messages)."""
     out: dict[str, Any] = {TYPE: message.full_name}
     for field in _nested_fields(message):
         value = data.get(field.name)
         if value is None:
             continue
-        if field.is_repeated:
+        if _is_map(field):
+            kind = field.message_type.fields_by_name["value"].message_type
+            out[field.name] = {k: to_typed(kind, v) for k, v in value.items()}
+        elif field.is_repeated:
             out[field.name] = [to_typed(field.message_type, v) for v in value]
         else:
             out[field.name] = to_typed(field.message_type, value)
@@ -57,7 +66,13 @@ def to_typed(message: Descriptor, data: dict) -> dict:
 
 @cache
 def _nested_fields(message: Descriptor) -> tuple[FieldDescriptor, ...]:
-    return tuple(f for f in message.fields if f.type == _FD.TYPE_MESSAGE)
+    """The fields holding messages: nested messages, and maps whose values are messages."""
+    return tuple(f for f in message.fields if f.type == _FD.TYPE_MESSAGE and (
+        not _is_map(f) or f.message_type.fields_by_name["value"].type == _FD.TYPE_MESSAGE))
+
+
+def _is_map(field: FieldDescriptor) -> bool:
+    return field.type == _FD.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
 
 
 def dumps(value: dict) -> bytes:
@@ -73,7 +88,8 @@ def loads(body: bytes) -> Any:
 
 
 def from_typed(message: Descriptor, obj: Any) -> dict:
-    """The canonical dict (every field present) of a typed object; DecodeError if it does not fit."""
+    """The canonical dict of a typed object, every field present but a oneof's unset members;
+    DecodeError if it does not fit."""
     if not isinstance(obj, dict):
         raise DecodeError(f"{message.full_name} must be a JSON object, got {type(obj).__name__}")
     if obj.get(TYPE) != message.full_name:
@@ -83,22 +99,26 @@ def from_typed(message: Descriptor, obj: Any) -> dict:
         bad = next((k for k in obj if k != TYPE and k not in fields), "?")
         raise DecodeError(f"{message.full_name} has no field {bad[:80]!r}")
     out = {}
-    for name, (field, plain_int32) in fields.items():
+    for name, (field, plain_int32, in_oneof) in fields.items():
         value = obj.get(name)
         if plain_int32 and type(value) is int and -(1 << 31) <= value < (1 << 31):
             out[name] = value  # the LargeData case, checked without the general path
-        else:
+        elif value is not None or not in_oneof:  # a oneof's members but the one set stay absent
             out[name] = _field(field, value)
     return out
 
 
 @cache
-def _fields(message: Descriptor) -> dict[str, tuple[FieldDescriptor, bool]]:
-    """(field, is a plain int32) by name in schema order: descriptor lookups are slow when hot."""
-    return {f.name: (f, f.type == _FD.TYPE_INT32 and not f.is_repeated) for f in message.fields}
+def _fields(message: Descriptor) -> dict[str, tuple[FieldDescriptor, bool, bool]]:
+    """(field, is a plain int32, is a oneof's member) by name in schema order: descriptor lookups
+    are slow when hot."""
+    return {f.name: (f, f.type == _FD.TYPE_INT32 and not f.is_repeated and f.containing_oneof is None,
+                     f.containing_oneof is not None) for f in message.fields}
 
 
 def _field(field: FieldDescriptor, value: Any) -> Any:
+    if _is_map(field):
+        return _map(field, value)
     if not field.is_repeated:
         return _single(field, value)
     if value is None:
@@ -108,13 +128,24 @@ def _field(field: FieldDescriptor, value: Any) -> Any:
     return [_single(field, v) for v in value]
 
 
+def _map(field: FieldDescriptor, value: Any) -> dict[str, Any]:
+    """A map is a JSON object, its keys strings (as proto JSON writes every key), its values checked
+    as the entry's value field."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise DecodeError(f"{field.full_name} must be a JSON object")
+    entry = field.message_type.fields_by_name["value"]
+    return {key: _single(entry, item) for key, item in value.items()}
+
+
 def _single(field: FieldDescriptor, value: Any) -> Any:
     if field.type == _FD.TYPE_MESSAGE:
         if value is None:
             return from_typed(field.message_type, {TYPE: field.message_type.full_name})
         return from_typed(field.message_type, value)
     if value is None:
-        return field.default_value
+        return "" if field.type == _FD.TYPE_BYTES else field.default_value  # bytes: as base64, as given
     if field.type in _RANGES:
         low, high = _RANGES[field.type]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
@@ -129,6 +160,9 @@ def _single(field: FieldDescriptor, value: Any) -> Any:
     elif field.type == _FD.TYPE_STRING:
         if not isinstance(value, str):
             raise DecodeError(f"{field.full_name} must be a string")
+    elif field.type == _FD.TYPE_BYTES:  # as proto JSON writes bytes, and as JSON APIs commonly do
+        if not isinstance(value, str) or not _BASE64.fullmatch(value):
+            raise DecodeError(f"{field.full_name} must be a base64 string")
     else:
         raise DecodeError(f"{field.full_name} has a type typed JSON does not carry")
     return value

@@ -24,7 +24,8 @@ from rpcarena.userschema.workload import UserWorkload, build
 # The floor of each language that serves a schema, so each is compared with its own.
 CONTENDERS = ["tcp-raw", "tcp-raw-go", "grpc-py", "grpc-go", "grpc-tonic", "grpc-java", "rest-fastapi", "rest-go",
               "rest-warp", "rest-jackson", "thrift-binary", "tagless", "tagless-go", "typed-json", "rpyc-tuple"]
-_OPTIONS = ("method", "data_file", "data", "fill", "reply", "reply_file", "reply_size", "server_work", "server_wait")
+_OPTIONS = ("method", "data_file", "data", "fill", "reply", "reply_file", "reply_size", "server_work", "server_wait",
+            "stream_messages")
 
 
 def add(p: argparse.ArgumentParser) -> None:
@@ -39,6 +40,8 @@ def add(p: argparse.ArgumentParser) -> None:
     g.add_argument("--reply-size", metavar="SIZE", help="the reply filled to this many bytes, e.g. 4KB")
     g.add_argument("--server-work", metavar="DURATION", help="CPU the handler spends per call, e.g. 300us")
     g.add_argument("--server-wait", metavar="DURATION", help="time the handler waits without CPU, e.g. 2ms")
+    g.add_argument("--stream-messages", metavar="K", type=int,
+                   help="a client- or server-streaming method: K messages a call stream (default 10)")
 
 
 def given(args: argparse.Namespace) -> dict[str, Any]:
@@ -75,7 +78,8 @@ def options_of(args: argparse.Namespace) -> UserWorkload:
         proto=args.proto, method=args.method, data_file=args.data_file, data=args.data, fill=args.fill, reply=reply,
         reply_file=args.reply_file,
         reply_size_bytes=fill.parse_size(args.reply_size, "--reply-size") if args.reply_size is not None else None,
-        server_work_us=_us(args.server_work, "--server-work"), server_wait_us=_us(args.server_wait, "--server-wait"))
+        server_work_us=_us(args.server_work, "--server-work"), server_wait_us=_us(args.server_wait, "--server-wait"),
+        **({"stream_messages": args.stream_messages} if args.stream_messages is not None else {}))
 
 
 def _us(text: str | None, option: str) -> float:

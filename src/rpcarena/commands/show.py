@@ -14,7 +14,7 @@ from rich.console import Console
 
 from rpcarena import results
 from rpcarena.commands.options import add_output_options, command
-from rpcarena.report import answer, export, stages, terminal
+from rpcarena.report import answer, export, stages, terminal, time_goes
 from rpcarena.results import Results
 
 NAME = "show"
@@ -35,8 +35,9 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 def document(doc: Results) -> dict:
     """The JSON of `--format json`: the rankings (with each contender's warnings) and every cell's row."""
-    return {"results": str(doc.path) if doc.path else None,
-            "rankings": [r.to_json() for r in answer.rankings(doc)], "cells": export.rows(doc)}
+    rankings = answer.rankings(doc)
+    return {"results": str(doc.path) if doc.path else None, "rankings": [r.to_json() for r in rankings],
+            "time_goes": [t.to_json() for t in time_goes.of(rankings, doc)], "cells": export.rows(doc)}
 
 
 def present(doc: Results, args: argparse.Namespace, console: Console) -> None:

@@ -88,17 +88,28 @@ _PYTHON_STREAM_CLIENTS = {
 }
 
 
-def python_client(protocol: str, client_id: str = "py", streaming: bool = False) -> type:
-    """The Python client class `client_id` for servers speaking `protocol`."""
-    by_id = (_PYTHON_STREAM_CLIENTS if streaming else _PYTHON_CLIENTS).get(protocol, {})
+# protocol -> client id -> "module:Class": Python clients of a user's one-way streams (a stream a call).
+_PYTHON_ONE_WAY_CLIENTS = {"grpc": {"py": "rpcarena.contenders.grpc_py:GrpcOneWayClient"}}
+
+
+def _clients_of(mode: str) -> dict[str, dict[str, str]]:
+    """The Python clients of a workload's mode (`Workload.mode`)."""
+    if mode == "stream":
+        return _PYTHON_STREAM_CLIENTS
+    return _PYTHON_ONE_WAY_CLIENTS if mode in ("client_stream", "server_stream") else _PYTHON_CLIENTS
+
+
+def python_client(protocol: str, client_id: str = "py", mode: str = "unary") -> type:
+    """The Python client class `client_id` for servers speaking `protocol`, calling a method of `mode`."""
+    by_id = _clients_of(mode).get(protocol, {})
     if client_id not in by_id:
         known = ", ".join(by_id) or "none"
         raise UsageError(f"no Python client {client_id!r} for protocol {protocol!r} (have: {known})")
     return _load(by_id[client_id])
 
 
-def python_client_ids(protocol: str, streaming: bool = False) -> list[str]:
-    return list((_PYTHON_STREAM_CLIENTS if streaming else _PYTHON_CLIENTS).get(protocol, {}))
+def python_client_ids(protocol: str, mode: str = "unary") -> list[str]:
+    return list(_clients_of(mode).get(protocol, {}))
 
 
 def client_language(client_id: str) -> str:

@@ -170,6 +170,38 @@ class GrpcClient(Client):
         self._channel.close()
 
 
+class GrpcOneWayClient(GrpcClient):
+    """A user's client- or server-streaming method: a call is one stream, as its generated stub
+    makes it: K requests sent and one reply, or one request and its K replies read to the end."""
+
+    def __init__(self, target: str, method: str, timeout_s: float) -> None:
+        super().__init__(target, method, timeout_s)
+        info = schema.methods()[method]
+        self._upload = info.one_way == "client"
+        make = self._channel.stream_unary if self._upload else self._channel.unary_stream
+        self._call = make(info.path, request_serializer=self._request_type.SerializeToString,
+                          response_deserializer=self._response_type.FromString)
+
+    def prepare(self, request: Any) -> Any:
+        """The call's requests (a client stream's list), as messages."""
+        one = GrpcClient.prepare
+        return [one(self, r) for r in request] if self._upload else one(self, request)
+
+    def expect(self, response: Any) -> Any:
+        """The call's reply (a server stream's list), as messages."""
+        one = GrpcClient.expect
+        return one(self, response) if self._upload else [one(self, r) for r in response]
+
+    def call(self, request: Any) -> Any:
+        if self._upload:
+            return self._call(iter(request), timeout=self.timeout_s)
+        return list(self._call(request, timeout=self.timeout_s))
+
+    def canonical(self, value: Any) -> Any:
+        one = GrpcClient.canonical
+        return [one(self, v) for v in value] if isinstance(value, list) else one(self, value)
+
+
 class GrpcStreamClient(GrpcClient):
     """One bidirectional stream kept open; a call is one message out and its reply back."""
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping
 
+from rpcarena.analysis.floor import FLOOR_PROTOCOL
 from rpcarena.contenders.base import Contender, service_options
+from rpcarena.contenders.tcp_raw import ONE_WAY_FLOOR
 from rpcarena.contract import ManifestEntry
 from rpcarena.errors import UnavailableError
 from rpcarena.process.builds import Worker, workers
@@ -31,6 +33,7 @@ class NativeContender(Contender):
         self.native_clients = (worker.language,) if entry.client else ()
         self._unsupported = {m: entry.why for m in entry.unsupported_methods}
         self._user_lacks = {kind: str(why) for kind, why in entry.user_lacks.items()}
+        self._user_streams = {str(kind) for kind in entry.user_streams}
         self.services = None if entry.protocol == "tcp-raw" else tuple(entry.services)
 
     def unavailable(self) -> str | None:
@@ -47,6 +50,11 @@ class NativeContender(Contender):
             return self._user_lacks["any"]
         if method.streaming and "stream" in self._user_lacks:
             return self._user_lacks["stream"]
+        if method.one_way and self.protocol == FLOOR_PROTOCOL:
+            return ONE_WAY_FLOOR
+        if method.one_way and method.one_way not in self._user_streams:
+            return (f"{self.id} serves and calls a user's unary and bidirectional methods; "
+                    f"a {method.one_way}-streaming one not yet")
         return features.why(method, {k: v for k, v in self._user_lacks.items() if k in features.NAMES})
 
     def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:

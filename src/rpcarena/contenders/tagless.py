@@ -83,7 +83,6 @@ class Tagless(framed.FramedContender):
 # What tagless cannot carry of a user's schema, and why (`userschema.features`).
 _LACKS = {"oneof": "tagless puts every field on the wire: a oneof has no form",
           "map": "tagless has no map encoding (HPRPC's fields are fixed): use a repeated message",
-          "bytes": "rpcarena's tagless codec is not given bytes from proto JSON yet",
           "recursion": "tagless values are tuples of a fixed depth"}
 
 

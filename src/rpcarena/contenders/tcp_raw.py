@@ -106,7 +106,12 @@ class TcpRaw(PythonContender):
         threading.Event().wait()
 
     def user_unsupported(self, method: schema.Method) -> str | None:
-        return None  # the floor echoes the same bytes, whatever the schema
+        """The floor echoes the same bytes whatever the schema, a message a call (or a stream's, each
+        echoed); a one-way stream's call is many messages one way, which an echo does not make."""
+        return ONE_WAY_FLOOR if method.one_way else None
+
+
+ONE_WAY_FLOOR = "the floor echoes each message it gets: a one-way stream has no echo to measure"
 
 
 class TcpRawClient(Client):

@@ -36,7 +36,7 @@ from rpcarena.codec import typed_json as tj
 from rpcarena.contenders.base import Client, PythonContender
 from rpcarena.errors import ServerError
 from rpcarena.protocol import replies, schema, semantics
-from rpcarena.userschema import features, served
+from rpcarena.userschema import served
 from rpcarena.userschema.served import Served
 
 WORKERS = int(os.environ.get("RPCARENA_TYPED_JSON_WORKERS", "2"))
@@ -87,10 +87,9 @@ class TypedJson(PythonContender):
         return super().unsupported(method)
 
     def user_unsupported(self, method: schema.Method) -> str | None:
-        """Its types are read from the user's descriptors (`codec.typed_json.descriptor`); MML's typed
-        JSON carries numbers, strings, booleans and typed objects, nothing else."""
-        return features.why(method, {kind: "MML's typed JSON carries numbers, strings, booleans and typed objects"
-                                     for kind in ("bytes", "map", "enum")})
+        """Its types are read from the user's descriptors (`codec.typed_json.descriptor`): bytes as
+        base64 strings, enums as numbers, maps as objects (`codec.typed_json`), so any schema."""
+        return None
 
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:

@@ -88,6 +88,9 @@ class Method:
     streaming: bool
     service: str = SERVICE
     user: bool = False  # of a user's schema (`add_user`), keyed "package.Service/Method"
+    # a stream one way only: "client" (a stream of requests, one reply), "server" (one request, a
+    # stream of replies); None for unary and bidirectional methods
+    one_way: str | None = None
 
     @property
     def path(self) -> str:
@@ -140,8 +143,14 @@ def methods() -> dict[str, Method]:
             for m in service.methods:
                 found[f"{service.full_name}/{m.name}"] = Method(
                     m.name, m.input_type.full_name, m.output_type.full_name,
-                    m.client_streaming or m.server_streaming, service.full_name, user=True)
+                    m.client_streaming or m.server_streaming, service.full_name, user=True, one_way=_one_way(m))
     return found
+
+
+def _one_way(method: Any) -> str | None:
+    if method.client_streaming == method.server_streaming:
+        return None
+    return "client" if method.client_streaming else "server"
 
 
 def _user_files() -> list[Any]:

@@ -10,14 +10,16 @@ import io
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from rpcarena.analysis.groups import Group, group
-from rpcarena.report import figures, html, summary
+from rpcarena.report import answer, figures, html, summary, time_goes
 from rpcarena.report.context import context_section, not_measured
 from rpcarena.report.findings import findings_section
 from rpcarena.report.overview import summary_section
+from rpcarena.report.terminal import duration
 from rpcarena.results import Results
 
 __all__ = ["Source", "write_html", "write_figures", "FORMATS"]
@@ -67,13 +69,26 @@ def _cpus(sources: Sequence[Source]) -> int:
 
 
 def _workload(workload: str, groups: list[Group], sources: Sequence[Source], cpus: int, anchor: str) -> str:
-    body = summary.numbers(groups, cpus)
+    body = summary.numbers(groups, cpus) + _time_goes(workload, sources)
     for key, draw in figures.FIGURES.items():
         fig = draw(groups)
         if fig is not None:
             body += html.figure(fig, CAPTIONS[key])
     body += not_measured(sources, workload)
     return html.section(workload, body, anchor=anchor)
+
+
+def _time_goes(workload: str, sources: Sequence[Source]) -> str:
+    """Where the time of each mechanism's call goes, for a run of the user's own schema."""
+    body = ""
+    for source in sources:
+        for found in time_goes.of([r for r in answer.rankings(source.results) if r.workload == workload],
+                                  source.results):
+            rows = [time_goes.cells(part, duration) for part in found.parts]
+            notes = "".join(f'<p class="note">{escape(line)}</p>' for line in [found.workload, *found.notes])
+            body += html.section(f"{time_goes.TITLE}: {found.title}", html.table(time_goes.HEADERS, rows) + notes,
+                                 level=3)
+    return body
 
 
 def _contents(sources: Sequence[Source], anchors: dict[str, str], body: str) -> str:

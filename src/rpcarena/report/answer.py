@@ -48,6 +48,7 @@ class Entry:
     warnings: list[Diagnosis] = field(default_factory=list)
     x_floor: float | None = None  # p50 over the floor of its client's language; None without one
     failed: str | None = None  # why a cell that measured its calls failed (a gate on its errors)
+    floor_us: float | None = None  # the p50 of that floor (the least of its trials')
 
     @property
     def best(self) -> bool:
@@ -177,11 +178,11 @@ def _entry(g: Group, best: Group | None, alone: bool, scope: Scope) -> Entry:
     ratio = groups.ratio(g, best, "median") if best is not None and best is not g else None
     failed = next((c.reason or FAILED for c in g.cells if c.status != "ok"), None)
     reference = floor.reference(g, scope.floors, least_p50_us)
-    x_floor = p50_us(g) / least_p50_us(reference) if reference is not None else None
+    floor_us = least_p50_us(reference) if reference is not None else None
     return Entry(g, name(g, alone), p50_us(g), g.histogram_stat("p99_us") if p99_supported(g) else None,
                  g.throughput_per_s, sum(c.error_count for c in g.cells), ratio,
-                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))), x_floor,
-                 failed)
+                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))),
+                 p50_us(g) / floor_us if floor_us else None, failed, floor_us)
 
 
 def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_bytes: float = 0.0,

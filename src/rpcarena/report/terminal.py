@@ -18,7 +18,7 @@ from rich.table import Table
 
 from rpcarena.analysis import stats
 from rpcarena.analysis.floor import floor_ratio
-from rpcarena.report import answer
+from rpcarena.report import answer, time_goes
 from rpcarena.report.answer import Entry, Ranking, shown_title
 from rpcarena.results import Cell, Results
 
@@ -120,6 +120,19 @@ def _ranking_table(ranking: Ranking, show_errors: bool) -> Table:
     return table
 
 
+def _time_goes_table(parts: time_goes.TimeGoes, quiet: bool) -> Table:
+    """Each mechanism's p50 in parts: the handler, the transport (its floor), the mechanism's own."""
+    said = "\n".join(parts.notes)
+    table = Table(title=f"[bold]{time_goes.TITLE}[/]: {escape(parts.title)}; {escape(parts.workload)}",
+                  title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
+                  caption=None if quiet else f"[dim]{escape(said)}[/]", caption_justify="left")
+    for header in time_goes.HEADERS:
+        table.add_column(header, justify="left" if header == "contender" else "right", overflow="fold")
+    for part in parts.parts:
+        table.add_row(*(escape(text) for text in time_goes.cells(part, duration)))
+    return table
+
+
 def notes(rankings: list[Ranking]) -> list[str]:
     """What the summary's marks mean, each said once."""
     entries = [e for r in rankings for e in r.entries]
@@ -186,6 +199,8 @@ def summary(results: Results, console: Console, quiet: bool = False) -> None:
         console.print(_ranking_table(ranking, show_errors))
     for line in [] if quiet else notes(rankings):
         console.print(f"[dim]{escape(line)}[/]")
+    for parts in time_goes.of(rankings, results):
+        console.print(_time_goes_table(parts, quiet))
     found = _warnings_table(rankings)
     if found is not None:
         console.print("[bold yellow]warnings[/]:")
@@ -209,6 +224,10 @@ def markdown(results: Results, wide: bool = False) -> str:
         header = summary_header(show_errors, bool(reference))
         rows = [summary_cells(e, i, show_errors, bool(reference)) for i, e in enumerate(ranking.entries, 1)]
         parts.append(f"### {ranking.title()}\n\n" + _md_table(header, rows) + (f"\n\n{reference}" if reference else ""))
+    for found in time_goes.of(rankings, results):
+        rows = [time_goes.cells(part, duration) for part in found.parts]
+        parts.append(f"### {time_goes.TITLE}: {found.title}\n\n{found.workload}\n\n"
+                     + _md_table(list(time_goes.HEADERS), rows) + "\n\n" + " ".join(found.notes))
     parts += ["\n".join(f"- {line}" for line in notes(rankings))]
     lines = warning_lines(rankings)
     if lines:

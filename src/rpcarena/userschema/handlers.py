@@ -35,8 +35,27 @@ def _add_to_grpcio(server: Any, services: Mapping[str, str]) -> None:
         for request in requests:
             yield found.answer(request)
 
-    kind = grpc.stream_stream_rpc_method_handler if found.method.streaming else grpc.unary_unary_rpc_method_handler
-    handler = kind(stream if found.method.streaming else unary, request_deserializer=found.request_type.FromString,
+    def uploaded(requests: Any, context: Any) -> Any:
+        """A client stream: its messages read as they come (the last one kept), the last answered."""
+        last = None
+        for last in requests:  # noqa: B007  (the last one is the point)
+            pass
+        if last is None:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "an empty stream: no request to answer")
+        return found.answer(last)
+
+    def followed(request: Any, context: Any) -> Iterator[Any]:
+        """A server stream: the handler's cost once, its reply K times."""
+        reply = found.answer(request)
+        for _ in range(found.stream_messages):
+            yield reply
+
+    kinds = {"client": (grpc.stream_unary_rpc_method_handler, uploaded),
+             "server": (grpc.unary_stream_rpc_method_handler, followed),
+             None: (grpc.stream_stream_rpc_method_handler, stream)}
+    kind, function = kinds[found.method.one_way] if found.method.streaming else (
+        grpc.unary_unary_rpc_method_handler, unary)
+    handler = kind(function, request_deserializer=found.request_type.FromString,
                    response_serializer=found.reply_type.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(found.method.service,
                                                                           {found.method.name: handler}),))

@@ -33,6 +33,7 @@ class Served:
     answer: Callable[[Any], Any]  # request message -> reply message, the handler's cost spent first
     # canonical (proto JSON) request -> canonical reply, for the mechanisms that hold dicts or tuples
     answer_canonical: Callable[[dict], dict]
+    stream_messages: int = 1  # a server-streaming method: the replies a call's stream carries
 
     @property
     def key(self) -> str:
@@ -63,7 +64,8 @@ def _load(path: str) -> Served:
         cost()
         return respond(request)
     return Served(method, request_type, reply_type, answer,
-                  _canonical_answer(served["reply"], served["pairs"], request_type, reply_type, respond, cost))
+                  _canonical_answer(served["reply"], served["pairs"], request_type, reply_type, respond, cost),
+                  int(served.get("stream_messages", 1)))
 
 
 def _canonical_answer(mode: str, pairs: list[list[dict]], request_type: Any, reply_type: Any,

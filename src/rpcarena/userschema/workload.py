@@ -26,6 +26,11 @@ from rpcarena.workloads import WORKLOADS, Need, Workload, register
 PREFIX = "user"
 NEED = "schema"  # servers get `--schema PATH`: the served method, its replies and the handler's cost
 METHOD_HELP = "write --method package.Service/Method, as the .proto names them"
+STREAM_MESSAGES = 10
+MAX_STREAM_MESSAGES = 10_000
+# How a call of each kind of method is made (`Workload.mode`): a bidirectional method exchanges one
+# message each way on a long-lived stream; a one-way stream is a stream a call, of K messages one way
+MODES = {None: "stream", "client": "client_stream", "server": "server_stream"}
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class UserWorkload:
     reply_size_bytes: int | None = None
     server_work_us: float = 0.0
     server_wait_us: float = 0.0
+    stream_messages: int = STREAM_MESSAGES  # a one-way stream's messages a call
 
     def __post_init__(self) -> None:
         given = [name for name, value in (("--data-file", self.data_file), ("--data", self.data),
@@ -53,6 +59,8 @@ class UserWorkload:
             raise UsageError(f"bad --reply {self.reply!r}: use echo, or give --reply-file F or --reply-size 4KB")
         if self.server_work_us < 0 or self.server_wait_us < 0:
             raise UsageError("bad --server-work/--server-wait: give a duration such as 300us or 2ms")
+        if not 1 <= self.stream_messages <= MAX_STREAM_MESSAGES:
+            raise UsageError(f"bad --stream-messages {self.stream_messages}: give 1 to {MAX_STREAM_MESSAGES:,}")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -79,15 +87,36 @@ def build(options: UserWorkload) -> Workload:
     if options.reply == "file":
         replies.check_answerable(pairs, request_type)
     served = {"method": key, "descriptor_set_b64": base64.b64encode(descriptor_set).decode(), "reply": options.reply,
-              "pairs": pairs, "server_work_us": options.server_work_us, "server_wait_us": options.server_wait_us}
+              "pairs": pairs, "server_work_us": options.server_work_us, "server_wait_us": options.server_wait_us,
+              "stream_messages": options.stream_messages}
     workload_id = f"{PREFIX}.{key.replace('/', '.')}"
     description = (f"{Path(options.proto).name} {key}: {len(requests)} request(s) from {source}, "
-                   f"reply {_reply_text(options)}, schema {digest}")
+                   f"reply {_reply_text(options)}{_stream_text(method, options)}, schema {digest}")
+    calls, answers = _calls(method, requests, expected, options.stream_messages)
     WORKLOADS.pop(workload_id, None)  # built again with other options (a benchmark's second configuration)
-    register(workload_id, key, description, lambda: requests, mode="stream" if method.streaming else "unary",
-             needs=(Need(NEED, lambda given, host, prefix: ServedFile(served)),),
-             reference=_reference(requests, expected))
+    register(workload_id, key, description, lambda: calls, mode=MODES[method.one_way] if method.streaming else "unary",
+             needs=(Need(NEED, lambda given, host, prefix: ServedFile(served), document=True),),
+             reference=_reference(calls, answers))
     return WORKLOADS[workload_id]
+
+
+def _calls(method: schema.Method, requests: list[dict], expected: list[dict], k: int) -> tuple[list[Any], list[Any]]:
+    """What each call sends and gets back: a request and its reply; for a client-streaming method,
+    K requests in turn from the samples and the reply to the last (the server answers the stream's
+    last message); for a server-streaming one, a request and its reply K times."""
+    if method.one_way == "client":
+        n = len(requests)
+        return [[requests[(i + j) % n] for j in range(k)] for i in range(n)], [expected[(i + k - 1) % n]
+                                                                               for i in range(n)]
+    if method.one_way == "server":
+        return requests, [[reply] * k for reply in expected]
+    return requests, expected
+
+
+def _stream_text(method: schema.Method, options: UserWorkload) -> str:
+    if method.one_way is None:
+        return ""
+    return f", {options.stream_messages} {'requests' if method.one_way == 'client' else 'replies'} a call's stream"
 
 
 def _method(key: str, typed: str) -> schema.Method:
@@ -125,10 +154,17 @@ def _reply_text(options: UserWorkload) -> str:
     return f"of {options.reply_size_bytes}B" if options.reply == "size" else "echo"
 
 
-def _reference(requests: list[dict], expected: list[dict]) -> Any:
-    """request -> its expected reply (requests are cycled, so their replies are looked up)."""
+def _reference(requests: list[Any], expected: list[Any]) -> Any:
+    """request -> its expected reply (requests are cycled, so their replies are looked up); a one-way
+    stream's call: its requests -> the reply, or its request -> the replies."""
     table = {json.dumps(q, sort_keys=True): r for q, r in zip(requests, expected, strict=True)}
     return lambda request: table[json.dumps(request, sort_keys=True)]
+
+
+def adopt(served_text: str) -> None:
+    """This process takes the user's schema a served file carries: a cluster node does, before it
+    starts a server, since a native server is the worker's variant built for that schema."""
+    schema.add_user(base64.b64decode(json.loads(served_text)["descriptor_set_b64"]))
 
 
 class ServedFile:

@@ -319,8 +319,7 @@ def client_factory(spec: DriveSpec) -> Any:
     if spec.schema_b64 is not None:  # a method of the user's schema: its messages, built here
         schema.add_user(base64.b64decode(spec.schema_b64))
     contender = get(spec.contender)
-    return python_client(contender.protocol, spec.client or contender.default_client(),
-                         streaming=spec.mode == "stream")
+    return python_client(contender.protocol, spec.client or contender.default_client(), mode=spec.mode)
 
 
 def _until(deadline_ns: int) -> Iterator[int]:

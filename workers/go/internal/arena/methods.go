@@ -20,8 +20,22 @@ type Method struct {
 	Service   string // "arena.Arena"
 	FullName  string // "/arena.Arena/Name", the gRPC path
 	Streaming bool
-	input     protoreflect.MessageType
-	output    protoreflect.MessageType
+	// ClientStreams, ServerStreams: which ways the method streams (both: bidirectional).
+	ClientStreams, ServerStreams bool
+	input                        protoreflect.MessageType
+	output                       protoreflect.MessageType
+}
+
+// OneWay is "client" or "server" for a stream one way only (a stream a call),
+// "" for unary and bidirectional methods.
+func (m Method) OneWay() string {
+	switch {
+	case m.ClientStreams && !m.ServerStreams:
+		return "client"
+	case m.ServerStreams && !m.ClientStreams:
+		return "server"
+	}
+	return ""
 }
 
 // NewRequest returns an empty request message of the generated Go type.
@@ -56,6 +70,9 @@ func MethodOf(md protoreflect.MethodDescriptor) (Method, error) {
 		Streaming: md.IsStreamingClient() || md.IsStreamingServer(),
 		input:     in,
 		output:    out,
+
+		ClientStreams: md.IsStreamingClient(),
+		ServerStreams: md.IsStreamingServer(),
 	}, nil
 }
 

@@ -70,10 +70,14 @@ type Stage struct {
 
 // Modes and arrivals of the contract.
 const (
-	ModeUnary       = "unary"
-	ModeStream      = "stream"
-	ArrivalConstant = "constant"
-	ArrivalPoisson  = "poisson"
+	ModeUnary  = "unary"
+	ModeStream = "stream"
+	// ModeClientStream, ModeServerStream: a user's one-way stream, a stream a
+	// call: a request is a JSON array of messages (client), or a response is (server).
+	ModeClientStream = "client_stream"
+	ModeServerStream = "server_stream"
+	ArrivalConstant  = "constant"
+	ArrivalPoisson   = "poisson"
 )
 
 // ReadSpec decodes and checks a spec, filling the contract's defaults. It also
@@ -109,8 +113,8 @@ func (s *Spec) check() error {
 		return errors.New("spec interval_s must be positive")
 	case s.Arrival != ArrivalConstant && s.Arrival != ArrivalPoisson:
 		return fmt.Errorf("spec arrival %q: use constant or poisson", s.Arrival)
-	case s.Mode != ModeUnary && s.Mode != ModeStream:
-		return fmt.Errorf("spec mode %q: use unary or stream", s.Mode)
+	case s.Mode != ModeUnary && s.Mode != ModeStream && s.Mode != ModeClientStream && s.Mode != ModeServerStream:
+		return fmt.Errorf("spec mode %q: use unary, stream, client_stream or server_stream", s.Mode)
 	case s.Connections != nil && (*s.Connections < 1 || *s.Connections > s.Clients):
 		return fmt.Errorf("spec connections %d: give 1 to clients (%d)", *s.Connections, s.Clients)
 	case len(s.Stages) > 0 && s.RatePerS == nil:

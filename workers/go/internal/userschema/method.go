@@ -46,9 +46,6 @@ func Lookup(key string) (arena.Method, error) {
 	if md == nil {
 		return arena.Method{}, fmt.Errorf("service %s has no method %s: %s", service, name, notBuilt)
 	}
-	if md.IsStreamingClient() != md.IsStreamingServer() {
-		return arena.Method{}, fmt.Errorf("%s: one-sided streams are not served yet (as in the Python half); use a unary or bidirectional method", key)
-	}
 	method, err := arena.MethodOf(md)
 	if err != nil {
 		return arena.Method{}, fmt.Errorf("%s: %s", key, notBuilt)

@@ -19,14 +19,22 @@ type File struct {
 	Pairs        [][]json.RawMessage `json:"pairs"`  // [request, reply] in proto JSON
 	ServerWorkUs float64             `json:"server_work_us"`
 	ServerWaitUs float64             `json:"server_wait_us"`
+	// StreamMessages: a server-streaming method's replies a call (a client
+	// stream's requests are the client's to choose).
+	StreamMessages int `json:"stream_messages"`
 }
+
+// maxStreamMessages bounds what a served file may ask (the Python side's --stream-messages limit).
+const maxStreamMessages = 10000
 
 // Handler is the user's method as a server answers it.
 type Handler struct {
 	Method      arena.Method
 	Calibration string // the line the server logs: what the handler's cost was calibrated to
-	respond     Responder
-	cost        func()
+	// StreamMessages: the replies a server-streaming call gets (the handler's answer, K times).
+	StreamMessages int
+	respond        Responder
+	cost           func()
 }
 
 // ReadFile reads and checks served.json.
@@ -41,6 +49,12 @@ func ReadFile(path string) (*File, error) {
 	}
 	if f.ServerWorkUs < 0 || f.ServerWaitUs < 0 {
 		return nil, fmt.Errorf("bad --schema %s: negative server work or wait", path)
+	}
+	if f.StreamMessages == 0 {
+		f.StreamMessages = 1
+	}
+	if f.StreamMessages < 1 || f.StreamMessages > maxStreamMessages {
+		return nil, fmt.Errorf("bad --schema %s: stream_messages %d: give 1 to %d", path, f.StreamMessages, maxStreamMessages)
 	}
 	return &f, nil
 }
@@ -61,7 +75,8 @@ func Load(path string) (*Handler, error) {
 		return nil, fmt.Errorf("bad --schema %s: %v", path, err)
 	}
 	cost, calibration := Cost(f.ServerWorkUs, f.ServerWaitUs)
-	return &Handler{Method: method, Calibration: f.Method + ": " + calibration, respond: respond, cost: cost}, nil
+	return &Handler{Method: method, Calibration: f.Method + ": " + calibration, StreamMessages: f.StreamMessages,
+		respond: respond, cost: cost}, nil
 }
 
 // Answer spends the handler's cost, then answers request.

@@ -26,6 +26,8 @@ type client struct {
 	stream    bool
 	requests  []proto.Message
 	responses []proto.Message
+	uploads   [][]proto.Message // a client stream's calls: the requests each sends
+	followed  [][]proto.Message // a server stream's calls: the replies each expects
 }
 
 // NewClient decodes the spec's canonical JSON into the generated messages.
@@ -34,39 +36,44 @@ func NewClient(spec *core.Spec) (core.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	stream := spec.Mode == core.ModeStream
-	if stream != method.Streaming {
-		return nil, fmt.Errorf("method %s needs mode %q", method.Name, modeOf(method.Streaming))
+	if spec.Mode != modeOf(method) {
+		return nil, fmt.Errorf("method %s needs mode %q", method.Name, modeOf(method))
 	}
 	if err := spec.RequestPairs(); err != nil {
 		return nil, err
 	}
-	c := &client{user: spec.User(), target: spec.Target, method: method, stream: stream}
-	if c.requests, err = arena.DecodeAll(spec.Requests, method.NewRequest, protoUnmarshal); err != nil {
-		return nil, fmt.Errorf("spec requests: %v", err)
-	}
-	if c.responses, err = arena.DecodeAll(spec.Responses, method.NewResponse, protoUnmarshal); err != nil {
-		return nil, fmt.Errorf("spec responses: %v", err)
+	c := &client{user: spec.User(), target: spec.Target, method: method, stream: spec.Mode == core.ModeStream}
+	if err := c.decode(spec); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
-func modeOf(streaming bool) string {
-	if streaming {
-		return core.ModeStream
+// decode reads the spec's requests and replies into messages: a client
+// stream's requests and a server stream's replies are lists, one per call.
+func (c *client) decode(spec *core.Spec) (err error) {
+	m := c.method
+	if c.requests, c.uploads, err = decodeSide(spec.Requests, m.NewRequest, m.OneWay() == "client"); err != nil {
+		return fmt.Errorf("spec requests: %v", err)
 	}
-	return core.ModeUnary
+	if c.responses, c.followed, err = decodeSide(spec.Responses, m.NewResponse, m.OneWay() == "server"); err != nil {
+		return fmt.Errorf("spec responses: %v", err)
+	}
+	return nil
 }
 
 // protoUnmarshal reads canonical JSON (int64 as numbers or strings).
 func protoUnmarshal(data []byte, m proto.Message) error { return protojson.Unmarshal(data, m) }
 
-func (c *client) Len() int { return len(c.requests) }
+func (c *client) Len() int { return max(len(c.requests), len(c.uploads)) }
 
 // Multiplexes: a channel takes many unary calls at once; a kept-open stream answers one caller.
 func (c *client) Multiplexes() bool { return !c.stream }
 
 func (c *client) Matches(idx int, reply any) bool {
+	if c.followed != nil {
+		return equalLists(reply.([]proto.Message), c.followed[idx])
+	}
 	if c.user { // any schema: maps too, exactly as protobuf compares
 		return proto.Equal(reply.(proto.Message), c.responses[idx])
 	}
@@ -82,6 +89,9 @@ func (c *client) Dial(ctx context.Context) (core.Conn, error) {
 	}
 	if c.stream {
 		return openStream(cc, c)
+	}
+	if c.method.OneWay() != "" {
+		return &oneWayConn{unaryConn{cc: cc, client: c}}, nil
 	}
 	return &unaryConn{cc: cc, client: c}, nil
 }

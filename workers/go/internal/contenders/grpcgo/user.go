@@ -19,7 +19,10 @@ import (
 // only when the run starts, so its service is described then).
 func registerUser(s *grpc.Server, h *userschema.Handler) {
 	desc := grpc.ServiceDesc{ServiceName: h.Method.Service, HandlerType: (*any)(nil)}
-	if h.Method.Streaming {
+	if h.Method.OneWay() != "" {
+		desc.Streams = []grpc.StreamDesc{*oneWayDesc(h.Method)}
+		desc.Streams[0].Handler = oneWayHandler(h)
+	} else if h.Method.Streaming {
 		desc.Streams = []grpc.StreamDesc{{StreamName: h.Method.Name, ServerStreams: true, ClientStreams: true,
 			Handler: func(_ any, stream grpc.ServerStream) error { return serveStream(h, stream) }}}
 	} else {
