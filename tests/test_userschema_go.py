@@ -87,7 +87,7 @@ def test_a_cluster_serves_and_drives_a_user_schema_on_its_nodes(orders_variant, 
     pytest.importorskip("distributed")
     before = set(Path(tempfile.gettempdir()).glob("rpcarena-*-node-*"))
     out = tmp_path / "r.json"
-    done = _run(out, "grpc-go,grpc-py,tcp-raw-go", "--cluster", "local:2")
+    done = run_orders(out, "grpc-go,grpc-py,tcp-raw-go", "--cluster", "local:2")
     assert done.returncode == 0, done.stderr
     cells = {c.contender: c for c in rpcarena.load(out).cells if c.trial == 0}
     assert sorted(cells) == ["grpc-go", "grpc-py", "tcp-raw-go"]
