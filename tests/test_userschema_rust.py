@@ -127,4 +127,6 @@ def test_the_rust_contenders_name_what_of_a_schema_they_lack():
     contenders = all_contenders()
     reasons = {name: contenders[name].unsupported("ticks.Ticker/Follow") for name in RUST_SERVED}
     assert reasons["grpc-tonic"] is None
+    one_way = [contenders["grpc-tonic"].unsupported(m) for m in ("ticks.Ticker/Record", "ticks.Ticker/Watch")]
+    assert all(reason is not None and "stream" in reason for reason in one_way), one_way
     assert reasons["rest-warp"] == reasons["rest-axum"] == contenders["rest-go"].unsupported("ticks.Ticker/Follow")
