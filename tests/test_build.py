@@ -4,6 +4,7 @@ exits non-zero when a build that was to happen did not; shown on small programs 
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -63,3 +64,23 @@ def test_a_missing_tool_is_named_with_its_fix_and_fails_only_when_asked_for(prog
 def test_an_unknown_name_is_a_usage_error(programs, capsys):
     assert cli.main(["build", "--language", "cobol"]) == 2
     assert "--language cobol: unknown cobol; choose among good, broken, toolless, delayline" in capsys.readouterr().err
+
+
+HELD = """import fcntl, sys
+try:
+    fcntl.flock(open(sys.argv[1]), fcntl.LOCK_EX | fcntl.LOCK_NB)
+except BlockingIOError:
+    open(sys.argv[2], "w").write("held")
+"""
+
+
+def test_a_schema_variant_builds_holding_its_base_workers_lock(tmp_path, monkeypatch):
+    """A base and its variants build in one work tree (cargo's one target/): no two may interleave."""
+    monkeypatch.setenv("RPCARENA_CACHE", str(tmp_path / "cache"))
+    base = _worker(tmp_path, "tree", ["sh", "-c", "cat main.txt > {out}"])
+    base.manifest["schema_build"] = [[sys.executable, "-c", HELD, "{build}/../lock", "{build}/seen"],
+                                     ["sh", "-c", "cat main.txt > {out}"]]
+    variant = base.for_schema(b"a descriptor set")
+    assert variant.lock_paths() == [base.build_dir / "lock", variant.build_dir / "lock"]
+    variant.ensure_built()
+    assert (variant.build_dir / "seen").read_text() == "held"

@@ -44,7 +44,7 @@ def orders_variant(go) -> builds.Worker:
     return variant
 
 
-def _run(out: Path, contenders: str, *extra: str) -> subprocess.CompletedProcess:
+def run_orders(out: Path, contenders: str, *extra: str) -> subprocess.CompletedProcess:
     return run_cli("run", "--proto", str(ORDERS), "--method", "orders.Orders/Place", "--data-file",
                    str(EXAMPLES / "orders" / "requests.jsonl"), "--server-work", "50us", "--contender", contenders,
                    "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out), *extra)
@@ -52,7 +52,7 @@ def _run(out: Path, contenders: str, *extra: str) -> subprocess.CompletedProcess
 
 def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(orders_variant, tmp_path):
     out = tmp_path / "r.json"
-    done = _run(out, ",".join(GO_SERVED), "--client", "go,py")
+    done = run_orders(out, ",".join(GO_SERVED), "--client", "go,py")
     assert done.returncode == 0, done.stderr
     assert "go worker for this schema: reused" in done.stderr  # the module's build, not a second one
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
@@ -63,7 +63,7 @@ def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(
 
 def test_the_go_clients_call_the_python_servers_of_a_user_schema(orders_variant, tmp_path):
     out = tmp_path / "r.json"
-    done = _run(out, "grpc-py,rest-fastapi,tagless", "--client", "go")
+    done = run_orders(out, "grpc-py,rest-fastapi,tagless", "--client", "go")
     assert done.returncode == 0, done.stderr
     assert "go worker for this schema: reused" in done.stderr  # a client alone needs the variant too
     cells = {c.contender: c for c in rpcarena.load(out).cells}
@@ -74,7 +74,7 @@ def test_the_go_clients_call_the_python_servers_of_a_user_schema(orders_variant,
 
 def test_the_go_floor_echoes_a_user_schemas_bytes(orders_variant, tmp_path):
     out = tmp_path / "r.json"
-    done = _run(out, "tcp-raw-go", "--client", "go")
+    done = run_orders(out, "tcp-raw-go", "--client", "go")
     assert done.returncode == 0, done.stderr
     (cell,) = rpcarena.load(out).cells
     assert (cell.contender, cell.status, cell.calls, cell.errors) == ("tcp-raw-go", "ok", 30, {}), cell.reason
@@ -87,7 +87,7 @@ def test_a_cluster_serves_and_drives_a_user_schema_on_its_nodes(orders_variant, 
     pytest.importorskip("distributed")
     before = set(Path(tempfile.gettempdir()).glob("rpcarena-*-node-*"))
     out = tmp_path / "r.json"
-    done = _run(out, "grpc-go,grpc-py,tcp-raw-go", "--cluster", "local:2")
+    done = run_orders(out, "grpc-go,grpc-py,tcp-raw-go", "--cluster", "local:2")
     assert done.returncode == 0, done.stderr
     cells = {c.contender: c for c in rpcarena.load(out).cells if c.trial == 0}
     assert sorted(cells) == ["grpc-go", "grpc-py", "tcp-raw-go"]
@@ -168,37 +168,47 @@ from rpcarena.userschema.workload import UserWorkload, build
 options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"order_id": "A-1"}')
 right = build(options)
 workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
-config = RunConfig(contenders=json.loads(sys.argv[3]), client_drivers=["go", "py"], workloads=[right.id], calls=5,
-                   warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
+config = RunConfig(contenders=json.loads(sys.argv[3]), client_drivers=json.loads(sys.argv[4]), workloads=[right.id],
+                   calls=5, warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
 print(json.dumps([[c.contender, c.client, c.errors] for c in Arena(config, plans(config)).run().cells]))
 """
 
 
-def test_the_go_client_counts_a_wrong_answer_and_a_go_server_answering_wrong_is_caught(orders_variant, tmp_path):
+def wrong_answers(tmp_path: Path, served: tuple[str, ...], clients: tuple[str, ...]) -> None:
     """The servers answer "A-1" while the drivers expect "A-2": every call is a wrong answer, whichever
-    client (Go or Python) calls whichever Go server."""
+    client calls whichever server."""
     done = subprocess.run([sys.executable, "-c", WRONG_ANSWERS, str(ORDERS), str(tmp_path / "r.json"),
-                           json.dumps(list(GO_SERVED))], capture_output=True, text=True, timeout=300, check=False)
+                           json.dumps(list(served)), json.dumps(list(clients))],
+                          capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     errors = json.loads(done.stdout.splitlines()[-1])
     assert sorted(map(tuple, ([c, client] for c, client, _ in errors))) == sorted(
-        (c, client) for c in GO_SERVED for client in ("go", "py"))
+        (c, client) for c in served for client in clients)
     assert all(found == {"wrong_answer": 5} for _, _, found in errors), errors
 
 
-def test_a_built_schema_is_reused_and_a_changed_one_is_a_new_variant(go, orders_variant, tmp_path):
-    log = orders_variant.build_dir / "build.log"
+def test_the_go_client_counts_a_wrong_answer_and_a_go_server_answering_wrong_is_caught(orders_variant, tmp_path):
+    wrong_answers(tmp_path, GO_SERVED, ("go", "py"))
+
+
+def reused_and_changed(worker: builds.Worker, variant: builds.Worker, tmp_path: Path) -> None:
+    """A second build of the orders schema is the first one's; a changed schema a new variant."""
+    log = variant.build_dir / "build.log"
     before = log.stat().st_mtime_ns
-    again = go.for_schema(compiled.descriptor_set(ORDERS)[0])
-    assert again.built() and again.build_dir == orders_variant.build_dir
+    again = worker.for_schema(compiled.descriptor_set(ORDERS)[0])
+    assert again.built() and again.build_dir == variant.build_dir
     again.ensure_built()
     assert log.stat().st_mtime_ns == before  # not built again
     changed = tmp_path / "orders.proto"
     changed.write_text(ORDERS.read_text().replace("bool express = 5;", "bool express = 5;\n  int32 priority = 6;"))
-    other = go.for_schema(compiled.descriptor_set(changed)[0])
-    assert other.build_dir != orders_variant.build_dir and other.build_dir.parent == orders_variant.build_dir.parent
+    other = worker.for_schema(compiled.descriptor_set(changed)[0])
+    assert other.build_dir != variant.build_dir and other.build_dir.parent == variant.build_dir.parent
     assert not other.built()  # a changed schema is a variant of its own, built when a run needs it
-    assert go.for_schema(None) is go
+    assert worker.for_schema(None) is worker
+
+
+def test_a_built_schema_is_reused_and_a_changed_one_is_a_new_variant(go, orders_variant, tmp_path):
+    reused_and_changed(go, orders_variant, tmp_path)
 
 
 def test_a_feature_tagless_go_cannot_carry_is_named_as_the_python_tagless_names_it():

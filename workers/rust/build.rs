@@ -4,6 +4,13 @@
 //!
 //! The LargeData messages (up to 8192 int32 fields) are mapped to one hand-written const-generic
 //! type (`src/proto/large_data.rs`) instead of derived structs, which keeps compile time flat.
+//!
+//! With `RPCARENA_USER_SCHEMA` set to a descriptor set (a per-schema variant, `schema_build` in
+//! worker.json), it also generates that schema's messages as Rust users write them (prost-build,
+//! and pbjson-build's serde impls for proto JSON) and their dispatch table (`user_schema`).
+
+#[path = "build/user_schema.rs"]
+mod user_schema;
 
 use std::{env, fs, path::Path, process::Command};
 
@@ -13,6 +20,7 @@ const REPORTED_CRATES: [&str; 7] = ["tonic", "warp", "axum", "hyper", "tokio", "
 
 fn main() {
     compile_proto();
+    user_schema::generate();
     record_versions();
 }
 

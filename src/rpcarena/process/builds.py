@@ -22,6 +22,7 @@ import hashlib
 import json
 import shutil
 import subprocess
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -124,10 +125,15 @@ class Worker:
         if reason:
             raise UnavailableError(f"{self.language} worker unavailable: {reason}")
         self.build_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.build_dir / "lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        with ExitStack() as held:
+            for path in self.lock_paths():
+                fcntl.flock(held.enter_context(open(path, "w")), fcntl.LOCK_EX)
             if not (self.build_dir / "OK").exists():
                 self._build()
+
+    def lock_paths(self) -> list[Path]:
+        """The locks a build holds, always taken in this order."""
+        return [self.build_dir / "lock"]
 
     def _build(self) -> None:
         log = self.build_dir / "build.log"
@@ -201,6 +207,12 @@ class SchemaVariant(Worker):
 
     def _expand(self, arg: str) -> str:
         return super()._expand(arg).replace("{schema}", str(self.schema_file))
+
+    def lock_paths(self) -> list[Path]:
+        """The base's lock too: in a checkout the base and every variant build in one work tree
+        (cargo's one `target/`, whose binary a step then copies), so no two of them may interleave."""
+        assert self.base is not None
+        return [*self.base.lock_paths(), *super().lock_paths()]
 
     def _steps(self) -> list[list[str]]:
         if not self.schema_file.exists():

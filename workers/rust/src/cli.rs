@@ -4,7 +4,8 @@ use crate::{contenders, drive, runtime, serve};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: rpcarena-worker serve --contender ID --host HOST --port PORT [--redis URL] | drive < spec.json";
+const USAGE: &str =
+    "usage: rpcarena-worker serve --contender ID --host HOST --port PORT [--redis URL] [--schema served.json] | drive < spec.json";
 
 /// Exit 2: the command or spec cannot run; exit 1: the server failed (e.g. bind).
 pub fn main(args: &[String]) -> ExitCode {
@@ -30,8 +31,9 @@ fn run_serve(args: &[String]) -> Outcome {
     let port = flag(args, "--port").unwrap_or("0").parse::<u16>().map_err(|e| (2, format!("bad --port: {e}")))?;
     let contender = contenders::find(id).ok_or_else(|| (2, format!("unknown contender {id:?}; this worker has {}", contenders::ids())))?;
     let redis = flag(args, "--redis").filter(|url| !url.is_empty());
+    let schema = flag(args, "--schema").filter(|path| !path.is_empty());
     let rt = runtime::build().map_err(|e| (1, format!("cannot start the runtime: {e}")))?;
-    let result = rt.block_on(serve::serve(contender, host, port, redis));
+    let result = rt.block_on(serve::serve(contender, host, port, redis, schema));
     rt.shutdown_background();
     result.map_err(|e| (1, e.to_string()))
 }

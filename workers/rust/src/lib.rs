@@ -10,3 +10,4 @@ pub mod predictions;
 pub mod proto;
 pub mod runtime;
 pub mod serve;
+pub mod userschema;

@@ -3,8 +3,10 @@
 
 use crate::contenders::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
+use crate::userschema::served::Served;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -16,6 +18,7 @@ const GRACE: Duration = Duration::from_secs(1);
 pub enum ServeError {
     NoServer(String),
     Redis(String),
+    Schema(String),
     Bind(String, io::Error),
     Serve(io::Error),
 }
@@ -24,7 +27,7 @@ impl std::fmt::Display for ServeError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             ServeError::NoServer(id) => write!(f, "contender {id} has no server in this worker"),
-            ServeError::Redis(why) => f.write_str(why),
+            ServeError::Redis(why) | ServeError::Schema(why) => f.write_str(why),
             ServeError::Bind(addr, e) => write!(f, "cannot bind {addr}: {e}"),
             ServeError::Serve(e) => write!(f, "server failed: {e}"),
         }
@@ -32,9 +35,10 @@ impl std::fmt::Display for ServeError {
 }
 
 /// Serves `contender` on host:port; `redis` is the predictions seed's Redis URL, checked first.
-pub async fn serve(contender: &Contender, host: &str, port: u16, redis: Option<&str>) -> Result<(), ServeError> {
+pub async fn serve(contender: &Contender, host: &str, port: u16, redis: Option<&str>, schema: Option<&str>) -> Result<(), ServeError> {
     let serve_fn = contender.server.ok_or_else(|| ServeError::NoServer(contender.id.into()))?;
-    let options = server_options(redis).await?;
+    let mut options = server_options(redis).await?;
+    options.user = user_method(schema)?;
     let listener = bind(host, port).await.map_err(|e| ServeError::Bind(format!("{host}:{port}"), e))?;
     let stop_signal = stop_requested().map_err(ServeError::Serve)?;
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -61,7 +65,16 @@ async fn server_options(redis: Option<&str>) -> Result<ServerOptions, ServeError
         Some(url) => Some(crate::predictions::Store::open(url).await.map_err(ServeError::Redis)?),
         None => None,
     };
-    Ok(ServerOptions { predictions })
+    Ok(ServerOptions { predictions, user: None })
+}
+
+/// The user's method of `--schema served.json`, its calibration logged on stderr as the Python
+/// and Go servers log it.
+fn user_method(schema: Option<&str>) -> Result<Option<Arc<Served>>, ServeError> {
+    let Some(path) = schema else { return Ok(None) };
+    let served = Served::load(path).map_err(ServeError::Schema)?;
+    eprintln!("rpcarena: {}", served.calibration);
+    Ok(Some(Arc::new(served)))
 }
 
 /// Binds with TCP_NODELAY on the listening socket; Linux copies it to every accepted socket,

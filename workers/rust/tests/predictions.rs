@@ -20,7 +20,7 @@ use tonic_prost::ProstCodec;
 const SERVERS: [&str; 3] = ["grpc-tonic", "rest-warp", "rest-axum"];
 
 async fn options(redis: &redis::RedisServer) -> ServerOptions {
-    ServerOptions { predictions: Some(Store::open(&redis.url).await.expect("store opens")) }
+    ServerOptions { predictions: Some(Store::open(&redis.url).await.expect("store opens")), user: None }
 }
 
 fn predictions_spec(contender: &str, addr: SocketAddr, calls: u64) -> Value {

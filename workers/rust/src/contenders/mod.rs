@@ -11,7 +11,9 @@ pub mod tcp_raw;
 use crate::drive::call::{BoxFut, SharedConnector};
 use crate::drive::spec::{Spec, SpecError};
 use crate::predictions::Store;
+use crate::userschema::served::Served;
 use std::io;
+use std::sync::Arc;
 use tokio::net::TcpListener;
 
 /// Resolves when the server must stop accepting and finish.
@@ -27,6 +29,8 @@ pub struct ServerOptions {
     /// The predictions seed's Redis (`--redis`): servers that know `predictions.Predictions`
     /// serve it only then.
     pub predictions: Option<Store>,
+    /// The user's method (`--schema served.json`): servers that serve a user's schema add it.
+    pub user: Option<Arc<Served>>,
 }
 
 pub struct Contender {

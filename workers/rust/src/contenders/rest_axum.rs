@@ -1,7 +1,9 @@
 //! `rest-axum`: the HTTP/JSON mapping served by axum, and the predictions seed's
-//! `GET /predictions/{id_client}` (404 without a Redis); its client side is the shared hyper
-//! http-json client.
+//! `GET /predictions/{id_client}` (404 without a Redis), and a user's method with `--schema`
+//! (`POST /package.Service/Method`, `http_json::user`, the code rest-warp serves it with); its
+//! client side is the shared hyper http-json client.
 
+use super::http_json::user::UserRoute;
 use super::http_json::{client, dispatch, predictions, JSON};
 use super::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
@@ -26,7 +28,18 @@ pub const CONTENDER: Contender = Contender {
 };
 
 fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> BoxFut<'static, io::Result<()>> {
-    let app = Router::new()
+    let mut app = Router::new();
+    if let Some(user) = options.user.as_deref().map(UserRoute::of) {
+        let path = user.path.clone();
+        app = app.route(
+            &path,
+            post(move |body: Bytes| {
+                let answer = user.respond(&user.path, body).expect("the route of its own path");
+                async move { into_response(answer.await) }
+            }),
+        );
+    }
+    let app = app
         .route("/arena/{method}", post(handle))
         .route("/predictions/{id_client}", get(get_predictions))
         .with_state(options.predictions)

@@ -1,5 +1,6 @@
 //! `rest-warp`: the HTTP/JSON mapping served by warp (the seed being reproduced used warp), and
-//! the seed's `GET /predictions/{id_client}` (404 without a Redis); its client side is the shared
+//! the seed's `GET /predictions/{id_client}` (404 without a Redis), and a user's method with
+//! `--schema` (`POST /package.Service/Method`, `http_json::user`); its client side is the shared
 //! hyper http-json client.
 //!
 //! The warp filter runs as a hyper service in an accept loop equivalent to `warp::serve`'s
@@ -7,6 +8,7 @@
 //! cannot prove `Send` (a known limit of `async fn` in warp's private `Accept` trait), and a
 //! contender's server future must be `Send`.
 
+use super::http_json::user::UserRoute;
 use super::http_json::{client, dispatch, predictions, JSON};
 use super::{Contender, ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
@@ -19,6 +21,7 @@ use percent_encoding::percent_decode_str;
 use std::io;
 use tokio::net::TcpListener;
 use warp::http::{header::CONTENT_TYPE, Response, StatusCode};
+use warp::path::FullPath;
 use warp::Filter;
 
 pub const CONTENDER: Contender = Contender {
@@ -44,7 +47,22 @@ fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) -> B
             // warp hands the segment over as sent; axum decodes it.
             async move { reply(predictions::respond(store.as_ref(), &percent_decode_str(&id).decode_utf8_lossy()).await) }
         });
-    let routes = arena.or(predictions).unify().recover(too_large);
+    // Last: it reads the body of any other POST, which only a 404 then answers.
+    let user = options.user.as_deref().map(UserRoute::of);
+    let user = warp::post()
+        .and(warp::path::full())
+        .and(warp::body::content_length_limit(limits::MAX_REQUEST_BYTES as u64))
+        .and(warp::body::bytes())
+        .and_then(move |path: FullPath, body: Bytes| {
+            let answer = user.as_ref().and_then(|route| route.respond(path.as_str(), body));
+            async move {
+                match answer {
+                    Some(answer) => Ok(reply(answer.await)),
+                    None => Err(warp::reject::not_found()),
+                }
+            }
+        });
+    let routes = arena.or(predictions).unify().or(user).unify().recover(too_large);
     Box::pin(async move {
         tokio::select! {
             result = accept_loop(listener, routes) => result,

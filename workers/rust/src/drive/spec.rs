@@ -80,6 +80,11 @@ pub struct Spec {
     /// time: its warm-up is `warmup_s`, and this is read only to be kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warmup_max_s: Option<f64>,
+    /// The user's compiled schema when `method` is one of its ("pkg.Service/Method"): the
+    /// requests and responses are then its messages in proto JSON, and this worker must be the
+    /// variant built with that schema (its generated types are found by the method's key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_b64: Option<String>,
 }
 
 /// One step of a staged open loop.
@@ -184,6 +189,11 @@ impl Spec {
     pub fn timeout(&self) -> Duration {
         let exact = self.external.as_ref().and_then(|e| e.get("timeout_us")).and_then(Value::as_u64);
         exact.map_or(Duration::from_millis(self.timeout_ms), Duration::from_micros)
+    }
+
+    /// Whether the spec calls a method of the user's schema.
+    pub fn user(&self) -> bool {
+        self.schema_b64.as_deref().is_some_and(|s| !s.is_empty())
     }
 
     /// Requests/responses for typed protocols; an empty list is an error.

@@ -7,6 +7,7 @@ use crate::drive::payloads::Payloads;
 use crate::drive::spec::{bad, Mode, Spec, SpecError};
 use crate::methods::{self, Method, MethodVisitor, Rpc};
 use crate::predictions::GetPredictions;
+use crate::userschema::{UserRpc, UserVisitor};
 use std::error::Error;
 use std::sync::Arc;
 use tonic::client::Grpc;
@@ -17,7 +18,11 @@ use tonic_prost::ProstCodec;
 
 pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
     let endpoint = endpoint(&spec.target)?;
-    if spec.mode == Mode::Stream {
+    let stream = spec.mode == Mode::Stream;
+    if spec.user() {
+        return crate::userschema::visit(&spec.method, User { spec, endpoint, stream }).map_err(bad)?;
+    }
+    if stream {
         return super::stream::connector(spec, endpoint);
     }
     let unary = Unary { spec, endpoint };
@@ -74,6 +79,25 @@ impl MethodVisitor for Unary<'_> {
     type Out = Result<SharedConnector, SpecError>;
     fn visit<M: Method>(self) -> Self::Out {
         self.build::<M>()
+    }
+}
+
+/// A user's method: unary, or a bidirectional stream driven as `InvertStream` is.
+struct User<'a> {
+    spec: &'a Spec,
+    endpoint: Endpoint,
+    stream: bool,
+}
+
+impl UserVisitor for User<'_> {
+    type Out = Result<SharedConnector, SpecError>;
+    fn visit<M: UserRpc>(self) -> Self::Out {
+        let User { spec, endpoint, stream } = self;
+        match (M::STREAMING, stream) {
+            (false, false) => Unary { spec, endpoint }.build::<M>(),
+            (true, true) => super::stream::build::<M>(spec, endpoint),
+            _ => Err(bad(format!("method {}/{} needs mode {:?}", M::SERVICE, M::NAME, if M::STREAMING { "stream" } else { "unary" }))),
+        }
     }
 }
 

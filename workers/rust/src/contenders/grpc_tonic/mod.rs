@@ -5,6 +5,7 @@
 mod client;
 mod server;
 mod stream;
+mod user;
 
 use super::Contender;
 

@@ -1,5 +1,6 @@
 //! The tonic service: every unary operation from the method table, plus `InvertStream`; and
-//! `predictions.Predictions` when `serve` has a Redis (else that service is UNIMPLEMENTED).
+//! `predictions.Predictions` when `serve` has a Redis (else that service is UNIMPLEMENTED); and a
+//! user's method with `--schema` (`user`).
 
 use crate::contenders::{ServerOptions, Shutdown};
 use crate::drive::call::BoxFut;
@@ -54,11 +55,12 @@ pub fn serve(listener: TcpListener, options: ServerOptions, shutdown: Shutdown) 
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true)).map(move |stream| stream.map(|s| limits::Idle::new(s, idle)));
         let service =
             ArenaServer::new(ArenaService).max_decoding_message_size(limits::MAX_REQUEST_BYTES).max_encoding_message_size(usize::MAX);
-        tonic::transport::Server::builder()
+        let mut router = tonic::transport::Server::builder()
             .add_service(service)
-            .add_optional_service(options.predictions.map(crate::predictions::service::server))
-            .serve_with_incoming_shutdown(incoming, shutdown)
-            .await
-            .map_err(io::Error::other)
+            .add_optional_service(options.predictions.map(crate::predictions::service::server));
+        if let Some(served) = &options.user {
+            router = super::user::add(router, served);
+        }
+        router.serve_with_incoming_shutdown(incoming, shutdown).await.map_err(io::Error::other)
     })
 }

@@ -55,6 +55,9 @@ pub fn connector<K: ClientKind>(spec: &Spec) -> Result<SharedConnector, SpecErro
     if spec.mode == Mode::Stream {
         return Err(bad("http-json has no stream mode"));
     }
+    if spec.user() {
+        return super::user::connector::<K>(spec);
+    }
     if spec.method == GetPredictions::NAME {
         return K::build(spec, super::predictions::route());
     }

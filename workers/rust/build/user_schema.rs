@@ -1,0 +1,176 @@
+//! A user's schema, generated as a Rust user of prost and tonic would generate it: prost-build's
+//! messages and pbjson-build's serde impls (the proto3 JSON mapping, with the .proto's field
+//! names as the other workers write it), into OUT_DIR; and `user_schema.rs`, the module tree
+//! that includes them and the dispatch table `src/userschema` reads: one type per method of the
+//! schema's services (an `Rpc` over its generated request and reply), found by its key
+//! "package.Service/Method". Without `RPCARENA_USER_SCHEMA` the table is empty: the worker is
+//! built exactly as before, with no user's methods.
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use prost::Message;
+use prost_types::{FileDescriptorProto, FileDescriptorSet};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+use std::{env, fs};
+
+const VAR: &str = "RPCARENA_USER_SCHEMA";
+/// The well-known types come from pbjson-types (prost's types with serde impls), as the pbjson
+/// documentation has users map them.
+const WELL_KNOWN: &str = ".google.protobuf";
+
+const EMPTY: &str = "/// No user's schema in this build (`RPCARENA_USER_SCHEMA` was not set).
+pub fn visit<V: crate::userschema::UserVisitor>(_key: &str, _visitor: V) -> Option<Result<V::Out, String>> {
+    None
+}
+";
+
+pub fn generate() {
+    println!("cargo:rerun-if-env-changed={VAR}");
+    let out = env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let table = match env::var(VAR) {
+        Ok(path) if !path.is_empty() => compile(Path::new(&path), Path::new(&out)),
+        _ => EMPTY.to_string(),
+    };
+    fs::write(Path::new(&out).join("user_schema.rs"), table).expect("write user_schema.rs");
+}
+
+/// Generates the schema's code and returns its module tree and dispatch table.
+fn compile(path: &Path, out: &Path) -> String {
+    println!("cargo:rerun-if-changed={}", path.display());
+    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{VAR}={}: {e}", path.display()));
+    let set = FileDescriptorSet::decode(bytes.as_slice()).unwrap_or_else(|e| panic!("{VAR}={}: not a descriptor set: {e}", path.display()));
+    let own: Vec<FileDescriptorProto> = set.file.iter().filter(|f| !is_well_known(f.package())).cloned().collect();
+    prost_build::Config::new()
+        .out_dir(out)
+        .btree_map(["."]) // a deterministic encoding: the reply file's requests are looked up by it
+        .compile_well_known_types() // so that the extern path below replaces prost's own default
+        .extern_path(WELL_KNOWN, "::pbjson_types")
+        .compile_fds(FileDescriptorSet { file: own.clone() })
+        .unwrap_or_else(|e| panic!("prost-build over {}: {e}", path.display()));
+    pbjson_build::Builder::new()
+        .out_dir(out)
+        .register_descriptors(&bytes)
+        .expect("the descriptor set decoded above")
+        .extern_path(WELL_KNOWN, "::pbjson_types")
+        .btree_map(["."])
+        .preserve_proto_field_names()
+        .use_integers_for_enums()
+        .ignore_unknown_fields()
+        .build(&packages(&own).iter().map(|p| format!(".{p}")).collect::<Vec<_>>())
+        .unwrap_or_else(|e| panic!("pbjson-build over {}: {e}", path.display()));
+    modules(&packages(&own)) + &table(&own)
+}
+
+fn is_well_known(package: &str) -> bool {
+    format!(".{package}").starts_with(WELL_KNOWN)
+}
+
+fn packages(files: &[FileDescriptorProto]) -> Vec<String> {
+    let mut found: Vec<String> = files.iter().map(|f| f.package().to_string()).collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// One module a package segment, as prost's `include_file` nests them (its generated code names
+/// other packages' types by `super::` paths), each including prost's and pbjson's files.
+fn modules(packages: &[String]) -> String {
+    #[derive(Default)]
+    struct Node(BTreeMap<String, Node>, Option<String>);
+    let mut root = Node::default();
+    for package in packages {
+        let node = package.split('.').fold(&mut root, |node, segment| node.0.entry(segment.to_string()).or_default());
+        node.1 = Some(package.clone());
+    }
+    fn write(node: &Node, text: &mut String) {
+        if let Some(package) = &node.1 {
+            let _ = writeln!(text, "include!(concat!(env!(\"OUT_DIR\"), \"/{package}.rs\"));");
+            let _ = writeln!(text, "include!(concat!(env!(\"OUT_DIR\"), \"/{package}.serde.rs\"));");
+        }
+        for (segment, child) in &node.0 {
+            let _ = writeln!(text, "pub mod {} {{", snake(segment));
+            write(child, text);
+            text.push_str("}\n");
+        }
+    }
+    let mut text = String::from("#[allow(clippy::all, clippy::pedantic, dead_code, non_camel_case_types)]\npub mod types {\n");
+    write(&root, &mut text);
+    text + "}\n"
+}
+
+/// A type per method and `visit`; a one-way stream is named, refused (no manifest entry of this
+/// worker lists it in `user_streams`, so rpcarena never asks for one).
+fn table(files: &[FileDescriptorProto]) -> String {
+    let (mut types, mut arms) = (String::new(), String::new());
+    for file in files {
+        for service in &file.service {
+            let full = qualified(file.package(), service.name());
+            for method in &service.method {
+                let n = arms.lines().count();
+                let key = format!("{full}/{}", method.name());
+                if method.client_streaming() != method.server_streaming() {
+                    let _ = writeln!(
+                        arms,
+                        "        {key:?} => Some(Err({:?}.into())),",
+                        format!("{key} is a one-way stream: the Rust worker serves unary methods and bidirectional streams")
+                    );
+                    continue;
+                }
+                let streaming = method.client_streaming();
+                let _ = writeln!(types, "pub struct Method{n};\nimpl crate::methods::Rpc for Method{n} {{\n    const SERVICE: &'static str = {full:?};\n    const NAME: &'static str = {:?};\n    type Req = {};\n    type Resp = {};\n}}\nimpl crate::userschema::UserRpc for Method{n} {{\n    const STREAMING: bool = {streaming};\n}}",
+                    method.name(), rust_type(files, method.input_type()), rust_type(files, method.output_type()));
+                let _ = writeln!(arms, "        {key:?} => Some(Ok(visitor.visit::<Method{n}>())),");
+            }
+        }
+    }
+    format!("{types}\npub fn visit<V: crate::userschema::UserVisitor>(key: &str, visitor: V) -> Option<Result<V::Out, String>> {{\n    match key {{\n{arms}        _ => None,\n    }}\n}}\n")
+}
+
+fn qualified(package: &str, name: &str) -> String {
+    if package.is_empty() {
+        name.to_string()
+    } else {
+        format!("{package}.{name}")
+    }
+}
+
+/// ".pkg.Outer.Inner" -> "types::pkg::outer::Inner"; a well-known type -> "::pbjson_types::Name".
+fn rust_type(files: &[FileDescriptorProto], full: &str) -> String {
+    if full.starts_with(&format!("{WELL_KNOWN}.")) {
+        return format!("::pbjson_types::{}", &full[WELL_KNOWN.len() + 1..]);
+    }
+    let package = files
+        .iter()
+        .map(|f| f.package())
+        .filter(|p| full.starts_with(&format!(".{p}.")) || p.is_empty())
+        .max_by_key(|p| p.len())
+        .unwrap_or("");
+    let nested: Vec<&str> = full[package.len() + 1..].trim_start_matches('.').split('.').collect();
+    let mut path: Vec<String> = vec!["types".into()];
+    path.extend(package.split('.').filter(|s| !s.is_empty()).map(snake));
+    path.extend(nested[..nested.len() - 1].iter().map(|s| snake(s)));
+    path.push(camel(nested[nested.len() - 1]));
+    path.join("::")
+}
+
+/// prost's module names: snake case, a Rust keyword made a raw identifier.
+fn snake(name: &str) -> String {
+    let ident = name.to_snake_case();
+    match ident.as_str() {
+        "self" | "super" | "crate" | "extern" => format!("{ident}_"),
+        "as" | "break" | "const" | "continue" | "else" | "enum" | "false" | "fn" | "for" | "if" | "impl" | "in" | "let" | "loop"
+        | "match" | "mod" | "move" | "mut" | "pub" | "ref" | "return" | "static" | "struct" | "trait" | "true" | "type" | "unsafe"
+        | "use" | "where" | "while" | "dyn" | "abstract" | "become" | "box" | "do" | "final" | "macro" | "override" | "priv" | "typeof"
+        | "unsized" | "virtual" | "yield" | "async" | "await" | "try" | "gen" => format!("r#{ident}"),
+        _ => ident,
+    }
+}
+
+/// prost's type names: upper camel case, `Self` escaped.
+fn camel(name: &str) -> String {
+    match name.to_upper_camel_case().as_str() {
+        "Self" => "Self_".into(),
+        ident => ident.into(),
+    }
+}
