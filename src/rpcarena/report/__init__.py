@@ -81,7 +81,7 @@ def _workload(workload: str, groups: list[Group], sources: Sequence[Source], cpu
 def _time_goes(workload: str, sources: Sequence[Source]) -> str:
     """Where the time of each mechanism's call goes, for a run of the user's own schema."""
     body = ""
-    for source in sources:
+    for source in (s for s in sources if time_goes.shown_for(s.results, workload)):
         for found in time_goes.of([r for r in answer.rankings(source.results) if r.workload == workload],
                                   source.results):
             rows = [time_goes.cells(part, duration) for part in found.parts]

@@ -88,7 +88,13 @@ def of(rankings: list[Ranking], results: Results) -> list[TimeGoes]:
     handler = work + float(asked.get("server_wait_us") or 0.0)
     return [TimeGoes(r.title(), _described(asked), [_part(e, handler, work) for e in r.entries],
                      _floor_missing(results, r.workload))
-            for r in rankings if r.workload.startswith(f"{PREFIX}.") and not r.apart and r.entries]
+            for r in rankings if shown_for(results, r.workload) and not r.apart and r.entries]
+
+
+def shown_for(results: Results, workload: str) -> bool:
+    """Whether a workload of the results is the user's own, split in parts (the seeds' are not):
+    cheap, so a report asks it before it ranks anything."""
+    return bool(results.config.get("user_schema")) and workload.startswith(f"{PREFIX}.")
 
 
 def _floor_missing(results: Results, workload: str) -> str | None:
