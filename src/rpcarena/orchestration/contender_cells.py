@@ -144,16 +144,13 @@ def _contender(plan: Plan) -> Contender:
     return registry.get(plan.subject.id)
 
 
-_KINDS = {"stream": "stream", "client_stream": "client stream", "server_stream": "server stream"}
-
-
 def client_cannot(p: Plan, contender: Contender, here: bool = True) -> Skip | None:
     """Why the plan's client cannot make this call (a stream its protocol's client lacks); `here`:
     also a native client that cannot be built on this machine (a cluster's nodes build their own)."""
     if is_python(p.client):
         if p.workload.mode != "unary" and p.client not in registry.python_client_ids(contender.protocol,
                                                                                       p.workload.mode):
-            return "unsupported", f"no Python {_KINDS[p.workload.mode]} client for {contender.protocol}"
+            return "unsupported", f"no Python {p.workload.mode.replace('_', ' ')} client for {contender.protocol}"
         return None
     client = native.client(p.client, contender.protocol)
     if client is None:
