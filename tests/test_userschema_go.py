@@ -22,6 +22,7 @@ import rpcarena
 from rpcarena.contenders import all_contenders
 from rpcarena.process import builds
 from rpcarena.protocol import schema
+from rpcarena.results import Cell
 from rpcarena.userschema import compiled
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -29,19 +30,37 @@ ORDERS = EXAMPLES / "orders" / "orders.proto"
 GO_SERVED = ("grpc-go", "rest-go", "tagless-go")
 
 
+def buildable(language: str) -> builds.Worker:
+    """The language's worker; skipped where it cannot build, except in CI, where it must."""
+    worker = builds.workers()[language]
+    if worker.unavailable() and not os.environ.get("CI"):
+        pytest.skip(f"the {language} worker cannot build here: {worker.unavailable()}")
+    return worker
+
+
+def orders_built(worker: builds.Worker) -> builds.Worker:
+    """The worker's variant for the orders schema, built (once for a module's tests)."""
+    variant = worker.for_schema(compiled.descriptor_set(ORDERS)[0])
+    variant.ensure_built()
+    return variant
+
+
 @pytest.fixture(scope="module")
 def go() -> builds.Worker:
-    worker = builds.workers()["go"]
-    if worker.unavailable() and not os.environ.get("CI"):
-        pytest.skip(f"the go worker cannot build here: {worker.unavailable()}")
-    return worker
+    return buildable("go")
 
 
 @pytest.fixture(scope="module")
 def orders_variant(go) -> builds.Worker:
-    variant = go.for_schema(compiled.descriptor_set(ORDERS)[0])
-    variant.ensure_built()
-    return variant
+    return orders_built(go)
+
+
+def all_ok(out: Path, calls: int = 30) -> dict[tuple[str, str], Cell]:
+    """Every cell of the results at `out`, by (contender, client), each asserted ok with `calls` calls."""
+    cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
+    for key, cell in cells.items():
+        assert (cell.status, cell.calls, cell.errors) == ("ok", calls, {}), (key, cell.reason)
+    return cells
 
 
 def run_orders(out: Path, contenders: str, *extra: str) -> subprocess.CompletedProcess:
@@ -169,7 +188,7 @@ options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"
 right = build(options)
 workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
 config = RunConfig(contenders=json.loads(sys.argv[3]), client_drivers=json.loads(sys.argv[4]), workloads=[right.id],
-                   calls=5, warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
+                   calls=5, warmup_s=0, warmup_max_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
 print(json.dumps([[c.contender, c.client, c.errors] for c in Arena(config, plans(config)).run().cells]))
 """
 

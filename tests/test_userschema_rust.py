@@ -9,18 +9,16 @@ test's.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from tests.conftest import run_cli
-from tests.test_userschema_go import reused_and_changed, run_orders, wrong_answers
+from tests.test_userschema_go import all_ok, buildable, orders_built, reused_and_changed, run_orders, wrong_answers
 
 import rpcarena
 from rpcarena.contenders import all_contenders
 from rpcarena.process import builds
 from rpcarena.protocol import schema
-from rpcarena.results import Cell
 from rpcarena.userschema import compiled
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -28,30 +26,14 @@ ORDERS = EXAMPLES / "orders" / "orders.proto"
 RUST_SERVED = ("grpc-tonic", "rest-warp", "rest-axum")
 
 
-def _worker(language: str) -> builds.Worker:
-    worker = builds.workers()[language]
-    if worker.unavailable() and not os.environ.get("CI"):
-        pytest.skip(f"the {language} worker cannot build here: {worker.unavailable()}")
-    return worker
-
-
 @pytest.fixture(scope="module")
 def rust() -> builds.Worker:
-    return _worker("rust")
+    return buildable("rust")
 
 
 @pytest.fixture(scope="module")
 def orders_variant(rust) -> builds.Worker:
-    variant = rust.for_schema(compiled.descriptor_set(ORDERS)[0])
-    variant.ensure_built()
-    return variant
-
-
-def _all_ok(out: Path, calls: int = 30) -> dict[tuple[str, str], Cell]:
-    cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
-    for key, cell in cells.items():
-        assert (cell.status, cell.calls, cell.errors) == ("ok", calls, {}), (key, cell.reason)
-    return cells
+    return orders_built(rust)
 
 
 def test_the_rust_mechanisms_serve_a_user_schema_to_the_rust_and_the_python_clients(orders_variant, tmp_path):
@@ -59,19 +41,19 @@ def test_the_rust_mechanisms_serve_a_user_schema_to_the_rust_and_the_python_clie
     done = run_orders(out, ",".join(RUST_SERVED), "--client", "rust,py")
     assert done.returncode == 0, done.stderr
     assert "rust worker for this schema: reused" in done.stderr  # the module's build, not a second one
-    cells = _all_ok(out)
+    cells = all_ok(out)
     assert sorted(cells) == sorted((c, client) for c in RUST_SERVED for client in ("rust", "py"))
 
 
 def test_the_go_and_rust_clients_call_each_others_servers_of_a_user_schema(orders_variant, tmp_path):
     """The wire both ways: grpc-go's and rest-go's clients (protoc-gen-go's code, protojson) call
     tonic's and warp's servers, and the Rust clients call grpc-go and rest-go."""
-    _worker("go")
+    buildable("go")
     out = tmp_path / "r.json"
     done = run_orders(out, "grpc-tonic,rest-warp,grpc-go,rest-go", "--client", "rust,go")
     assert done.returncode == 0, done.stderr
-    assert sorted(_all_ok(out)) == sorted((c, client) for c in ("grpc-tonic", "rest-warp", "grpc-go", "rest-go")
-                                          for client in ("rust", "go"))
+    assert sorted(all_ok(out)) == sorted((c, client) for c in ("grpc-tonic", "rest-warp", "grpc-go", "rest-go")
+                                         for client in ("rust", "go"))
 
 
 def test_the_rust_clients_call_the_python_servers_of_a_user_schema(orders_variant, tmp_path):
@@ -79,14 +61,14 @@ def test_the_rust_clients_call_the_python_servers_of_a_user_schema(orders_varian
     done = run_orders(out, "grpc-py,rest-fastapi", "--client", "rust")
     assert done.returncode == 0, done.stderr
     assert "rust worker for this schema: reused" in done.stderr  # a client alone needs the variant too
-    assert sorted(_all_ok(out)) == [("grpc-py", "rust"), ("rest-fastapi", "rust")]
+    assert sorted(all_ok(out)) == [("grpc-py", "rust"), ("rest-fastapi", "rust")]
 
 
 def test_the_rust_floor_echoes_a_user_schemas_bytes(orders_variant, tmp_path):
     out = tmp_path / "r.json"
     done = run_orders(out, "tcp-raw-rust", "--client", "rust")
     assert done.returncode == 0, done.stderr
-    assert {key[0] for key in _all_ok(out)} == {"tcp-raw-rust"}
+    assert {key[0] for key in all_ok(out)} == {"tcp-raw-rust"}
 
 
 def test_a_reply_file_is_answered_pair_by_pair_by_the_rust_servers(orders_variant, tmp_path):
@@ -96,7 +78,7 @@ def test_a_reply_file_is_answered_pair_by_pair_by_the_rust_servers(orders_varian
     out = tmp_path / "r.json"
     done = run_orders(out, "grpc-tonic,rest-warp", "--client", "rust,py", "--reply-file", str(replies))
     assert done.returncode == 0, done.stderr
-    assert len(_all_ok(out)) == 4
+    assert len(all_ok(out)) == 4
 
 
 def test_a_stream_is_served_by_grpc_tonic_both_ways_and_unsupported_in_rest_warp_and_rest_axum(rust, tmp_path):

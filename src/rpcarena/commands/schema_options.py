@@ -22,7 +22,7 @@ from rpcarena.userschema.workload import UserWorkload, build
 
 # Without --contender: the floor, then each mechanism in each language a user chooses between.
 # The floor of each language that serves a schema, so each is compared with its own.
-CONTENDERS = ["tcp-raw", "tcp-raw-go", "tcp-raw-rust",
+CONTENDERS = ["tcp-raw", "tcp-raw-go", "tcp-raw-rust", "tcp-raw-java",
               "grpc-py", "grpc-go", "grpc-tonic", "grpc-java", "rest-fastapi", "rest-go", "rest-warp", "rest-jackson",
               "thrift-binary", "tagless", "tagless-go", "typed-json", "rpyc-tuple"]
 _OPTIONS = ("method", "data_file", "data", "fill", "reply", "reply_file", "reply_size", "server_work", "server_wait",

@@ -190,7 +190,8 @@ class Worker:
 @dataclass
 class SchemaVariant(Worker):
     """A worker built with a user's schema (its manifest's `schema_build`), in a folder of the base
-    build's keyed by the descriptor set's hash; `{schema}` in a step is that set, written there."""
+    build's keyed by the descriptor set's hash; `{schema}` in a step is that set, written there, and
+    `{base}` the base build's artifact (built first), for a variant that extends it (Java's jar)."""
 
     base: Worker | None = None
     digest: str = ""
@@ -206,7 +207,9 @@ class SchemaVariant(Worker):
         return self.build_dir / "set.pb"
 
     def _expand(self, arg: str) -> str:
-        return super()._expand(arg).replace("{schema}", str(self.schema_file))
+        assert self.base is not None
+        expanded = super()._expand(arg).replace("{schema}", str(self.schema_file))
+        return expanded.replace("{base}", str(self.base.artifact()))
 
     def lock_paths(self) -> list[Path]:
         """The base's lock too: in a checkout the base and every variant build in one work tree
@@ -215,6 +218,9 @@ class SchemaVariant(Worker):
         return [*self.base.lock_paths(), *super().lock_paths()]
 
     def _steps(self) -> list[list[str]]:
+        if any("{base}" in arg for step in self.manifest["schema_build"] for arg in step):
+            assert self.base is not None
+            self.base.ensure_built()
         if not self.schema_file.exists():
             tmp = self.schema_file.with_name("set.pb.tmp")
             tmp.write_bytes(self.descriptor_set)

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -11,8 +12,13 @@ import rpcarena.worker.core.Contender;
 import rpcarena.worker.core.RunningServer;
 import rpcarena.worker.core.Spec;
 import rpcarena.worker.core.SpecError;
+import rpcarena.worker.userschema.ServesUserSchema;
+import rpcarena.worker.userschema.UserHandler;
 
-/** {@code serve --contender ID --host H --port P [--redis URL]}: serve until SIGTERM or stdin closes. */
+/**
+ * {@code serve --contender ID --host H --port P [--redis URL] [--schema served.json]}: serve until
+ * SIGTERM or stdin closes; with --schema, the user's method too (a variant built with its schema).
+ */
 final class ServeCommand {
     private ServeCommand() {}
 
@@ -20,16 +26,18 @@ final class ServeCommand {
     static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
         Map<String, String> options;
         Contender contender;
+        UserHandler user;
         try {
             options = options(args);
             contender = Contenders.byId(options.getOrDefault("contender", ""));
+            user = options.containsKey("schema") ? userOf(contender, Path.of(options.get("schema")), err) : null;
         } catch (SpecError e) {
             err.println(e.getMessage());
             return 2;
         }
         InetSocketAddress address = new InetSocketAddress(options.getOrDefault("host", "127.0.0.1"),
                 Integer.parseInt(options.getOrDefault("port", "0")));
-        try (RunningServer server = contender.serve(address)) {
+        try (RunningServer server = user == null ? contender.serve(address) : ((ServesUserSchema) contender).serveUser(address, user)) {
             out.printf("{\"event\": \"ready\", \"port\": %d, \"pid\": %d, \"contract\": %d}%n",
                     server.port(), ProcessHandle.current().pid(), Spec.CONTRACT);
             out.flush();
@@ -41,6 +49,14 @@ final class ServeCommand {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** The handler of served.json, for a contender that serves a user's method. */
+    private static UserHandler userOf(Contender contender, Path served, PrintStream err) throws SpecError {
+        if (!(contender instanceof ServesUserSchema)) {
+            throw new SpecError(contender.id() + " does not serve a user's schema (see user_lacks in worker.json)");
+        }
+        return UserHandler.open(served, err);
     }
 
     /** --name value pairs; --redis is accepted and unused (no contender here needs it). */

@@ -44,10 +44,10 @@ class GoldenSpecTest {
                     .map(t -> Map.of("rate_per_s", t.ratePerS(), "duration_s", t.durationS())).toList()),
             entry("interval_s", Spec::intervalS), entry("connections", Spec::connections),
             entry("schedule_offset_ns", Spec::scheduleOffsetNs),
-            entry("warmup_max_s", Spec::warmupMaxS));
+            entry("warmup_max_s", Spec::warmupMaxS), entry("schema_b64", Spec::schemaB64));
 
     /** Keys for Python drivers only (see src/rpcarena/contract.py): a native worker ignores them. */
-    private static final Set<String> PYTHON_ONLY = Set.of("client", "external", "schema_b64");
+    private static final Set<String> PYTHON_ONLY = Set.of("client", "external");
 
     /** The Java contender of the golden contender's protocol. */
     private static final Map<String, String> JAVA_CONTENDER = Map.of("grpc-go", "grpc-java", "tcp-raw-go", "tcp-raw-java");

@@ -27,7 +27,8 @@ public record Spec(
         double intervalS,
         Integer connections,
         long scheduleOffsetNs,
-        Double warmupMaxS) {
+        Double warmupMaxS,
+        String schemaB64) {
 
     public static final int CONTRACT = 1;
 
@@ -57,7 +58,8 @@ public record Spec(
                 n.path("interval_s").asDouble(1.0),
                 n.hasNonNull("connections") ? n.get("connections").asInt() : null,
                 n.path("schedule_offset_ns").asLong(0),
-                n.hasNonNull("warmup_max_s") ? n.get("warmup_max_s").asDouble() : null);
+                n.hasNonNull("warmup_max_s") ? n.get("warmup_max_s").asDouble() : null,
+                n.hasNonNull("schema_b64") ? n.get("schema_b64").asText() : null);
         s.check();
         return s;
     }
@@ -108,6 +110,15 @@ public record Spec(
 
     public Duration timeout() {
         return Duration.ofNanos((long) (timeoutMs * 1e6));
+    }
+
+    /**
+     * Whether the method is the user's ("pkg.Service/Method" of `rpcarena run --proto`): this
+     * build's generated code has its messages (a variant built with the schema), so the set itself
+     * is not read here; the requests and responses are its messages in proto JSON.
+     */
+    public boolean user() {
+        return schemaB64 != null && !schemaB64.isEmpty();
     }
 
     public boolean streaming() {

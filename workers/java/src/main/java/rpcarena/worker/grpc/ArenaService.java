@@ -26,8 +26,12 @@ final class ArenaService {
     }
 
     private static void add(ServerServiceDefinition.Builder builder, GrpcMethod method) {
-        MethodDescriptor<Object, Object> d = method.descriptor();
-        UnaryOperator<Object> operation = Operation.of(method.name()).on(ProtoMessages.INSTANCE);
+        add(builder, method.descriptor(), Operation.of(method.name()).on(ProtoMessages.INSTANCE));
+    }
+
+    /** A unary method, or a bidi stream answered message by message, by {@code operation}. */
+    static void add(ServerServiceDefinition.Builder builder, MethodDescriptor<Object, Object> d,
+                    UnaryOperator<Object> operation) {
         if (d.getType() == MethodDescriptor.MethodType.BIDI_STREAMING) {
             builder.addMethod(d, ServerCalls.asyncBidiStreamingCall(replies -> eachInOrder(operation, replies)));
             return;

@@ -15,9 +15,11 @@ import rpcarena.worker.core.Spec;
 import rpcarena.worker.core.SpecError;
 import rpcarena.worker.core.Tool;
 import rpcarena.worker.core.Workload;
+import rpcarena.worker.userschema.ServesUserSchema;
+import rpcarena.worker.userschema.UserHandler;
 
 /** grpc-java (Netty) unary server and client, one channel per client, and bidi InvertStream. */
-public final class GrpcJava implements Contender {
+public final class GrpcJava implements Contender, ServesUserSchema {
     @Override
     public String id() {
         return "grpc-java";
@@ -41,7 +43,17 @@ public final class GrpcJava implements Contender {
 
     @Override
     public RunningServer serve(InetSocketAddress address) throws IOException {
-        Server server = bounded(NettyServerBuilder.forAddress(address)).addService(ArenaService.definition()).build().start();
+        return running(bounded(NettyServerBuilder.forAddress(address)).addService(ArenaService.definition()).build().start());
+    }
+
+    /** arena.Arena and the user's service (its one method), side by side on one server. */
+    @Override
+    public RunningServer serveUser(InetSocketAddress address, UserHandler handler) throws IOException {
+        return running(bounded(NettyServerBuilder.forAddress(address)).addService(ArenaService.definition())
+                .addService(UserService.definition(handler)).build().start());
+    }
+
+    private static RunningServer running(Server server) {
         return new RunningServer() {
             @Override
             public int port() {
@@ -70,7 +82,7 @@ public final class GrpcJava implements Contender {
 
     @Override
     public Workload workload(Spec spec) throws SpecError {
-        ProtoPayloads payloads = ProtoPayloads.decode(spec);
+        ProtoPayloads payloads = ProtoPayloads.decode(spec);  // the user's generated messages, or arena.Arena's
         boolean bidi = payloads.method.descriptor().getType() == MethodType.BIDI_STREAMING;
         if (bidi != spec.streaming()) {
             throw new SpecError("method " + spec.method() + " needs mode " + (bidi ? "stream" : "unary"));

@@ -9,9 +9,11 @@ import java.util.List;
 import rpcarena.arena.ArenaGrpc;
 import rpcarena.arena.Int32Msg;
 import rpcarena.pojo.ProtoSplit;
+import rpcarena.worker.core.Spec;
 import rpcarena.worker.core.SpecError;
+import rpcarena.worker.userschema.UserMethod;
 
-/** One rpc of service arena.Arena as grpc-java carries it: its descriptor and its JSON mapping. */
+/** One rpc (of arena.Arena, or a user's) as grpc-java carries it: its descriptor and its JSON mapping. */
 record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson request, MessageJson response) {
 
     static final List<GrpcMethod> ALL = all();
@@ -19,6 +21,26 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
 
     String name() {
         return descriptor.getBareMethodName();
+    }
+
+    /** The spec's method: the user's when the spec carries a schema, else arena.Arena's. */
+    static GrpcMethod of(Spec spec) throws SpecError {
+        return spec.user() ? user(UserMethod.lookup(spec.method())) : byName(spec.method());
+    }
+
+    /**
+     * A user's method as its generated {@code *Grpc} class would describe it: a MethodDescriptor
+     * with protobuf marshallers of the generated messages (made at run time, the schema being known
+     * only then).
+     */
+    static GrpcMethod user(UserMethod method) {
+        MethodDescriptor<Message, Message> d = MethodDescriptor.<Message, Message>newBuilder()
+                .setType(method.type())
+                .setFullMethodName(method.key())
+                .setRequestMarshaller(ProtoUtils.marshaller(method.request()))
+                .setResponseMarshaller(ProtoUtils.marshaller(method.reply()))
+                .build();
+        return new GrpcMethod(cast(d), new ProtoJson(method.request()), new ProtoJson(method.reply()));
     }
 
     static GrpcMethod byName(String name) throws SpecError {

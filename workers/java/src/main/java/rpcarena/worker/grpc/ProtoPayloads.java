@@ -20,7 +20,7 @@ final class ProtoPayloads {
     }
 
     static ProtoPayloads decode(Spec spec) throws SpecError {
-        GrpcMethod method = GrpcMethod.byName(spec.method());
+        GrpcMethod method = GrpcMethod.of(spec);
         spec.requirePairs();
         return new ProtoPayloads(method, decodeAll(spec.requests(), method.request()),
                 decodeAll(spec.responses(), method.response()));

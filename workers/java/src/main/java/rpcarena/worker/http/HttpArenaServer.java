@@ -113,16 +113,8 @@ public final class HttpArenaServer implements RunningServer {
     }
 
     private void answer(HttpExchange exchange, String method, Class<?> requestClass) throws IOException {
-        if (announcedOver(exchange)) {
-            reply(exchange, 413, "text/plain", bytes("a body over " + maxBody + " bytes"));
-            return;
-        }
-        byte[] body;
-        try (InputStream in = exchange.getRequestBody()) {
-            body = in.readNBytes(maxBody + 1);  // in chunks as it arrives, never a Content-Length's claim
-        }
-        if (body.length > maxBody) {
-            reply(exchange, 413, "text/plain", bytes("a body over " + maxBody + " bytes"));
+        byte[] body = body(exchange);
+        if (body == null) {
             return;
         }
         Object request;
@@ -140,6 +132,59 @@ public final class HttpArenaServer implements RunningServer {
             return;
         }
         reply(exchange, 200, codec.contentType(), codec.encode(response));
+    }
+
+    /** The request's body, read as it arrives; null once a body over the limit has been answered 413. */
+    private byte[] body(HttpExchange exchange) throws IOException {
+        if (announcedOver(exchange)) {
+            reply(exchange, 413, "text/plain", bytes("a body over " + maxBody + " bytes"));
+            return null;
+        }
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readNBytes(maxBody + 1);  // in chunks as it arrives, never a Content-Length's claim
+        }
+        if (body.length > maxBody) {
+            reply(exchange, 413, "text/plain", bytes("a body over " + maxBody + " bytes"));
+            return null;
+        }
+        return body;
+    }
+
+    /** One more method: POST {@code path}, its body answered by {@code handler} (a user's method). */
+    public void route(String path, String contentType, BodyHandler handler) {
+        server.createContext(path, exchange -> {
+            try (exchange) {
+                if (!exchange.getRequestMethod().equals("POST")) {
+                    reply(exchange, 405, "text/plain", bytes("use POST"));
+                } else if (!exchange.getRequestURI().getPath().equals(path)) {
+                    reply(exchange, 404, "text/plain", bytes("no method " + exchange.getRequestURI().getPath()));
+                } else {
+                    answer(exchange, contentType, handler);
+                }
+            }
+        });
+    }
+
+    private void answer(HttpExchange exchange, String contentType, BodyHandler handler) throws IOException {
+        byte[] body = body(exchange);
+        if (body == null) {
+            return;
+        }
+        byte[] reply;
+        try {
+            reply = handler.answer(body);
+        } catch (IOException | Refused e) {
+            reply(exchange, 400, "text/plain", bytes(e.getMessage()));
+            return;
+        }
+        reply(exchange, 200, contentType, reply);
+    }
+
+    /** A route's answer: the request's body in, the reply's out; IOException or Refused is the caller's 400. */
+    @FunctionalInterface
+    public interface BodyHandler {
+        byte[] answer(byte[] body) throws IOException;
     }
 
     /** A Content-Length over the limit: refused before a byte of the body is read. */

@@ -7,19 +7,16 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import rpcarena.worker.core.CallFailure;
 import rpcarena.worker.core.Connection;
-import rpcarena.worker.pojo.PojoPayloads;
 
 /** One load client on java.net.http.HttpClient, HTTP/1.1: its own keep-alive connection. */
 final class HttpConnection implements Connection {
     private final URI uri;
-    private final BodyCodec codec;
-    private final PojoPayloads payloads;
+    private final HttpPayloads payloads;
     private final Duration timeout;
     private HttpClient client;
 
-    HttpConnection(URI uri, BodyCodec codec, PojoPayloads payloads, Duration timeout) {
+    HttpConnection(URI uri, HttpPayloads payloads, Duration timeout) {
         this.uri = uri;
-        this.codec = codec;
         this.payloads = payloads;
         this.timeout = timeout;
         this.client = newClient();
@@ -33,14 +30,14 @@ final class HttpConnection implements Connection {
     public Object exchange(int slot) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(uri)
                 .timeout(timeout)
-                .header("Content-Type", codec.contentType())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(codec.encode(payloads.request(slot))))
+                .header("Content-Type", payloads.contentType())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(payloads.request(slot)))
                 .build();
         HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
             throw new CallFailure("status_" + response.statusCode(), "HTTP " + response.statusCode());
         }
-        return codec.decode(response.body(), payloads.responseClass());
+        return payloads.reply(response.body());
     }
 
     @Override

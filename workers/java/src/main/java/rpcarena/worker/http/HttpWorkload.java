@@ -11,18 +11,26 @@ import rpcarena.worker.pojo.PojoPayloads;
 /** POST {prefix}{Method} calls with bodies in a codec, one HttpClient per load client. */
 public final class HttpWorkload implements Workload {
     private final URI uri;
-    private final BodyCodec codec;
-    private final PojoPayloads payloads;
+    private final HttpPayloads payloads;
     private final Duration timeout;
 
+    /** The contract's method {@code spec.method()} at {prefix}{Method}, on the plain Java classes. */
     public HttpWorkload(Spec spec, String prefix, BodyCodec codec) throws SpecError {
+        this(spec, prefix + spec.method(), new CodecPayloads(PojoPayloads.decode(unary(spec)), codec));
+    }
+
+    /** Any method at {@code path}, its bodies made and read by {@code payloads} (a user's method). */
+    public HttpWorkload(Spec spec, String path, HttpPayloads payloads) throws SpecError {
+        this.payloads = payloads;
+        this.uri = uri(unary(spec).target(), path);
+        this.timeout = spec.timeout();
+    }
+
+    private static Spec unary(Spec spec) throws SpecError {
         if (spec.streaming()) {
             throw new SpecError("stream mode needs a streaming contender (grpc-java); HTTP is unary");
         }
-        this.payloads = PojoPayloads.decode(spec);
-        this.uri = uri(spec.target(), prefix + spec.method());
-        this.codec = codec;
-        this.timeout = spec.timeout();
+        return spec;
     }
 
     private static URI uri(String target, String path) throws SpecError {
@@ -40,6 +48,6 @@ public final class HttpWorkload implements Workload {
 
     @Override
     public Connection open(int client) {
-        return new HttpConnection(uri, codec, payloads, timeout);
+        return new HttpConnection(uri, payloads, timeout);
     }
 }

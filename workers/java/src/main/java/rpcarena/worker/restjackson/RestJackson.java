@@ -12,9 +12,12 @@ import rpcarena.worker.core.Workload;
 import rpcarena.worker.http.BodyCodec;
 import rpcarena.worker.http.HttpArenaServer;
 import rpcarena.worker.http.HttpWorkload;
+import rpcarena.worker.userschema.ServesUserSchema;
+import rpcarena.worker.userschema.UserHandler;
+import rpcarena.worker.userschema.UserMethod;
 
 /** HTTP/1.1 + JSON with Jackson on plain Java classes: the Infobip seed's "HTTP/JSON". */
-public final class RestJackson implements Contender {
+public final class RestJackson implements Contender, ServesUserSchema {
     static final String PREFIX = "/arena/";
 
     /** Canonical JSON (proto field names) through Jackson data binding. */
@@ -60,8 +63,20 @@ public final class RestJackson implements Contender {
         return new HttpArenaServer(address, PREFIX, JSON);
     }
 
+    /** The contract's routes and the user's method, its bodies in proto JSON ({@link UserJson}). */
+    @Override
+    public RunningServer serveUser(InetSocketAddress address, UserHandler handler) throws IOException {
+        HttpArenaServer server = new HttpArenaServer(address, PREFIX, JSON);
+        UserJson.route(server, handler);
+        return server;
+    }
+
     @Override
     public Workload workload(Spec spec) throws SpecError {
+        if (spec.user()) {
+            UserMethod method = UserMethod.lookup(spec.method());
+            return new HttpWorkload(spec, UserJson.path(method.key()), UserPayloads.decode(spec, method));
+        }
         return new HttpWorkload(spec, PREFIX, JSON);
     }
 }

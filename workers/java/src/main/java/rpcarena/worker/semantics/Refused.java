@@ -7,7 +7,7 @@ package rpcarena.worker.semantics;
 public final class Refused extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    Refused(String message) {
+    public Refused(String message) {
         super(message, null, false, false);  // a reply to send, not a bug to trace
     }
 }

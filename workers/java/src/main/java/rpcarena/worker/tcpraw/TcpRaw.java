@@ -11,9 +11,11 @@ import rpcarena.worker.core.Spec;
 import rpcarena.worker.core.SpecError;
 import rpcarena.worker.core.Tool;
 import rpcarena.worker.core.Workload;
+import rpcarena.worker.userschema.ServesUserSchema;
+import rpcarena.worker.userschema.UserHandler;
 
 /** The floor: length-prefixed frames echoed over one blocking java.net.Socket per client. */
-public final class TcpRaw implements Contender {
+public final class TcpRaw implements Contender, ServesUserSchema {
     @Override
     public String id() {
         return "tcp-raw-java";
@@ -39,6 +41,13 @@ public final class TcpRaw implements Contender {
         return new EchoServer(address);
     }
 
+    /** The floor echoes the bytes of a user's requests (their protobuf encodings) as it echoes any: no schema needed. */
+    @Override
+    public RunningServer serveUser(InetSocketAddress address, UserHandler handler) throws IOException {
+        return serve(address);
+    }
+
+    /** A user's method comes as payloads_b64 too (its requests' protobuf encodings), so nothing differs. */
     @Override
     public Workload workload(Spec spec) throws SpecError {
         // stream mode is the same ping-pong on the same persistent connection: nothing differs

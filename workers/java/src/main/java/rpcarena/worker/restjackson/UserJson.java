@@ -1,0 +1,46 @@
+package rpcarena.worker.restjackson;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import java.nio.charset.StandardCharsets;
+import rpcarena.worker.http.HttpArenaServer;
+import rpcarena.worker.userschema.UserHandler;
+
+/**
+ * A user's method over REST: POST /package.Service/Method with proto JSON bodies, the mapping
+ * rest-fastapi and rest-go serve it on, so any client calls any server. The bodies are the schema's
+ * generated messages written and read by protobuf-java-util's JsonFormat: what a Java user of a
+ * proto schema over HTTP writes (Jackson on plain classes would need classes generated from the
+ * schema, and proto JSON's int64-as-string, enum and oneof rules written again). Enums go as
+ * numbers, as the canonical replies hold them; unknown fields are ignored, as rest-go ignores them.
+ */
+final class UserJson {
+    static final String CONTENT_TYPE = "application/json";
+    static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+    static final JsonFormat.Printer PRINTER = JsonFormat.printer().preservingProtoFieldNames()
+            .printingEnumsAsInts().omittingInsignificantWhitespace();
+
+    private UserJson() {}
+
+    static String path(String key) {
+        return "/" + key;
+    }
+
+    /** Adds the user's method to {@code server}: a body that is not its request is the caller's 400. */
+    static void route(HttpArenaServer server, UserHandler handler) {
+        Message prototype = handler.method().request();
+        server.route(path(handler.method().key()), CONTENT_TYPE,
+                body -> write(handler.answer(read(body, prototype))));
+    }
+
+    static Message read(byte[] body, Message prototype) throws InvalidProtocolBufferException {
+        Message.Builder builder = prototype.newBuilderForType();
+        PARSER.merge(new String(body, StandardCharsets.UTF_8), builder);
+        return builder.build();
+    }
+
+    static byte[] write(Message message) throws InvalidProtocolBufferException {
+        return PRINTER.print(message).getBytes(StandardCharsets.UTF_8);
+    }
+}
