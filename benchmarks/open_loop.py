@@ -16,7 +16,9 @@ pacing, and that row says so), beside ghz `--rps` at the same rate and connectio
 alternating rounds (the order reversed each round, so drift hits every driver alike). It prints
 per driver and rate the medians over rounds of corrected p50/p99, uncorrected p50, the schedule
 lag p50 (due -> sent) where the driver reports it, the pacing error, ghz's p50 at the same rate
-and the closed-loop p50 at one client, with the CPUs that processes outside the benchmark took during each
+and the closed-loop p50 at one client, the share of a CPU the driver itself kept busy (its CPU time
+over the measured phase: a driver near its own CPU's limit queues its calls behind its own work,
+which no timer can fix), with the CPUs that processes outside the benchmark took during each
 row's runs (the machine may be shared: read from /proc as process/contention.py reads a cell's
 other load; the load average would count the benchmark's own server and drivers), and whether
 the goal holds: a pacing error of at most 10 % of the uncorrected p50, or 20 us; a row whose runs
@@ -80,6 +82,7 @@ class Point:
     uncorrected_p50: float | None = None
     lag_p50: float | None = None
     others: float = 0.0  # CPUs taken by processes outside the benchmark during the run
+    driver_cpu: float | None = None  # the CPUs the driver itself kept busy over its measured phase
 
     @property
     def pacing_error(self) -> float | None:
@@ -106,7 +109,8 @@ def rpcarena_once(client: str, rate: float | None, clients: int, setup: Setup) -
                             setup.logs, server.alive, server.died_message)
         result = drive.run(lambda: None, setup.warmup_s + setup.duration_s + 60).result
     return Point(result.calls / result.wall_s, *_p50_p99(result.histogram),
-                 _p50(result.histogram_uncorrected), _p50(result.histogram_schedule_lag), _others(before))
+                 _p50(result.histogram_uncorrected), _p50(result.histogram_schedule_lag), _others(before),
+                 (result.cpu_user_s + result.cpu_sys_s) / result.wall_s)
 
 
 def ghz_once(rate: float, clients: int, setup: Setup) -> Point:
@@ -154,12 +158,17 @@ def _median(points: list[Point], name: str) -> float | None:
     return statistics.median(values) if values else None
 
 
+def _share(cpus: float | None) -> str:
+    return "-" if cpus is None else f"{cpus:.0%}"
+
+
 def _us(value: float | None) -> str:
     return "-" if value is None else f"{value:,.0f}"
 
 
 HEADER = (f"{'driver':<6}{'share':>6}{'rate/s':>8}{'got/s':>8}{'corr p50':>11}{'corr p99':>11}{'uncorr p50':>11}"
-          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}{'others':>7}  goal (us)")
+          f"{'lag p50':>10}{'pacing err':>11}{'ghz p50':>10}{'ghz p99':>10}{'closed p50':>11}{'drv CPU':>8}"
+          f"{'others':>7}  goal (us)")
 
 
 def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict, driver_max: dict) -> str:
@@ -174,7 +183,7 @@ def row(driver: str, share: int, rate: float, runs: dict, closed_p50: dict, driv
     return (f"{driver:<6}{share:>5}%{rate:>8,.0f}{_us(_median(ours, 'calls_per_s')):>8}{_us(_median(ours, 'p50')):>11}"
             f"{_us(_median(ours, 'p99')):>11}{_us(uncorrected):>11}{_us(_median(ours, 'lag_p50')):>10}"
             f"{_us(error):>11}{_us(_median(peer, 'p50')):>10}{_us(_median(peer, 'p99')):>10}"
-            f"{_us(closed_p50.get(driver)):>11}{others:>7.2f}  {goal}")
+            f"{_us(closed_p50.get(driver)):>11}{_share(_median(ours, 'driver_cpu')):>8}{others:>7.2f}  {goal}")
 
 
 def main() -> int:
