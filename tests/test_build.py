@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 
 import pytest
 
@@ -84,3 +85,24 @@ def test_a_schema_variant_builds_holding_its_base_workers_lock(tmp_path, monkeyp
     assert variant.lock_paths() == [base.build_dir / "lock", variant.build_dir / "lock"]
     variant.ensure_built()
     assert (variant.build_dir / "seen").read_text() == "held"
+
+
+def test_a_variant_that_extends_its_base_builds_the_base_first_without_waiting_on_itself(tmp_path, monkeypatch):
+    """`{base}` in a step (Java's variant jar extends the base jar): on a cache without the base, the
+    base is built first and the variant then reads it; the variant's locks hold the base's too, so
+    building the base under them would wait forever."""
+    monkeypatch.setenv("RPCARENA_CACHE", str(tmp_path / "cache"))
+    base = _worker(tmp_path, "jar", ["sh", "-c", "cat main.txt > {out}"])
+    base.manifest["schema_build"] = [["sh", "-c", "cat {base} {schema} > {out}"]]
+    variant = base.for_schema(b" plus a schema")
+    assert not base.built()
+    building = threading.Thread(target=variant.ensure_built, daemon=True)  # a daemon: a hung one ends with pytest
+    building.start()
+    building.join(timeout=60)
+    assert not building.is_alive(), "the variant's build waited on its own lock"
+    assert base.built() and variant.built()
+    assert variant.artifact().read_text() == "jar plus a schema"
+    broken = _worker(tmp_path, "broken-jar", ["sh", "-c", "exit 3"])
+    broken.manifest["schema_build"] = base.manifest["schema_build"]
+    with pytest.raises(builds.UnavailableError, match=r"broken-jar worker unavailable: build failed \(exit 3"):
+        broken.for_schema(b"x").ensure_built()

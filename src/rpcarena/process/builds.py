@@ -217,10 +217,16 @@ class SchemaVariant(Worker):
         assert self.base is not None
         return [*self.base.lock_paths(), *super().lock_paths()]
 
+    def ensure_built(self) -> None:
+        """A variant that extends its base (`{base}` in a step) has the base built first, before this
+        build takes its locks: they hold the base's too, and a second flock of one file in one process
+        would wait for itself forever."""
+        assert self.base is not None
+        if not self.built() and any("{base}" in arg for step in self.manifest["schema_build"] for arg in step):
+            self.base.ensure_built()  # raises as the base's own build does when it fails
+        super().ensure_built()
+
     def _steps(self) -> list[list[str]]:
-        if any("{base}" in arg for step in self.manifest["schema_build"] for arg in step):
-            assert self.base is not None
-            self.base.ensure_built()
         if not self.schema_file.exists():
             tmp = self.schema_file.with_name("set.pb.tmp")
             tmp.write_bytes(self.descriptor_set)
