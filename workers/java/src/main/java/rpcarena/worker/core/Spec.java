@@ -95,8 +95,8 @@ public record Spec(
         if (!arrival.equals("constant") && !arrival.equals("poisson")) {
             throw new SpecError("spec arrival '" + arrival + "': use constant or poisson");
         }
-        if (!mode.equals("unary") && !mode.equals("stream")) {
-            throw new SpecError("spec mode '" + mode + "': use unary or stream");
+        if (!List.of("unary", "stream", "client_stream", "server_stream").contains(mode)) {
+            throw new SpecError("spec mode '" + mode + "': use unary, stream, client_stream or server_stream");
         }
         if (!stages.isEmpty() && ratePerS == null) {
             throw new SpecError("spec stages need rate_per_s (the first stage's)");
@@ -121,8 +121,9 @@ public record Spec(
         return schemaB64 != null && !schemaB64.isEmpty();
     }
 
+    /** Any stream mode: bidirectional, or a user's one-way stream (client_stream, server_stream). */
     public boolean streaming() {
-        return mode.equals("stream");
+        return !mode.equals("unary");
     }
 
     /** The request/response pairs of a typed-payload spec, checked for shape. */

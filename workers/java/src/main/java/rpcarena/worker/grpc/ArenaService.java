@@ -50,7 +50,7 @@ final class ArenaService {
     }
 
     /** A refused request is the caller's error: INVALID_ARGUMENT, with the reason. */
-    private static StatusRuntimeException invalidArgument(Refused refused) {
+    static StatusRuntimeException invalidArgument(Refused refused) {
         return Status.INVALID_ARGUMENT.withDescription(refused.getMessage()).asRuntimeException();
     }
 

@@ -80,12 +80,23 @@ public final class GrpcJava implements Contender, ServesUserSchema {
                 .handshakeTimeout(idleMs, TimeUnit.MILLISECONDS);
     }
 
+    /** The drive spec's mode for a method of this type (a one-way stream is a stream a call). */
+    private static String modeOf(MethodType type) {
+        return switch (type) {
+            case CLIENT_STREAMING -> "client_stream";
+            case SERVER_STREAMING -> "server_stream";
+            case BIDI_STREAMING -> "stream";
+            default -> "unary";
+        };
+    }
+
     @Override
     public Workload workload(Spec spec) throws SpecError {
         ProtoPayloads payloads = ProtoPayloads.decode(spec);  // the user's generated messages, or arena.Arena's
-        boolean bidi = payloads.method.descriptor().getType() == MethodType.BIDI_STREAMING;
-        if (bidi != spec.streaming()) {
-            throw new SpecError("method " + spec.method() + " needs mode " + (bidi ? "stream" : "unary"));
+        MethodType type = payloads.method.descriptor().getType();
+        String mode = modeOf(type);
+        if (!mode.equals(spec.mode())) {
+            throw new SpecError("method " + spec.method() + " needs mode " + mode);
         }
         String target = spec.target();
         Duration timeout = spec.timeout();
@@ -99,7 +110,11 @@ public final class GrpcJava implements Contender, ServesUserSchema {
             @Override
             public Connection open(int client) {
                 Channels.Lease lease = shared == null ? Channels.own(target) : shared.lease(client);
-                return bidi ? new StreamConnection(lease, payloads, timeout) : new UnaryConnection(lease, payloads, timeout);
+                return switch (type) {
+                    case BIDI_STREAMING -> new StreamConnection(lease, payloads, timeout);
+                    case CLIENT_STREAMING, SERVER_STREAMING -> new OneWayConnection(lease, payloads, timeout);
+                    default -> new UnaryConnection(lease, payloads, timeout);
+                };
             }
 
             @Override

@@ -28,7 +28,7 @@ public final class HttpWorkload implements Workload {
 
     private static Spec unary(Spec spec) throws SpecError {
         if (spec.streaming()) {
-            throw new SpecError("stream mode needs a streaming contender (grpc-java); HTTP is unary");
+            throw new SpecError(spec.mode() + " mode needs a streaming contender (grpc-java); HTTP is unary");
         }
         return spec;
     }

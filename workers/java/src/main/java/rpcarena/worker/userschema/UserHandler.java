@@ -10,11 +10,13 @@ public final class UserHandler {
     private final UserMethod method;
     private final Responder responder;
     private final Cost cost;
+    private final int streamMessages;
 
-    private UserHandler(UserMethod method, Responder responder, Cost cost) {
+    private UserHandler(UserMethod method, Responder responder, Cost cost, int streamMessages) {
         this.method = method;
         this.responder = responder;
         this.cost = cost;
+        this.streamMessages = streamMessages;
     }
 
     /** Reads served.json and prepares its method's answers and cost (the CPU spin calibrated once). */
@@ -27,7 +29,8 @@ public final class UserHandler {
         } catch (SpecError e) {
             throw new SpecError("bad --schema " + path + ": " + e.getMessage());
         }
-        return new UserHandler(method, responder, Cost.of(file.serverWorkUs(), file.serverWaitUs()));
+        return new UserHandler(method, responder, Cost.of(file.serverWorkUs(), file.serverWaitUs()),
+                file.streamMessages());
     }
 
     /** The handler of --schema PATH, its calibration logged on {@code err} as the Python servers log it. */
@@ -40,6 +43,11 @@ public final class UserHandler {
 
     public UserMethod method() {
         return method;
+    }
+
+    /** The replies a server-streaming call gets: the handler's one answer, this many times. */
+    public int streamMessages() {
+        return streamMessages;
     }
 
     public String calibration() {

@@ -41,10 +41,6 @@ public record UserMethod(String service, String name, Message request, Message r
         }
         String[] parts = entry.split(" ");
         MethodType type = MethodType.valueOf(parts[2]);
-        if (type != MethodType.UNARY && type != MethodType.BIDI_STREAMING) {
-            throw new SpecError(key + ": one-sided streams are not served yet (as in the Python half);"
-                    + " use a unary or bidirectional method");
-        }
         return new UserMethod(key.substring(0, slash), key.substring(slash + 1), prototype(parts[0]),
                 prototype(parts[1]), type);
     }

@@ -1,0 +1,121 @@
+package rpcarena.worker.grpc;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor.MethodType;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import rpcarena.worker.core.CallFailure;
+import rpcarena.worker.core.Connection;
+import rpcarena.worker.core.Failures;
+
+/**
+ * A user's client- or server-streaming method: a call is one stream, as the generated stubs make
+ * it (grpc-go's oneway.go does the same). A client stream sends the call's K requests, half-closes
+ * and waits for the one reply; a server stream sends one request and reads the replies to the
+ * stream's end, at most one more than expected (a longer stream is a wrong answer already: the
+ * rest is not read into memory, the call is cancelled).
+ */
+final class OneWayConnection implements Connection {
+    private final Channels.Lease lease;
+    private final ManagedChannel channel;
+    private final ProtoPayloads payloads;
+    private final long timeoutNs;
+
+    OneWayConnection(Channels.Lease lease, ProtoPayloads payloads, Duration timeout) {
+        this.lease = lease;
+        this.channel = lease.channel();
+        this.payloads = payloads;
+        this.timeoutNs = timeout.toNanos();
+    }
+
+    private ClientCall<Object, Object> newCall() {
+        return channel.newCall(payloads.method.descriptor(),
+                CallOptions.DEFAULT.withDeadlineAfter(timeoutNs, TimeUnit.NANOSECONDS));
+    }
+
+    @Override
+    public Object exchange(int slot) throws Exception {
+        if (payloads.method.descriptor().getType() == MethodType.CLIENT_STREAMING) {
+            return upload((Object[]) payloads.request(slot));
+        }
+        return follow(payloads.request(slot), payloads.expectedCount(slot));
+    }
+
+    /** Sends the requests, half-closes, and waits for the one reply (CloseAndRecv). */
+    private Object upload(Object[] requests) throws Exception {
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        StreamObserver<Object> stream = ClientCalls.asyncClientStreamingCall(newCall(), new StreamObserver<>() {
+            @Override
+            public void onNext(Object message) {
+                reply.complete(message);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                reply.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {  // after a reply this changes nothing
+                reply.completeExceptionally(new CallFailure(Failures.OTHER, "the server ended the stream without a reply"));
+            }
+        });
+        for (Object request : requests) {
+            stream.onNext(request);
+        }
+        stream.onCompleted();
+        try {
+            // the call's deadline ends it first; this bound only guards against a lost callback
+            return reply.get(2 * timeoutNs, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof CallFailure failure ? failure : GrpcFailures.of(e.getCause());
+        } catch (TimeoutException e) {
+            throw new CallFailure(Failures.TIMEOUT, "no reply to the client stream within the timeout");
+        }
+    }
+
+    /** Sends the request and reads the replies to the end, at most {@code expected + 1}. */
+    private Object follow(Object request, int expected) throws Exception {
+        ClientCall<Object, Object> call = newCall();
+        Iterator<Object> replies = ClientCalls.blockingServerStreamingCall(call, request);
+        List<Object> got = new ArrayList<>();
+        try {
+            while (got.size() <= expected && replies.hasNext()) {
+                got.add(replies.next());
+            }
+        } catch (StatusRuntimeException e) {
+            throw GrpcFailures.of(e);
+        }
+        if (got.size() > expected) {
+            call.cancel("more replies than expected: the answer is wrong already", null);
+        }
+        return got;
+    }
+
+    @Override
+    public boolean verify(int slot, Object reply) {
+        return payloads.matches(slot, reply);
+    }
+
+    /** The channel reconnects by itself; skip its back-off so the next call tries at once. */
+    @Override
+    public void reconnect() {
+        channel.resetConnectBackoff();
+    }
+
+    @Override
+    public void close() {
+        lease.release();
+    }
+}
