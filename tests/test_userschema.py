@@ -218,6 +218,22 @@ def one_way_wrong(tmp_path: Path, method: str, contenders: list[str], clients: l
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def one_way_served(tmp_path: Path, method: str, contenders: str, clients: str, served: list[tuple[str, str]],
+                   *options: str, timeout: float = 600) -> None:
+    """Runs ticks.Ticker/METHOD (--fill ticks, 4 messages a call's stream) with CONTENDERS and CLIENTS
+    and checks that each (contender, client) of SERVED made its 20 calls, every reply right."""
+    out = tmp_path / "r.json"
+    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
+                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--stream-messages", "4", "--contender",
+                   contenders, "--client", clients, "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out),
+                   *options, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
+    for key in served:
+        cell = cells[key]
+        assert (cell.status, cell.calls, cell.errors) == ("ok", 20, {}), (key, cell.reason, cell.error_examples)
+
+
 @pytest.mark.parametrize("method", ["Record", "Watch"])
 def test_a_one_way_streams_wrong_answer_or_missing_reply_is_counted(tmp_path, method):
     assert one_way_wrong(tmp_path, method, ["grpc-py"], None) == {"grpc-py": {"wrong_answer": 5}}

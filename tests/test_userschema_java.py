@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import run_cli
-from tests.test_userschema import one_way_wrong
+from tests.test_userschema import one_way_served, one_way_wrong
 from tests.test_userschema_go import all_ok, buildable, orders_built, reused_and_changed, run_orders, wrong_answers
 
 import rpcarena
@@ -102,14 +102,6 @@ def test_one_way_streams_between_java_go_and_python_every_reply_checked(java, tm
     """A client stream (Record: K ticks sent, one reply) and a server stream (Watch: one tick sent, K
     replies) served by grpc-java to the Java and Python clients, and by grpc-go to the Java client;
     then the Java client expecting another reply (or one reply more) counts every call wrong."""
-    out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--stream-messages", "4", "--contender",
-                   "grpc-java,grpc-go", "--client", "java,py", "-n", "20", "--warmup", "0s", "--warmup-max", "0",
-                   "--repeat", "1", "-o", str(out), timeout=600)
-    assert done.returncode == 0, done.stderr
-    cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
-    for key in (("grpc-java", "java"), ("grpc-java", "py"), ("grpc-go", "java")):
-        cell = cells[key]
-        assert (cell.status, cell.calls, cell.errors) == ("ok", 20, {}), (key, cell.reason, cell.error_examples)
+    served = [("grpc-java", "java"), ("grpc-java", "py"), ("grpc-go", "java")]
+    one_way_served(tmp_path, method, "grpc-java,grpc-go", "java,py", served, "--warmup-max", "0")
     assert one_way_wrong(tmp_path, method, ["grpc-java"], ["java"]) == {"grpc-java": {"wrong_answer": 5}}

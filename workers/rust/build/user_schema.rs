@@ -99,8 +99,7 @@ fn modules(packages: &[String]) -> String {
     text + "}\n"
 }
 
-/// A type per method and `visit`; a one-way stream is named, refused (no manifest entry of this
-/// worker lists it in `user_streams`, so rpcarena never asks for one).
+/// A type per method (unary, a one-way or a bidirectional stream) and `visit`.
 fn table(files: &[FileDescriptorProto]) -> String {
     let (mut types, mut arms) = (String::new(), String::new());
     for file in files {
@@ -109,16 +108,13 @@ fn table(files: &[FileDescriptorProto]) -> String {
             for method in &service.method {
                 let n = arms.lines().count();
                 let key = format!("{full}/{}", method.name());
-                if method.client_streaming() != method.server_streaming() {
-                    let _ = writeln!(
-                        arms,
-                        "        {key:?} => Some(Err({:?}.into())),",
-                        format!("{key} is a one-way stream: the Rust worker serves unary methods and bidirectional streams")
-                    );
-                    continue;
-                }
-                let streaming = method.client_streaming();
-                let _ = writeln!(types, "pub struct Method{n};\nimpl crate::methods::Rpc for Method{n} {{\n    const SERVICE: &'static str = {full:?};\n    const NAME: &'static str = {:?};\n    type Req = {};\n    type Resp = {};\n}}\nimpl crate::userschema::UserRpc for Method{n} {{\n    const STREAMING: bool = {streaming};\n}}",
+                let streams = match (method.client_streaming(), method.server_streaming()) {
+                    (false, false) => "Neither",
+                    (true, false) => "Client",
+                    (false, true) => "Server",
+                    (true, true) => "Both",
+                };
+                let _ = writeln!(types, "pub struct Method{n};\nimpl crate::methods::Rpc for Method{n} {{\n    const SERVICE: &'static str = {full:?};\n    const NAME: &'static str = {:?};\n    type Req = {};\n    type Resp = {};\n}}\nimpl crate::userschema::UserRpc for Method{n} {{\n    const STREAMS: crate::userschema::Streams = crate::userschema::Streams::{streams};\n}}",
                     method.name(), rust_type(files, method.input_type()), rust_type(files, method.output_type()));
                 let _ = writeln!(arms, "        {key:?} => Some(Ok(visitor.visit::<Method{n}>())),");
             }

@@ -29,14 +29,19 @@ impl<M: Rpc> Payloads<M> {
         self.requests.is_empty()
     }
 
-    /// Whether `reply` equals expected response `index` (exact first; floats within `M::TOLERANCE`).
+    /// Whether `reply` equals expected response `index`.
     pub fn matches(&self, index: usize, reply: &M::Resp) -> bool {
-        let expected = &self.responses[index];
-        expected == reply || verify::typed_equal(expected, reply, M::TOLERANCE)
+        equal::<M>(&self.responses[index], reply)
     }
 }
 
-fn decode_all<T: serde::de::DeserializeOwned>(values: &[Value], method: &str, what: &str) -> Result<Vec<T>, SpecError> {
+/// Whether `reply` equals `expected` (exact first; floats within `M::TOLERANCE`).
+pub fn equal<M: Rpc>(expected: &M::Resp, reply: &M::Resp) -> bool {
+    expected == reply || verify::typed_equal(expected, reply, M::TOLERANCE)
+}
+
+/// Each of `values` decoded as `method`'s `what` ("request", "response").
+pub fn decode_all<T: serde::de::DeserializeOwned>(values: &[Value], method: &str, what: &str) -> Result<Vec<T>, SpecError> {
     let decode =
         |(i, v): (usize, &Value)| T::deserialize(v).map_err(|e| bad(format!("{what} {i} does not decode as {method}'s {what}: {e}")));
     values.iter().enumerate().map(decode).collect()

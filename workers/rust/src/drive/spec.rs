@@ -15,11 +15,16 @@ pub enum Arrival {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Mode {
     #[default]
     Unary,
+    /// A bidirectional stream per client, a call one message on it (ping-pong).
     Stream,
+    /// A user's client-streaming method, a stream a call: the call's requests, then one reply.
+    ClientStream,
+    /// A user's server-streaming method, a stream a call: one request, then the replies to its end.
+    ServerStream,
 }
 
 /// Serializes back to the contract's keys, so tests can compare a parsed spec with its source.
@@ -221,11 +226,19 @@ mod tests {
     }
 
     #[test]
+    fn a_one_way_stream_has_its_mode() {
+        for (name, mode) in [("client_stream", Mode::ClientStream), ("server_stream", Mode::ServerStream)] {
+            assert_eq!(Spec::parse(&MINIMAL.replace("\"arrival\": null", &format!("\"mode\": {name:?}"))).unwrap().mode, mode);
+        }
+    }
+
+    #[test]
     fn bad_specs_say_why() {
         let no_stop = MINIMAL.replace("\"calls\": 10", "\"calls\": null");
         assert!(Spec::parse(&no_stop).unwrap_err().0.contains("duration_s"));
         assert!(Spec::parse("{").unwrap_err().0.starts_with("bad spec JSON"));
         assert!(Spec::parse(&MINIMAL.replace("\"contract\": 1", "\"contract\": 2")).is_err());
+        assert!(Spec::parse(&MINIMAL.replace("\"arrival\": null", "\"mode\": \"upload\"")).unwrap_err().0.contains("client_stream"));
         let too_many = MINIMAL.replace("\"calls\": 10", "\"calls\": 10, \"connections\": 2");
         assert!(Spec::parse(&too_many).unwrap_err().0.contains("connections must be from 1 to clients (1)"));
     }

@@ -68,27 +68,25 @@ pub(crate) mod tests {
     use crate::proto::{HelloReply, HelloRequest, Word};
     use serde_json::json;
 
-    /// arena.proto's methods as a user's: their generated types are in every build, as a
-    /// variant's are in its own.
-    pub struct SayHello;
-    impl crate::methods::Rpc for SayHello {
-        const SERVICE: &'static str = "arena.Arena";
-        const NAME: &'static str = "SayHello";
-        type Req = HelloRequest;
-        type Resp = HelloReply;
+    /// A user's method `$name` over types of every build (arena.proto's), as a variant's
+    /// generated table has them over its own.
+    macro_rules! user_method {
+        ($name:ident: $req:ty => $resp:ty, $streams:ident) => {
+            pub struct $name;
+            impl crate::methods::Rpc for $name {
+                const NAME: &'static str = stringify!($name);
+                type Req = $req;
+                type Resp = $resp;
+            }
+            impl crate::userschema::UserRpc for $name {
+                const STREAMS: crate::userschema::Streams = crate::userschema::Streams::$streams;
+            }
+        };
     }
-    impl UserRpc for SayHello {
-        const STREAMING: bool = false;
-    }
-    struct Invert;
-    impl crate::methods::Rpc for Invert {
-        const NAME: &'static str = "Invert";
-        type Req = Word;
-        type Resp = Word;
-    }
-    impl UserRpc for Invert {
-        const STREAMING: bool = false;
-    }
+    pub(crate) use user_method;
+
+    user_method!(SayHello: HelloRequest => HelloReply, Neither);
+    user_method!(Invert: Word => Word, Neither);
 
     fn hello(name: &str) -> HelloRequest {
         HelloRequest { name: name.into() }

@@ -19,10 +19,23 @@ pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/user_schema.rs"));
 }
 
-/// A method of the user's schema: its generated types, and whether it streams (bidirectionally:
-/// rpcarena drives unary and bidirectional methods).
+/// A method of the user's schema: its generated types, and which way it streams.
 pub trait UserRpc: Rpc {
-    const STREAMING: bool;
+    const STREAMS: Streams;
+}
+
+/// Which side of a method's calls is a stream, as its .proto says (`stream` before the request,
+/// the reply, or both). A one-way stream (client or server) is a stream a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Streams {
+    /// Unary: one request, one reply.
+    Neither,
+    /// A client stream: many requests, one reply.
+    Client,
+    /// A server stream: one request, many replies.
+    Server,
+    /// A bidirectional stream.
+    Both,
 }
 
 /// What is done with the method a key names, monomorphised over its generated types.

@@ -1,7 +1,8 @@
 //! served.json, what `serve --schema PATH` reads (`ServedFile` in
 //! src/rpcarena/userschema/workload.py): the method, the reply mode with its [request, reply]
-//! pairs in proto JSON, and the handler's work and wait. The descriptor set it also carries is
-//! not read: the generated code built into this variant has the schema.
+//! pairs in proto JSON, the handler's work and wait, and a server stream's replies a call. The
+//! descriptor set it also carries is not read: the generated code built into this variant has the
+//! schema.
 
 use super::answer::Responder;
 use super::work::Cost;
@@ -12,6 +13,9 @@ use std::sync::Arc;
 
 /// The bound on the pairs a server keeps: the samples' own (`MAX_SAMPLES` in userschema/samples.py).
 const MAX_PAIRS: usize = 100_000;
+/// The most replies a served file may ask of a server stream (the Python side's
+/// `--stream-messages` bound, `MAX_STREAM_MESSAGES` in userschema/workload.py).
+const MAX_STREAM_MESSAGES: usize = 10_000;
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct File {
@@ -25,6 +29,14 @@ pub struct File {
     pub server_work_us: f64,
     #[serde(default)]
     pub server_wait_us: f64,
+    /// A server stream's replies a call (the handler's answer, this many times); a client
+    /// stream's requests a call are the caller's, so the server only reads them.
+    #[serde(default = "one")]
+    pub stream_messages: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl File {
@@ -43,6 +55,9 @@ impl File {
         }
         if file.pairs.len() > MAX_PAIRS {
             return Err(format!("over {MAX_PAIRS} pairs"));
+        }
+        if !(1..=MAX_STREAM_MESSAGES).contains(&file.stream_messages) {
+            return Err(format!("stream_messages {}: give 1 to {MAX_STREAM_MESSAGES}", file.stream_messages));
         }
         Ok(file)
     }
@@ -69,7 +84,7 @@ impl Served {
     /// The typed handler of method `M` (the one the file names).
     pub fn handler<M: UserRpc>(&self) -> Arc<Handler<M>> {
         let respond = Responder::<M>::new(&self.file.reply, &self.file.pairs).expect("checked by load");
-        Arc::new(Handler { respond, cost: self.cost })
+        Arc::new(Handler { respond, cost: self.cost, stream_messages: self.file.stream_messages })
     }
 }
 
@@ -86,6 +101,8 @@ impl UserVisitor for Check<'_> {
 pub struct Handler<M: UserRpc> {
     respond: Responder<M>,
     cost: Cost,
+    /// A server stream's replies a call: its one answer, sent this many times.
+    pub stream_messages: usize,
 }
 
 impl<M: UserRpc> Handler<M> {
@@ -107,7 +124,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!((file.method.as_str(), file.reply.as_str(), file.pairs.len()), ("orders.Orders/Place", "file", 1));
-        assert_eq!((file.server_work_us, file.server_wait_us), (200.0, 2000.0));
+        assert_eq!((file.server_work_us, file.server_wait_us, file.stream_messages), (200.0, 2000.0, 1));
+    }
+
+    #[test]
+    fn a_server_streams_replies_a_call_are_bounded() {
+        let with = |k: &str| File::parse(&format!(r#"{{"method": "a.B/C", "reply": "echo", "stream_messages": {k}}}"#));
+        assert_eq!(with("10000").unwrap().stream_messages, 10_000);
+        for k in ["0", "10001"] {
+            assert_eq!(with(k).unwrap_err(), format!("stream_messages {k}: give 1 to 10000"));
+        }
+        assert!(with("-1").is_err());
     }
 
     #[test]

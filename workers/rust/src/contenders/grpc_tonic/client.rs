@@ -1,5 +1,6 @@
 //! The tonic client: one Channel (one HTTP/2 connection) per client, generic over the operation;
-//! with the spec's `connections`, clients share Channels, many calls in flight on each.
+//! with the spec's `connections`, clients share Channels, many calls in flight on each. A call is
+//! unary here; a user's one-way stream a call is `oneway`'s, on the same connector.
 
 use super::path;
 use crate::drive::call::{BoxFut, CallError, Conn, Connector, SharedConnector};
@@ -7,7 +8,7 @@ use crate::drive::payloads::Payloads;
 use crate::drive::spec::{bad, Mode, Spec, SpecError};
 use crate::methods::{self, Method, MethodVisitor, Rpc};
 use crate::predictions::GetPredictions;
-use crate::userschema::{UserRpc, UserVisitor};
+use crate::userschema::{Streams, UserRpc, UserVisitor};
 use std::error::Error;
 use std::sync::Arc;
 use tonic::client::Grpc;
@@ -18,12 +19,15 @@ use tonic_prost::ProstCodec;
 
 pub fn connector(spec: &Spec) -> Result<SharedConnector, SpecError> {
     let endpoint = endpoint(&spec.target)?;
-    let stream = spec.mode == Mode::Stream;
     if spec.user() {
-        return crate::userschema::visit(&spec.method, User { spec, endpoint, stream }).map_err(bad)?;
+        return crate::userschema::visit(&spec.method, User { spec, endpoint }).map_err(bad)?;
     }
-    if stream {
-        return super::stream::connector(spec, endpoint);
+    match spec.mode {
+        Mode::Stream => return super::stream::connector(spec, endpoint),
+        Mode::ClientStream | Mode::ServerStream => {
+            return Err(bad("modes client_stream and server_stream are a user's one-way streams (rpcarena run --proto)"))
+        }
+        Mode::Unary => {}
     }
     let unary = Unary { spec, endpoint };
     if spec.method == GetPredictions::NAME {
@@ -70,8 +74,7 @@ struct Unary<'a> {
 
 impl Unary<'_> {
     fn build<M: Rpc>(self) -> Result<SharedConnector, SpecError> {
-        let payloads = Arc::new(Payloads::<M>::from_spec(self.spec)?);
-        Ok(Arc::new(UnaryConnector { endpoint: self.endpoint, channel: None, payloads, path: path::<M>() }))
+        Ok(connector_of::<M, _>(Payloads::<M>::from_spec(self.spec)?, self.endpoint))
     }
 }
 
@@ -82,51 +85,89 @@ impl MethodVisitor for Unary<'_> {
     }
 }
 
-/// A user's method: unary, or a bidirectional stream driven as `InvertStream` is.
+/// A user's method: unary, a one-way stream a call, or a bidirectional stream driven as
+/// `InvertStream` is.
 struct User<'a> {
     spec: &'a Spec,
     endpoint: Endpoint,
-    stream: bool,
 }
 
 impl UserVisitor for User<'_> {
     type Out = Result<SharedConnector, SpecError>;
     fn visit<M: UserRpc>(self) -> Self::Out {
-        let User { spec, endpoint, stream } = self;
-        match (M::STREAMING, stream) {
-            (false, false) => Unary { spec, endpoint }.build::<M>(),
-            (true, true) => super::stream::build::<M>(spec, endpoint),
-            _ => Err(bad(format!("method {}/{} needs mode {:?}", M::SERVICE, M::NAME, if M::STREAMING { "stream" } else { "unary" }))),
+        let User { spec, endpoint } = self;
+        let mode = mode_of(M::STREAMS);
+        if spec.mode != mode {
+            let name = serde_json::to_string(&mode).unwrap_or_default();
+            return Err(bad(format!("method {}/{} needs mode {name}", M::SERVICE, M::NAME)));
+        }
+        match M::STREAMS {
+            Streams::Neither => Unary { spec, endpoint }.build::<M>(),
+            Streams::Client | Streams::Server => super::oneway::build::<M>(spec, endpoint),
+            Streams::Both => super::stream::build::<M>(spec, endpoint),
         }
     }
 }
 
-struct UnaryConnector<M: Rpc> {
+/// The drive spec's mode for a method that streams so.
+fn mode_of(streams: Streams) -> Mode {
+    match streams {
+        Streams::Neither => Mode::Unary,
+        Streams::Client => Mode::ClientStream,
+        Streams::Server => Mode::ServerStream,
+        Streams::Both => Mode::Stream,
+    }
+}
+
+/// A connector's calls, decoded once and shared by its connections: what each of them calls
+/// with (a unary call's request and reply, a one-way stream's).
+pub trait Calls: Send + Sync + Sized + 'static {
+    /// How many distinct calls the clients cycle through.
+    fn count(&self) -> usize;
+    /// A connection making these calls to `path` on a tonic client.
+    fn conn(grpc: Grpc<Channel>, calls: Arc<Self>, path: PathAndQuery) -> Box<dyn Conn>;
+}
+
+impl<M: Rpc> Calls for Payloads<M> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn conn(grpc: Grpc<Channel>, payloads: Arc<Self>, path: PathAndQuery) -> Box<dyn Conn> {
+        Box::new(UnaryConn::<M> { grpc, payloads, path, reply: None })
+    }
+}
+
+/// The connector of `calls` to method `M`'s path.
+pub fn connector_of<M: Rpc, C: Calls>(calls: C, endpoint: Endpoint) -> SharedConnector {
+    Arc::new(CallConnector { endpoint, channel: None, calls: Arc::new(calls), path: path::<M>() })
+}
+
+struct CallConnector<C: Calls> {
     endpoint: Endpoint,
     /// Shared connections: the one Channel every `connect` adds a caller to.
     channel: Option<Channel>,
-    payloads: Arc<Payloads<M>>,
+    calls: Arc<C>,
     path: PathAndQuery,
 }
 
-impl<M: Rpc> Connector for UnaryConnector<M> {
+impl<C: Calls> Connector for CallConnector<C> {
     fn connect(&self) -> BoxFut<'_, Result<Box<dyn Conn>, CallError>> {
         Box::pin(async move {
             let channel = open(&self.endpoint, &self.channel).await?;
-            let conn = UnaryConn::<M> { grpc: grpc(channel), payloads: self.payloads.clone(), path: self.path.clone(), reply: None };
-            Ok(Box::new(conn) as Box<dyn Conn>)
+            Ok(C::conn(grpc(channel), self.calls.clone(), self.path.clone()))
         })
     }
 
     fn payload_count(&self) -> usize {
-        self.payloads.len()
+        self.calls.count()
     }
 
     fn connect_shared(&self) -> Option<BoxFut<'_, Result<SharedConnector, CallError>>> {
         Some(Box::pin(async move {
             let channel = Some(open(&self.endpoint, &None).await?);
-            let (endpoint, payloads, path) = (self.endpoint.clone(), self.payloads.clone(), self.path.clone());
-            Ok(Arc::new(UnaryConnector { endpoint, channel, payloads, path }) as SharedConnector)
+            let (endpoint, calls, path) = (self.endpoint.clone(), self.calls.clone(), self.path.clone());
+            Ok(Arc::new(CallConnector { endpoint, channel, calls, path }) as SharedConnector)
         }))
     }
 }

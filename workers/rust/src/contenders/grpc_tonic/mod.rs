@@ -1,8 +1,10 @@
 //! `grpc-tonic`: the tonic unary server for every operation plus the bidi `InvertStream`, and
 //! the tonic client (one Channel per client; ping-pong on one stream in stream mode). With a
-//! Redis it also serves, and its client drives, `predictions.Predictions/GetPredictions`.
+//! Redis it also serves, and its client drives, `predictions.Predictions/GetPredictions`; with a
+//! user's schema, its method: unary, a bidirectional stream, or a one-way stream a call.
 
 mod client;
+mod oneway;
 mod server;
 mod stream;
 mod user;

@@ -1,12 +1,14 @@
 //! A user's method on the tonic server: what tonic-build's generated server is, written once
 //! over the method's generated `<Req, Resp>`: a `tower::Service` over HTTP requests that
-//! matches the method's path and hands the call to `tonic::server::Grpc::unary` (or `streaming`,
-//! for a bidirectional stream: each message answered in order) with a `ProstCodec` (the schema is known only to this per-schema build, so its service is this
-//! generic one instead of a generated trait the user would implement).
+//! matches the method's path and hands the call to `tonic::server::Grpc::unary` (`streaming` for
+//! a bidirectional stream: each message answered in order; `client_streaming` or
+//! `server_streaming` for a one-way stream, `oneway`'s handlers) with a `ProstCodec` (the schema
+//! is known only to this per-schema build, so its service is this generic one instead of a
+//! generated trait the user would implement).
 
 use crate::limits;
 use crate::userschema::served::{Handler, Served};
-use crate::userschema::{UserRpc, UserVisitor};
+use crate::userschema::{Streams, UserRpc, UserVisitor};
 use futures_util::stream::{BoxStream, StreamExt};
 use std::convert::Infallible;
 use std::marker::PhantomData;
@@ -73,17 +75,19 @@ where
         Box::pin(async move {
             let codec = ProstCodec::<M::Resp, M::Req>::default();
             let mut grpc = Grpc::new(codec).apply_max_message_size_config(Some(limits::MAX_REQUEST_BYTES), Some(usize::MAX));
-            Ok(match M::STREAMING {
-                true => grpc.streaming(handler, request).await,
-                false => grpc.unary(handler, request).await,
+            Ok(match M::STREAMS {
+                Streams::Neither => grpc.unary(handler, request).await,
+                Streams::Client => grpc.client_streaming(handler, request).await,
+                Streams::Server => grpc.server_streaming(handler, request).await,
+                Streams::Both => grpc.streaming(handler, request).await,
             })
         })
     }
 }
 
-/// The unary handler: the user's answer, or INVALID_ARGUMENT with the reason (a request the
-/// reply file has no answer for).
-struct Call<M: UserRpc>(Arc<Handler<M>>);
+/// The method's handler, as each kind of call's service: the user's answer, or INVALID_ARGUMENT
+/// with the reason (a request the reply file has no answer for).
+pub(super) struct Call<M: UserRpc>(pub(super) Arc<Handler<M>>);
 
 impl<M: UserRpc> UnaryService<M::Req> for Call<M> {
     type Response = M::Resp;

@@ -52,7 +52,7 @@ pub trait ClientKind {
 /// The connector of client kind `K` for the spec's operation: the predictions seed's own route
 /// for `GetPredictions`, the contract's `POST /arena/{Method}` for every arena method.
 pub fn connector<K: ClientKind>(spec: &Spec) -> Result<SharedConnector, SpecError> {
-    if spec.mode == Mode::Stream {
+    if spec.mode != Mode::Unary {
         return Err(bad("http-json has no stream mode"));
     }
     if spec.user() {

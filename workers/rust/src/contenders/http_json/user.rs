@@ -11,7 +11,7 @@ use crate::drive::call::{BoxFut, SharedConnector};
 use crate::drive::spec::{bad, Spec, SpecError};
 use crate::methods::Rpc;
 use crate::userschema::served::{Handler, Served};
-use crate::userschema::{UserRpc, UserVisitor};
+use crate::userschema::{Streams, UserRpc, UserVisitor};
 use bytes::Bytes;
 use hyper::Method;
 use std::sync::Arc;
@@ -72,7 +72,7 @@ struct Visit<'a, K>(&'a Spec, std::marker::PhantomData<K>);
 impl<K: ClientKind> UserVisitor for Visit<'_, K> {
     type Out = Result<SharedConnector, SpecError>;
     fn visit<M: UserRpc>(self) -> Self::Out {
-        if M::STREAMING {
+        if M::STREAMS != Streams::Neither {
             return Err(bad(format!("{}/{}: a stream has no REST/JSON form", M::SERVICE, M::NAME)));
         }
         K::build::<M>(self.0, Route { request: post::<M>, reply: |body| serde_json::from_slice(body).ok() })
