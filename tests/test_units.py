@@ -64,21 +64,6 @@ def test_schedule_hands_out_its_calls_once_by_count_and_by_end():
     assert [by_end.next() for _ in range(4)] == [0, 10_000_000, 20_000_000, None]
 
 
-def test_an_alarm_never_returns_before_the_call_is_due_and_learns_how_early_to_wake():
-    alarm = pacer.Alarm()
-    start = time.perf_counter_ns()
-    dues = [start + k * 1_000_000 for k in range(1, 21)]
-    woke = []
-    for due in dues:
-        alarm.wait_until(due)
-        woke.append(time.perf_counter_ns())
-    assert all(w >= d for w, d in zip(woke, dues))
-    assert 0 < alarm.lead_ns() <= pacer.MAX_LEAD_NS  # a sleep always wakes a little late
-    learnt = alarm.late_ns
-    alarm.wait_until(start)  # past: at once, without a sleep to learn from
-    assert alarm.late_ns == learnt
-
-
 def test_pacer_rejects_bad_rate():
     with pytest.raises(ValueError):
         next(pacer.offsets_ns(0))

@@ -227,11 +227,10 @@ class Driver:
         _open(tally)
         tally.staged = [_open(Tally()) for _ in self.spec.stages or []]
         pacer.fine_timers()
-        alarm = pacer.Alarm()
         while (due := schedule.next()) is not None:
             if due >= tally.series.next_ns:
                 tally.roll(due)
-            alarm.wait_until(due)
+            pacer.wait_until(due)
             timed = self.call_once(client, i + k, tally)
             k += 1
             if timed is None:

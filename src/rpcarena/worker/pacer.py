@@ -16,10 +16,9 @@ import time
 from collections.abc import Iterator
 
 ARRIVALS = ("constant", "poisson")
-# A sleep wakes up late, by the thread's timer slack (50 us by default, 1 us after `fine_timers`)
-# and by the scheduler's wake-up, so the last stretch before a call is due is spun (yielding the
-# GIL) instead: as long as the wake-ups seen so far were late, and never longer than this.
-MAX_LEAD_NS = 150_000
+# The last stretch before a call is due is spun (yielding the GIL), not slept: a sleep wakes up
+# late by the thread's timer slack (50 us by default) and by the scheduler's wake-up.
+SPIN_NS = 150_000
 PR_SET_TIMERSLACK, SLACK_NS = 29, 1_000
 
 
@@ -107,28 +106,13 @@ def fine_timers() -> None:
         pass
 
 
-class Alarm:
-    """One client's timer: sleep until a little before the call is due, spin the rest.
+def wait_until(due_ns: int) -> None:
+    """Sleep coarse, finish fine: sleep to SPIN_NS before `due_ns`, then yield until it is due.
 
-    How early it wakes (the lead) is learnt from its wake-ups (1.5 times their mean lateness, as
-    the Go and Java drivers' alarms do), so the spin lasts about the wake-up's jitter. A fixed
-    spin long enough for the worst wake-up (150 us) cost each call that much CPU; the driver's
-    processes share one CPU, and a client spinning there delays the others' sends and replies."""
-
-    def __init__(self) -> None:
-        self.late_ns = 0  # the mean wake-up lateness so far (a moving average, weight 1/8)
-
-    def lead_ns(self) -> int:
-        return min(self.late_ns * 3 // 2, MAX_LEAD_NS)
-
-    def wait_until(self, due_ns: int) -> None:
-        """Return when `due_ns` (perf_counter ns) has come: at once if it has passed.
-
-        `time.sleep(0)` in the spin lets the client library's own threads have the GIL."""
-        wake = due_ns - self.lead_ns()
-        if (remaining := wake - time.perf_counter_ns()) > 0:
-            time.sleep(remaining / 1e9)
-            late = min(time.perf_counter_ns() - wake, MAX_LEAD_NS)
-            self.late_ns += (late - self.late_ns) // 8
-        while time.perf_counter_ns() < due_ns:
-            time.sleep(0)
+    `time.sleep(0)` lets other client threads have the GIL, so the spin costs them nothing but
+    this thread's CPU for at most SPIN_NS a call."""
+    remaining = due_ns - time.perf_counter_ns()
+    if remaining > SPIN_NS:
+        time.sleep((remaining - SPIN_NS) / 1e9)
+    while time.perf_counter_ns() < due_ns:
+        time.sleep(0)
