@@ -1,17 +1,18 @@
 //! The command line: parse, run one command, turn errors into one stderr line and an exit code.
 
-use crate::{contenders, drive, runtime, serve};
+use crate::{contenders, drive, runtime, serve, userschema};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: rpcarena-worker serve --contender ID --host HOST --port PORT [--redis URL] [--schema served.json] | drive < spec.json";
+    "usage: rpcarena-worker serve --contender ID --host HOST --port PORT [--redis URL] [--schema served.json] | drive < spec.json | calibrate --server-work-us W [--calls N]";
 
 /// Exit 2: the command or spec cannot run; exit 1: the server failed (e.g. bind).
 pub fn main(args: &[String]) -> ExitCode {
     let outcome = match args.first().map(String::as_str) {
         Some("serve") => run_serve(&args[1..]),
         Some("drive") => run_drive(),
+        Some("calibrate") => run_calibrate(&args[1..]),
         _ => Err((2, USAGE.to_string())),
     };
     match outcome {
@@ -46,6 +47,15 @@ fn run_drive() -> Outcome {
     let result = rt.block_on(drive::drive(&spec, contender)).map_err(|e| (2, e.0))?;
     rt.shutdown_background();
     let json = serde_json::to_string(&result).map_err(|e| (1, e.to_string()))?;
+    writeln!(io::stdout().lock(), "{json}").map_err(|e| (1, e.to_string()))
+}
+
+/// A handler's --server-work run alone, as a server runs it, and the CPU its thread spent.
+fn run_calibrate(args: &[String]) -> Outcome {
+    let usage = || (2, format!("calibrate: give --server-work-us above 0 and --calls of 1 or more; {USAGE}"));
+    let work_us = flag(args, "--server-work-us").and_then(|w| w.parse::<f64>().ok()).filter(|w| *w > 0.0).ok_or_else(usage)?;
+    let calls = flag(args, "--calls").map_or(Some(1000), |c| c.parse::<u64>().ok()).filter(|c| *c >= 1).ok_or_else(usage)?;
+    let json = serde_json::to_string(&userschema::work::calibrate(work_us, calls)).map_err(|e| (1, e.to_string()))?;
     writeln!(io::stdout().lock(), "{json}").map_err(|e| (1, e.to_string()))
 }
 

@@ -1,5 +1,5 @@
 // Package cli is the worker's command line: `serve` and `drive` of the worker
-// contract, and `list`. Every error ends here, as one line on stderr.
+// contract, `list` and `calibrate`. Every error ends here, as one line on stderr.
 package cli
 
 import (
@@ -15,6 +15,7 @@ import (
 	"rpcarena/workers/go/internal/drive"
 	"rpcarena/workers/go/internal/registry"
 	"rpcarena/workers/go/internal/serve"
+	"rpcarena/workers/go/internal/userschema"
 )
 
 // Exit codes: a spec or command line that cannot run is 2 (the contract's).
@@ -24,7 +25,7 @@ const (
 	exitUsage = 2
 )
 
-const usage = "usage: worker serve --contender ID --host 127.0.0.1 --port 0 [--redis URL] [--schema served.json] | worker drive < spec.json | worker list"
+const usage = "usage: worker serve --contender ID --host 127.0.0.1 --port 0 [--redis URL] [--schema served.json] | worker drive < spec.json | worker list | worker calibrate --server-work-us W [--calls N]"
 
 // usageError marks errors of the caller's input.
 type usageError struct{ error }
@@ -53,6 +54,8 @@ func dispatch(args []string, stdin io.Reader, stdout io.Writer) error {
 		return driveCmd(stdin, stdout)
 	case "list":
 		return listCmd(stdout)
+	case "calibrate":
+		return calibrateCmd(args[1:], stdout)
 	}
 	return usageError{fmt.Errorf("unknown command %q; %s", args[0], usage)}
 }
@@ -111,6 +114,20 @@ func listCmd(stdout io.Writer) error {
 		entries = append(entries, entry{c.ID, c.Protocol, c.Tool})
 	}
 	return json.NewEncoder(stdout).Encode(entries)
+}
+
+// calibrateCmd runs a handler's --server-work alone, as a server runs it, and
+// says how much of its thread's CPU it spent: benchmarks/server_work.py checks
+// each language's against the asked.
+func calibrateCmd(args []string, stdout io.Writer) error {
+	flags := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	workUs := flags.Float64("server-work-us", 0, "the handler's CPU a call, in microseconds")
+	calls := flags.Int("calls", 1000, "how many calls")
+	if err := flags.Parse(args); err != nil || *workUs <= 0 || *calls < 1 {
+		return usageError{fmt.Errorf("calibrate: give --server-work-us above 0 and --calls of 1 or more; %s", usage)}
+	}
+	return json.NewEncoder(stdout).Encode(userschema.Calibrate(*workUs, *calls))
 }
 
 // handshake is the contract's sync: say "warm", then wait for one line on stdin

@@ -99,6 +99,13 @@ func TestServerWorkIsCalibratedAndSaid(t *testing.T) {
 	answer(t, h, &pb.HelloRequest{Name: "ada"}) // spends it: the spin ends
 }
 
+func TestCalibrateCountsEveryCallAtLeastAtTheWork(t *testing.T) {
+	found := Calibrate(100, 20)
+	if found.AskedUs != 100 || found.Calls != 20 || found.ThreadCPUNs < 20*100_000 {
+		t.Fatalf("calibration %+v", found)
+	}
+}
+
 func TestBadServedFilesSayWhatIsWrong(t *testing.T) {
 	cases := map[string]string{
 		`{"method": "orders.Orders/Place", "reply": "echo"}`:               "not built with the schema",

@@ -78,3 +78,24 @@ func Cost(workUs, waitUs float64) (func(), string) {
 	return cost, fmt.Sprintf("server work %gus of thread CPU, in chunks of %d loops (%.1f loops/us), wait %gus",
 		workUs, chunk, rate, waitUs)
 }
+
+// Calibration is what `worker calibrate` prints: the handler's cost run alone.
+type Calibration struct {
+	AskedUs     float64 `json:"asked_us"`
+	Calls       int     `json:"calls"`
+	ThreadCPUNs int64   `json:"thread_cpu_ns"` // over all the calls
+	Setup       string  `json:"calibration"`   // the line a server logs
+}
+
+// Calibrate runs Cost's work calls times on one OS thread and measures that
+// thread's CPU over them.
+func Calibrate(workUs float64, calls int) Calibration {
+	cost, setup := Cost(workUs, 0)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
+	for range calls {
+		cost()
+	}
+	return Calibration{AskedUs: workUs, Calls: calls, ThreadCPUNs: int64(threadCPU() - start), Setup: setup}
+}

@@ -68,16 +68,37 @@ impl Cost {
 
     /// Spends the work on this thread's CPU, then sleeps the wait.
     pub async fn spend(&self) {
+        self.work();
+        if !self.wait.is_zero() {
+            tokio::time::sleep(self.wait).await;
+        }
+    }
+
+    fn work(&self) {
         if self.work_ns > 0 {
             let start = thread_cpu_ns();
             while thread_cpu_ns() - start < self.work_ns {
                 spin(self.chunk);
             }
         }
-        if !self.wait.is_zero() {
-            tokio::time::sleep(self.wait).await;
-        }
     }
+}
+
+/// What `rpcarena-worker calibrate` prints: a handler's work run alone, `calls` times, and the
+/// CPU its thread spent on them (benchmarks/server_work.py checks each language's against the asked).
+#[derive(Debug, serde::Serialize)]
+pub struct Calibration {
+    pub asked_us: f64,
+    pub calls: u64,
+    pub thread_cpu_ns: u64,
+    pub calibration: String,
+}
+
+pub fn calibrate(work_us: f64, calls: u64) -> Calibration {
+    let (cost, calibration) = Cost::calibrated(work_us, 0.0);
+    let start = thread_cpu_ns();
+    (0..calls).for_each(|_| cost.work());
+    Calibration { asked_us: work_us, calls, thread_cpu_ns: thread_cpu_ns() - start, calibration }
 }
 
 #[cfg(test)]
@@ -96,6 +117,13 @@ mod tests {
         assert!(line.starts_with("server work 50us of thread CPU, in chunks of ") && line.ends_with("wait 10us"), "{line}");
         assert_eq!((cost.work_ns, cost.wait), (50_000, Duration::from_micros(10)));
         assert!(cost.chunk >= 1);
+    }
+
+    #[test]
+    fn calibrating_counts_every_call_at_least_at_the_work() {
+        let calibration = calibrate(100.0, 20);
+        assert_eq!((calibration.asked_us, calibration.calls), (100.0, 20));
+        assert!(calibration.thread_cpu_ns >= 20 * 100_000, "{calibration:?}");
     }
 
     #[tokio::test]

@@ -3,7 +3,7 @@ package rpcarena.worker;
 import java.io.PrintStream;
 import java.util.Arrays;
 
-/** The worker executable: {@code serve ...}, {@code drive < spec.json}, or {@code list}. */
+/** The worker executable: {@code serve ...}, {@code drive < spec.json}, {@code list} or {@code calibrate ...}. */
 public final class Main {
     private Main() {}
 
@@ -18,8 +18,10 @@ public final class Main {
             case "serve" -> ServeCommand.run(rest, System.in, out, err);
             case "drive" -> DriveCommand.run(System.in, out, err);
             case "list" -> ListCommand.run(out);
+            case "calibrate" -> CalibrateCommand.run(rest, out, err);
             default -> {
-                err.println("usage: worker serve --contender ID --host 127.0.0.1 --port 0 | drive < spec.json | list");
+                err.println("usage: worker serve --contender ID --host 127.0.0.1 --port 0 | drive < spec.json | list | "
+                        + CalibrateCommand.USAGE);
                 yield 2;
             }
         };

@@ -51,4 +51,17 @@ class CommandsTest {
         assertEquals(2, ServeCommand.run(new String[] {"--contender", "nope"}, InputStream.nullInputStream(),
                 new PrintStream(out), new PrintStream(err)));
     }
+
+    @Test
+    void calibrateSpendsAtLeastTheWorkOnEveryCallAndRefusesNoWork() throws Exception {
+        assertEquals(0, CalibrateCommand.run(new String[] {"--server-work-us", "100", "--calls", "20"},
+                new PrintStream(out, true), new PrintStream(err, true)));
+        JsonNode found = Json.MAPPER.readTree(out.toString());
+        assertEquals(20, found.get("calls").asInt());
+        assertTrue(found.get("thread_cpu_ns").asLong() >= 20 * 100_000L, found.toString());
+        assertTrue(found.get("calibration").asText().startsWith("server work 100us of thread CPU"));
+        assertEquals(2, CalibrateCommand.run(new String[] {"--calls", "20"}, new PrintStream(out), new PrintStream(err)));
+        assertEquals(2, CalibrateCommand.run(new String[] {"--server-work-us", "x"}, new PrintStream(out), new PrintStream(err)));
+        assertEquals(2, err.toString().lines().count());
+    }
 }

@@ -44,9 +44,6 @@ public final class Driver {
         try {
             runAll(runs);
         } finally {
-            if (plan != null) {
-                plan.stop();
-            }
             connections.forEach(Connection::close);
             if (sharing != null) {
                 sharing.close();
@@ -72,8 +69,8 @@ public final class Driver {
         long shift = spec.scheduleOffsetNs();  // this driver's calls interleave with other drivers' of the cell
         plan = spec.ratePerS() == null
                 ? new Plan.Quota(spec.clients(), spec.calls(), deadlineNs())
-                : new Release(new Plan.Schedule(pacer(), startNs + shift, spec.calls(),
-                        durationNs() == null ? null : durationNs() - shift, spec.stages()), spec.clients()).start();
+                : new Alarmed(new Plan.Schedule(pacer(), startNs + shift, spec.calls(),
+                        durationNs() == null ? null : durationNs() - shift, spec.stages()), spec.clients());
     }
 
     private Pacer pacer() {

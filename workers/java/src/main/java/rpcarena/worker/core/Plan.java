@@ -14,10 +14,6 @@ public interface Plan {
         return 0;
     }
 
-    /** Ends whatever the plan runs beside the clients (the open loop's pacer thread). */
-    default void stop() {
-    }
-
     /** Closed loop: each client's share of the calls, or a deadline. */
     final class Quota implements Plan {
         private final long[] left;

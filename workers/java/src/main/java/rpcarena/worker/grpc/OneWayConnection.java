@@ -2,7 +2,6 @@ package rpcarena.worker.grpc;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
-import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor.MethodType;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
@@ -16,7 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import rpcarena.worker.core.CallFailure;
-import rpcarena.worker.core.Connection;
 import rpcarena.worker.core.Failures;
 
 /**
@@ -26,17 +24,9 @@ import rpcarena.worker.core.Failures;
  * stream's end, at most one more than expected (a longer stream is a wrong answer already: the
  * rest is not read into memory, the call is cancelled).
  */
-final class OneWayConnection implements Connection {
-    private final Channels.Lease lease;
-    private final ManagedChannel channel;
-    private final ProtoPayloads payloads;
-    private final long timeoutNs;
-
+final class OneWayConnection extends LeasedConnection {
     OneWayConnection(Channels.Lease lease, ProtoPayloads payloads, Duration timeout) {
-        this.lease = lease;
-        this.channel = lease.channel();
-        this.payloads = payloads;
-        this.timeoutNs = timeout.toNanos();
+        super(lease, payloads, timeout);
     }
 
     private ClientCall<Object, Object> newCall() {
@@ -101,21 +91,5 @@ final class OneWayConnection implements Connection {
             call.cancel("more replies than expected: the answer is wrong already", null);
         }
         return got;
-    }
-
-    @Override
-    public boolean verify(int slot, Object reply) {
-        return payloads.matches(slot, reply);
-    }
-
-    /** The channel reconnects by itself; skip its back-off so the next call tries at once. */
-    @Override
-    public void reconnect() {
-        channel.resetConnectBackoff();
-    }
-
-    @Override
-    public void close() {
-        lease.release();
     }
 }

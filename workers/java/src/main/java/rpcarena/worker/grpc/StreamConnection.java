@@ -1,7 +1,6 @@
 package rpcarena.worker.grpc;
 
 import io.grpc.CallOptions;
-import io.grpc.ManagedChannel;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
@@ -10,26 +9,18 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import rpcarena.worker.core.CallFailure;
-import rpcarena.worker.core.Connection;
 import rpcarena.worker.core.Failures;
 
 /** One bidirectional InvertStream kept open; a call is one Word sent and its reply received. */
-final class StreamConnection implements Connection {
+final class StreamConnection extends LeasedConnection {
     private static final Object END = new Object();
 
-    private final Channels.Lease lease;
-    private final ManagedChannel channel;
-    private final ProtoPayloads payloads;
-    private final long timeoutNs;
     private ClientCallStreamObserver<Object> requests;
     private BlockingQueue<Object> replies;
 
     /** Opens the stream now: before the warm-up, as the contract says. */
     StreamConnection(Channels.Lease lease, ProtoPayloads payloads, Duration timeout) {
-        this.lease = lease;
-        this.channel = lease.channel();
-        this.payloads = payloads;
-        this.timeoutNs = timeout.toNanos();
+        super(lease, payloads, timeout);
         openStream();
     }
 
@@ -74,11 +65,6 @@ final class StreamConnection implements Connection {
         return reply;
     }
 
-    @Override
-    public boolean verify(int slot, Object reply) {
-        return payloads.matches(slot, reply);
-    }
-
     /** Cancels the stream (its state is unknown after a failure); the next call opens another. */
     @Override
     public void reconnect() {
@@ -86,7 +72,7 @@ final class StreamConnection implements Connection {
             requests.cancel("reconnecting after a failed call", null);
             requests = null;
         }
-        channel.resetConnectBackoff();
+        super.reconnect();
     }
 
     @Override
@@ -94,6 +80,6 @@ final class StreamConnection implements Connection {
         if (requests != null) {
             requests.onCompleted();
         }
-        lease.release();
+        super.close();
     }
 }

@@ -1,25 +1,15 @@
 package rpcarena.worker.grpc;
 
 import io.grpc.CallOptions;
-import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import rpcarena.worker.core.Connection;
 
 /** Blocking unary calls on the client's channel (its own or a shared one), each with the spec's deadline. */
-final class UnaryConnection implements Connection {
-    private final Channels.Lease lease;
-    private final ManagedChannel channel;
-    private final ProtoPayloads payloads;
-    private final long timeoutNs;
-
+final class UnaryConnection extends LeasedConnection {
     UnaryConnection(Channels.Lease lease, ProtoPayloads payloads, Duration timeout) {
-        this.lease = lease;
-        this.channel = lease.channel();
-        this.payloads = payloads;
-        this.timeoutNs = timeout.toNanos();
+        super(lease, payloads, timeout);
     }
 
     @Override
@@ -30,21 +20,5 @@ final class UnaryConnection implements Connection {
         } catch (StatusRuntimeException e) {
             throw GrpcFailures.of(e);
         }
-    }
-
-    @Override
-    public boolean verify(int slot, Object reply) {
-        return payloads.matches(slot, reply);
-    }
-
-    /** The channel reconnects by itself; skip its back-off so the next call tries at once. */
-    @Override
-    public void reconnect() {
-        channel.resetConnectBackoff();
-    }
-
-    @Override
-    public void close() {
-        lease.release();
     }
 }

@@ -55,9 +55,9 @@ class CoreTest {
     }
 
     @Test
-    void releaseHandsEachCallOutInOrderNotBeforeItIsDueThenDoneToEveryClient() {
+    void alarmedHandsEachCallOutInOrderNotBeforeItIsDueThenDoneToEveryClient() {
         long start = System.nanoTime() + 1_000_000;
-        Plan plan = new Release(new Plan.Schedule(Pacer.of("constant", 2000), start, 5L, null), 2).start();
+        Plan plan = new Alarmed(new Plan.Schedule(Pacer.of("constant", 2000), start, 5L, null), 2);
         for (int k = 0; k < 5; k++) {
             long due = plan.next(k % 2);
             assertEquals(start + k * 500_000L, due);
