@@ -1,8 +1,6 @@
 package rpcarena.worker;
 
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import rpcarena.worker.core.Json;
 import rpcarena.worker.userschema.Cost;
 
@@ -35,12 +33,7 @@ final class CalibrateCommand {
             return 2;
         }
         Cost cost = Cost.of(workUs, 0);
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long start = threads.getCurrentThreadCpuTime();
-        for (int k = 0; k < calls; k++) {
-            cost.spend();
-        }
-        long spent = threads.getCurrentThreadCpuTime() - start;
+        long spent = cost.spendTimes(calls);
         out.println(Json.MAPPER.createObjectNode().put("asked_us", workUs).put("calls", calls)
                 .put("thread_cpu_ns", spent).put("calibration", cost.calibration()));
         return 0;

@@ -66,6 +66,18 @@ public final class Cost {
         }
     }
 
+    /**
+     * Spends the cost {@code calls} times on the calling thread, as a handler would, and returns that
+     * thread's CPU over them, ns (the worker's {@code calibrate}).
+     */
+    public long spendTimes(int calls) {
+        long start = THREADS.getCurrentThreadCpuTime();
+        for (int k = 0; k < calls; k++) {
+            spend();
+        }
+        return THREADS.getCurrentThreadCpuTime() - start;
+    }
+
     /** How many spin loops this thread runs in a microsecond of its CPU (the best of a few rounds). */
     static double loopsPerUs() {
         long best = Long.MAX_VALUE;
