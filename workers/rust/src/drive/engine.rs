@@ -1,6 +1,7 @@
 //! The drive loop: warm-up by time, a gate (the `sync` handshake, or nothing), then the measured
 //! phase (closed or open loop), which every client starts together.
 
+use super::alarm::Alarm;
 use super::call::{BoxFut, SharedConnector};
 use super::client::{Client, Timing};
 use super::pacer::{Pacer, Schedule};
@@ -184,10 +185,11 @@ fn record(run: &Run, recorder: &mut Recorder, latency_ns: u64) {
 
 /// wrk2-style: each call takes the next slot of the shared schedule and is timed from it.
 async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Schedule>, start: Instant, recorder: &mut Recorder) {
+    let mut alarm = Alarm::default();
     loop {
         let Some((offset_s, stage)) = lock(pacer).next_due() else { break };
         let intended = start + run.shift + Duration::from_secs_f64(offset_s);
-        wait_until(intended).await;
+        alarm.wait_until(intended).await;
         recorder.series.at(intended);
         match client.attempt().await {
             Ok(Timing { sent, done }) => {
@@ -201,18 +203,6 @@ async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Schedule>, star
             }
             Err(error) => recorder.failure(&error, || client.explain(&error)),
         }
-    }
-}
-
-/// Sleeps to within a timer tick of `at`, then yields until it: tokio's timer has 1 ms
-/// granularity, which alone would make many calls late by up to 1 ms.
-async fn wait_until(at: Instant) {
-    let coarse = Duration::from_micros(1500);
-    if at.saturating_duration_since(Instant::now()) > coarse {
-        tokio::time::sleep_until((at - coarse).into()).await;
-    }
-    while Instant::now() < at {
-        tokio::task::yield_now().await;
     }
 }
 

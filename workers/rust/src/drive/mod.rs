@@ -3,6 +3,7 @@
 //! Pacing (`pacer`), calling (`client`, `call`), measuring (`recorder`, `reservoir`, `rusage`),
 //! the loop (`engine`) and the result document (`report`) are separate modules.
 
+pub mod alarm;
 pub mod call;
 pub mod client;
 pub mod engine;
