@@ -9,7 +9,7 @@
 //! virtual CPU, more on a busy one) and keeps the reactor polled as the call goes out. A learnt lead
 //! of at most 60 us, as the Go and Java drivers use, made calls late at 30% of capacity (schedule
 //! lag p50 28-53 us against the spin's 1 us); 250 us paces as the 1.5 ms spin did, with the
-//! driver's CPU 41-44% busy at 10% of capacity instead of 81-97% (benchmarks/open_loop.py).
+//! driver's CPU 41-49% busy at 10% of capacity instead of 81-97% (benchmarks/open_loop.py).
 //!
 //! Where no timerfd can be made, the client sleeps on tokio's timer to within a tick of the call
 //! and yields until it.
@@ -48,7 +48,11 @@ impl Alarm {
     pub async fn wait_until(&mut self, due: Instant) {
         let now = Instant::now();
         let wake = due.checked_sub(SPIN).unwrap_or(due);
-        let woken = wake <= now || (self.timer.is_some() && self.sleep(wake - now).await.is_ok());
+        let woken = wake <= now
+            || match &self.timer {
+                Some(timer) => sleep(timer, wake - now).await.is_ok(),
+                None => false,
+            };
         if !woken {
             self.timer = None; // tokio's timer alone from now on
             if due.saturating_duration_since(now) > TICK {
@@ -59,29 +63,28 @@ impl Alarm {
             tokio::task::yield_now().await;
         }
     }
+}
 
-    /// Arms the timerfd `after` from now and parks until it expires. Arming it resets any expiration
-    /// left from before, so only this one wakes the client.
-    async fn sleep(&self, after: Duration) -> io::Result<()> {
-        let timer = self.timer.as_ref().expect("checked by the caller");
-        let value = libc::timespec { tv_sec: after.as_secs() as libc::time_t, tv_nsec: after.subsec_nanos() as libc::c_long };
-        let spec = libc::itimerspec { it_interval: libc::timespec { tv_sec: 0, tv_nsec: 0 }, it_value: value };
-        // SAFETY: the descriptor is open for as long as `timer` lives; `spec` outlives the call.
-        if unsafe { libc::timerfd_settime(timer.as_raw_fd(), 0, &spec, std::ptr::null_mut()) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        loop {
-            let mut ready = timer.readable().await?;
-            let mut expirations = [0u8; 8];
-            // SAFETY: reads at most 8 bytes into the 8-byte buffer.
-            let read = ready.try_io(|fd| match unsafe { libc::read(fd.as_raw_fd(), expirations.as_mut_ptr().cast(), 8) } {
-                n if n < 0 => Err(io::Error::last_os_error()),
-                _ => Ok(()),
-            });
-            match read {
-                Ok(result) => return result,
-                Err(_would_block) => continue, // readiness left from an earlier expiration, already read
-            }
+/// Arms `timer` (a timerfd) `after` from now and parks until it expires. Arming it resets any
+/// expiration left from before, so only this one wakes the client.
+async fn sleep(timer: &AsyncFd<OwnedFd>, after: Duration) -> io::Result<()> {
+    let value = libc::timespec { tv_sec: after.as_secs() as libc::time_t, tv_nsec: after.subsec_nanos() as libc::c_long };
+    let spec = libc::itimerspec { it_interval: libc::timespec { tv_sec: 0, tv_nsec: 0 }, it_value: value };
+    // SAFETY: the descriptor is open for as long as `timer` lives; `spec` outlives the call.
+    if unsafe { libc::timerfd_settime(timer.as_raw_fd(), 0, &spec, std::ptr::null_mut()) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    loop {
+        let mut ready = timer.readable().await?;
+        let mut expirations = [0u8; 8];
+        // SAFETY: reads at most 8 bytes into the 8-byte buffer.
+        let read = ready.try_io(|fd| match unsafe { libc::read(fd.as_raw_fd(), expirations.as_mut_ptr().cast(), 8) } {
+            n if n < 0 => Err(io::Error::last_os_error()),
+            _ => Ok(()),
+        });
+        match read {
+            Ok(result) => return result,
+            Err(_would_block) => continue, // readiness left from an earlier expiration, already read
         }
     }
 }
