@@ -259,30 +259,3 @@ def holm_adjusted(p_values: dict[str, float]) -> dict[str, float]:
         most = max(most, min(1.0, (len(ordered) - i) * p))
         adjusted[name] = most
     return adjusted
-
-
-def p_value(ratio: Ratio) -> float | None:
-    """The two-sided p-value of Welch's t on the log ratio (the test behind `Ratio.interval`), for
-    corrections over several ratios (`holm`); None without an interval."""
-    if ratio.spread is None or ratio.df is None:
-        return None
-    if ratio.spread == 0:
-        return 0.0 if ratio.estimate != 1 else 1.0
-    t, df = abs(math.log(ratio.estimate)) / ratio.spread, ratio.df
-    x = np.linspace(0.0, t, 4001)  # 1 - 2 * (Student's t density from 0 to t): no scipy needed
-    scale = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
-    density = scale * (1 + x * x / df) ** (-(df + 1) / 2)
-    inside = float(np.sum((density[1:] + density[:-1]) * np.diff(x)))  # twice the trapezoid rule
-    return min(max(1.0 - inside, 0.0), 1.0)
-
-
-def holm(p_values: dict[str, float], alpha: float = 1 - CONFIDENCE) -> set[str]:
-    """The names whose p-value stays significant after Holm's step-down correction over all of them:
-    the smallest against alpha/m, the next against alpha/(m-1), ..., stopping at the first that fails."""
-    kept: set[str] = set()
-    ordered = sorted(p_values.items(), key=lambda item: item[1])
-    for i, (name, p) in enumerate(ordered):
-        if p > alpha / (len(ordered) - i):
-            break
-        kept.add(name)
-    return kept
