@@ -260,7 +260,7 @@ class Rule:
 
     def _why(self, decision: Decision, gone: list[str], ev: Evidence) -> str:
         lines = [decision.why]
-        lines += [f"not measured here: {'; '.join(gone)}"] if gone else []
+        lines += [f"left out of the family: {'; '.join(gone)}"] if gone else []
         left = [m.name for m in self.family if ev.quick and m.full_only]
         lines += [f"not in --quick: {', '.join(left)}"] if left else []
         lines += [self.note] if self.note else []
