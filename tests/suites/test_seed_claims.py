@@ -10,7 +10,8 @@ from tests.conftest import document, trials
 from rpcarena.seeds import SUITES
 from rpcarena.suites.evidence import Evidence
 from rpcarena.suites.findings import findings
-from rpcarena.suites.rules import Measure, Rule, pairs
+from rpcarena.suites.operands import Measure
+from rpcarena.suites.rules import Rule, pairs
 from rpcarena.suites.setting import LOOPBACK, Setting
 from rpcarena.suites.vocabulary import (
     EQUIVALENT,

@@ -11,7 +11,8 @@ from rpcarena.suites import vocabulary
 from rpcarena.suites.setting import Setting
 
 if TYPE_CHECKING:
-    from rpcarena.suites.rules import Judge, NeededCell
+    from rpcarena.suites.operands import NeededCell
+    from rpcarena.suites.rules import Judge
 
 
 @dataclass(frozen=True)

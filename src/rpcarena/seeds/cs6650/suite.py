@@ -19,7 +19,8 @@ from __future__ import annotations
 from rpcarena.suites.evidence import driven
 from rpcarena.suites.forms import AtLeast, UpTo
 from rpcarena.suites.model import Claim, Part, Suite
-from rpcarena.suites.rules import Beside, Comparison, Measure, Rule, pairs
+from rpcarena.suites.operands import Comparison, Measure
+from rpcarena.suites.rules import Beside, Rule, pairs
 from rpcarena.suites.setting import Setting
 
 # REST/gRPC, slower/faster as the seed says; the seed's own pair is Python's

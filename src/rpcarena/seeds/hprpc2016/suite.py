@@ -21,7 +21,8 @@ from __future__ import annotations
 from rpcarena.seeds.hprpc2016.workloads import LARGE_SIZES
 from rpcarena.suites.forms import DIRECTION, About, Form
 from rpcarena.suites.model import Claim, Part, Suite
-from rpcarena.suites.rules import Beside, Comparison, Growth, Rule, pairs
+from rpcarena.suites.operands import Comparison, Growth
+from rpcarena.suites.rules import Beside, Rule, pairs
 from rpcarena.suites.setting import LOOPBACK, Setting
 
 TAGLESS = ("tagless", "tagless-go")

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from rpcarena.suites.forms import DIRECTION, Equivalent, Form
 from rpcarena.suites.model import Claim, Part, Suite
-from rpcarena.suites.rules import Beside, Comparison, Contrast, Growth, Rule, pairs
+from rpcarena.suites.operands import Comparison, Contrast, Growth
+from rpcarena.suites.rules import Beside, Rule, pairs
 from rpcarena.suites.setting import LOOPBACK, Setting
 
 JSON, JAVASER, MML = "rest-jackson", "http-javaser", "typed-json-java"

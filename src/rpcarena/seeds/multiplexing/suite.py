@@ -14,7 +14,8 @@ from __future__ import annotations
 from rpcarena.seeds.multiplexing.workloads import PREFIX
 from rpcarena.suites.evidence import RSS
 from rpcarena.suites.model import Claim, Part, Suite
-from rpcarena.suites.rules import Comparison, Measure, Rule
+from rpcarena.suites.operands import Comparison, Measure
+from rpcarena.suites.rules import Rule
 from rpcarena.suites.setting import Setting
 
 WORKLOAD = f"{PREFIX}.str1024"

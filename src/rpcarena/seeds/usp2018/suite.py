@@ -14,7 +14,8 @@ from __future__ import annotations
 from rpcarena.suites.evidence import TRIMMED_MEAN
 from rpcarena.suites.forms import About, AtLeast, UpTo
 from rpcarena.suites.model import Claim, Part, Suite
-from rpcarena.suites.rules import Beside, Comparison, Measure, Rule, pairs
+from rpcarena.suites.operands import Comparison, Measure
+from rpcarena.suites.rules import Beside, Rule, pairs
 from rpcarena.suites.setting import LOOPBACK, Setting
 
 FUNCTIONS = ("usp.void", "usp.bool", "usp.int32", "usp.int64", "usp.str32", "usp.str512", "usp.str1024",
