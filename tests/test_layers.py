@@ -103,7 +103,7 @@ def test_no_import_points_up():
     ("network.link", "orchestration.arena", True), ("analysis.floor", "contenders", True),
     ("contenders.grpc_py", "seeds.predictions.service", True), ("suites.findings", "seeds", True),
     ("config", "cluster.engine", True), ("orchestration.context", "cluster.engine", True),
-    ("seeds.usp2018.suite", "suites.judges", False), ("results", "analysis.hist", False),
+    ("seeds.usp2018.suite", "suites.rules", False), ("results", "analysis.hist", False),
     ("config", "process.placement", False),
 ])
 def test_the_layers_order_the_arrows_the_issue_named(module, target, upward):

@@ -8,7 +8,7 @@ from conftest import document, trials
 from rpcarena.seeds import SUITES
 from rpcarena.seeds.multiplexing.suite import LOSSY, WORKLOAD, less_memory, shared_slower
 from rpcarena.suites.evidence import Evidence
-from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE
+from rpcarena.suites.vocabulary import FAILS, HOLDS, NOT_COMPARABLE, OPPOSITE
 
 
 def _design(cells: list, shared: bool, lossy: bool = False, rss: int | None = None) -> list:
@@ -17,21 +17,30 @@ def _design(cells: list, shared: bool, lossy: bool = False, rss: int | None = No
 
 
 def _evidence(*groups: list) -> Evidence:
-    return Evidence(document(*groups), {}, network=lambda cell: True)
+    return Evidence(document(*groups), {})
 
 
 def test_head_of_line_shows_when_shared_calls_take_longer_over_the_lossy_link():
-    groups = [_design(trials("grpc-go", WORKLOAD, scale, clients=n), shared, lossy=True)
+    groups = [_design(trials("grpc-go", WORKLOAD, scale, clients=n, cpu=0.1), shared, lossy=True)
               for n in (8, 64) for scale, shared in ((3.0, True), (1.0, False))]
-    found = shared_slower("grpc-go", "p99", lossy=True)(_evidence(*groups))
+    found = shared_slower("grpc-go", "p99", LOSSY)(_evidence(*groups))
     assert found.verdict == HOLDS and len(found.measured) == 2
-    assert shared_slower("grpc-go", "p99", lossy=False)(_evidence(*groups)).verdict == NOT_COMPARABLE
+    assert shared_slower("grpc-go", "p99")(_evidence(*groups)).verdict == NOT_COMPARABLE
 
 
 def test_faster_shared_is_the_opposite():
-    groups = [_design(trials("rest-go", WORKLOAD, scale, clients=n), shared)
+    groups = [_design(trials("rest-go", WORKLOAD, scale, clients=n, cpu=0.1), shared)
               for n in (8, 64) for scale, shared in ((0.5, True), (1.0, False))]
-    assert shared_slower("rest-go", "median", lossy=False)(_evidence(*groups)).verdict == FAILS
+    assert shared_slower("rest-go", "median")(_evidence(*groups)).verdict == OPPOSITE
+
+
+def test_a_client_bound_level_cannot_judge_sharing():
+    """The client's ceiling is not the connection's: a level whose clients saturated their CPU tells nothing."""
+    groups = [_design(trials("rest-go", WORKLOAD, scale, clients=n, cpu=cpu), shared)
+              for n, cpu in ((8, 0.1), (64, 50.0)) for scale, shared in ((0.5, True), (1.0, False))]
+    found = shared_slower("rest-go", "median")(_evidence(*groups))
+    assert found.measured[1].significance.startswith("cannot tell: client-bound in trial")
+    assert found.verdict == FAILS  # the opposite at 8, nothing at 64: not the whole family the opposite
 
 
 def test_server_memory_is_compared_trial_by_trial():

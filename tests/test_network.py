@@ -147,7 +147,7 @@ def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):
     from rpcarena.seeds import SUITES
     from rpcarena.suites import runner
     from rpcarena.suites.findings import findings
-    from rpcarena.suites.model import NOT_COMPARABLE
+    from rpcarena.suites.vocabulary import NOT_COMPARABLE
 
     suite = SUITES["infobip2016"]
     assert [p.link for p in suite.parts] == [None, "rtt=0.3ms,jitter=0.05ms,rate=100mbit"]

@@ -2,14 +2,13 @@
 
 A group is one (contender, client, workload, concurrency): its K trials (`--repeat K`)
 are the same measurement repeated with a fresh server, so their samples are pooled
-for plots and bootstrapped hierarchically for intervals, and two groups are compared
-trial by trial (`ratio`).
+for plots, and two groups are compared trial by trial (`ratio`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -38,7 +37,6 @@ class Group:
     trimmed: bool = False
     source: str = ""
     named_client: bool = False  # its label says its client even when it is of the contender's language
-    _boot: dict[int, stats.Bootstrap] = field(default_factory=dict, repr=False)
 
     @property
     def key(self) -> Key:
@@ -79,14 +77,6 @@ class Group:
     @property
     def has_samples(self) -> bool:
         return bool(self.trials)
-
-    def bootstrap(self, resamples: int = stats.RESAMPLES) -> stats.Bootstrap:
-        if resamples not in self._boot:
-            self._boot[resamples] = stats.Bootstrap(self.trials, resamples)
-        return self._boot[resamples]
-
-    def interval(self, statistic: str) -> stats.Interval:
-        return self.bootstrap().interval(statistic)
 
     def per_trial(self, statistic: str) -> list[float]:
         """One value per trial: 'median', 'p99' or 'mean' of its samples (µs), or 'cpu_us_per_call'

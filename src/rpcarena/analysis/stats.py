@@ -1,11 +1,8 @@
-"""Statistics from raw samples: outlier trimming, bootstrap intervals, and ratios over trials.
+"""Statistics from raw samples: outlier trimming and ratios over trials.
 
 Percentiles, mean, SD and CV of a single cell come from its HdrHistogram
-(`Cell.latency`). What a histogram cannot give is uncertainty; that comes from
-the bounded raw sample each cell keeps. With several trials (`--repeat K`) the
-bootstrap is hierarchical: each replicate draws K trials with replacement, then
-calls within them, so the interval covers trial-to-trial variation (a fresh
-server each time) and not only call-to-call noise.
+(`Cell.latency`); the bounded raw sample each cell keeps gives the per-trial
+statistics and the p2/p98 trim usp2018 applied.
 
 Whether two systems (or two runs) differ is a question about trials, not calls:
 calls of one trial share its server, its CPUs and the machine's load at the
@@ -16,6 +13,9 @@ values of its runs. With fewer than MIN_TRIALS trials on a side it gives the
 ratio alone: no interval, never "significant". (A percentile bootstrap over 3 to
 5 trials is too narrow: it can draw only a few distinct sets of trials, and its
 spread shrinks by (K-1)/K; benchmarks/significance.py measures both on real runs.)
+`one_sided` is the test behind each edge of that interval, against any bound (1, a
+seed's 2x, the edges of a band or margin), and `holm_adjusted` corrects a family of
+them (suites.family).
 """
 
 from __future__ import annotations
@@ -23,16 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 CONFIDENCE = 0.95
-RESAMPLES = 1000
 TRIM_PERCENTILES = (2.0, 98.0)
 TRIM_LABEL = "trimmed: calls below p2 and above p98 dropped (as the usp2018 seed did)"
 STATISTICS = ("median", "p99", "mean")
-_CHUNK_VALUES = 4_000_000  # bound the memory of one vectorised resampling step
 MIN_TRIALS = 3  # fewer trials on a side cannot show how much the next run differs
 # What two separate runs of one configuration differ by beyond what their trials show (SD of the
 # log median, per run): the machine's state over a run, shared by its trials. benchmarks/
@@ -66,7 +63,7 @@ def trim(values: np.ndarray, percentiles: tuple[float, float] = TRIM_PERCENTILES
 
 @dataclass(frozen=True)
 class Interval:
-    """A point estimate and its percentile-bootstrap confidence interval."""
+    """A point estimate and its 95% confidence interval."""
 
     estimate: float
     low: float
@@ -83,57 +80,6 @@ def _statistics(values: np.ndarray) -> dict[str, np.ndarray | float]:
     """Each statistic along the last axis (a 1-D array gives scalars)."""
     median, p99 = np.percentile(values, [50.0, 99.0], axis=-1)
     return {"median": median, "p99": p99, "mean": values.mean(axis=-1)}
-
-
-class Bootstrap:
-    """Bootstrap replicates of median, p99 and mean for one group of trials."""
-
-    def __init__(self, trials: Sequence[np.ndarray], resamples: int = RESAMPLES, seed: int = 0):
-        self.trials = [np.asarray(t, dtype=float) for t in trials if len(t)]
-        if not self.trials:
-            raise ValueError("a bootstrap needs at least one non-empty trial")
-        pooled = np.concatenate(self.trials)
-        self.count = pooled.size
-        self.estimates = {k: float(v) for k, v in _statistics(pooled).items()}
-        self.replicates = self._resample(pooled, resamples, np.random.default_rng(seed))
-
-    def _resample(self, pooled: np.ndarray, resamples: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        sizes = np.array([t.size for t in self.trials])
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        chunk = max(1, _CHUNK_VALUES // pooled.size)
-        parts: list[dict[str, Any]] = []
-        for start in range(0, resamples, chunk):
-            b = min(chunk, resamples - start)
-            parts.append(_statistics(pooled[self._indices(rng, b, sizes, offsets)]))
-        return {name: np.concatenate([p[name] for p in parts]) for name in STATISTICS}
-
-    @staticmethod
-    def _indices(rng: np.random.Generator, b: int, sizes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        """b replicates of n indices: trials drawn with replacement, then calls within each."""
-        k, n = sizes.size, int(sizes.sum())
-        if k == 1:
-            return rng.integers(0, n, (b, n))
-        chosen = rng.integers(0, k, (b, k))
-        trial = np.take_along_axis(chosen, rng.integers(0, k, (b, n)), axis=1)
-        picked: np.ndarray = offsets[trial] + (rng.random((b, n)) * sizes[trial]).astype(np.int64)
-        return picked
-
-    def interval(self, statistic: str, confidence: float = CONFIDENCE) -> Interval:
-        return _percentile_interval(self.estimates[statistic], self.replicates[statistic], confidence)
-
-
-def _percentile_interval(estimate: float, replicates: np.ndarray, confidence: float) -> Interval:
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(replicates, [tail, 100 - tail])
-    return Interval(float(estimate), float(low), float(high))
-
-
-def ratio(numerator: Bootstrap, denominator: Bootstrap, statistic: str = "median",
-          confidence: float = CONFIDENCE) -> Interval:
-    """numerator / denominator of a statistic, with its interval (independent bootstraps)."""
-    estimate = numerator.estimates[statistic] / denominator.estimates[statistic]
-    replicates = numerator.replicates[statistic] / denominator.replicates[statistic]
-    return _percentile_interval(estimate, replicates, confidence)
 
 
 def t975(df: float) -> float:
@@ -255,28 +201,61 @@ def cv(values: Sequence[float]) -> float | None:
     return float(array.std(ddof=1) / array.mean())
 
 
-def p_value(ratio: Ratio) -> float | None:
-    """The two-sided p-value of Welch's t on the log ratio (the test behind `Ratio.interval`), for
-    corrections over several ratios (`holm`); None without an interval."""
-    if ratio.spread is None or ratio.df is None:
-        return None
-    if ratio.spread == 0:
-        return 0.0 if ratio.estimate != 1 else 1.0
-    t, df = abs(math.log(ratio.estimate)) / ratio.spread, ratio.df
-    x = np.linspace(0.0, t, 4001)  # 1 - 2 * (Student's t density from 0 to t): no scipy needed
+ONE_SIDED = (1 - CONFIDENCE) / 2  # each edge of the 95% interval is a one-sided test at 2.5%
+
+
+def _table_df(df: float) -> int:
+    """The degrees of freedom `t975` reads (rounded down to a row of its table): the p-values of
+    `one_sided` use them too, so p < ONE_SIDED exactly when the interval's edge lies past the bound."""
+    return max(k for k in _T975 if k <= max(df, 1.0))
+
+
+def _upper_tail(t: float, df: int) -> float:
+    """P(T > t) for Student's t with `df` degrees of freedom (no scipy: the density integrated from 0 to
+    |t| by the trapezoid rule, 4,000 steps)."""
+    x = np.linspace(0.0, abs(t), 4001)
     scale = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
     density = scale * (1 + x * x / df) ** (-(df + 1) / 2)
-    inside = float(np.sum((density[1:] + density[:-1]) * np.diff(x)))  # twice the trapezoid rule
-    return min(max(1.0 - inside, 0.0), 1.0)
+    half = float(np.sum((density[1:] + density[:-1]) * np.diff(x))) / 2
+    tail = min(max(0.5 - half, 0.0), 0.5)
+    return tail if t >= 0 else 1.0 - tail
 
 
-def holm(p_values: dict[str, float], alpha: float = 1 - CONFIDENCE) -> set[str]:
-    """The names whose p-value stays significant after Holm's step-down correction over all of them:
-    the smallest against alpha/m, the next against alpha/(m-1), ..., stopping at the first that fails."""
-    kept: set[str] = set()
-    ordered = sorted(p_values.items(), key=lambda item: item[1])
+def one_sided(ratio: Ratio, bound: float, above: bool) -> float | None:
+    """The p-value of Welch's t on the log ratio for 'the ratio lies above `bound`' (`above`) or 'below
+    it': the test behind one edge of `Ratio.interval` (p < ONE_SIDED exactly when the interval lies wholly
+    on that side of the bound). None without an interval."""
+    if ratio.spread is None or ratio.df is None:
+        return None
+    distance = math.log(ratio.estimate) - math.log(bound)
+    distance = distance if above else -distance
+    if ratio.spread == 0:
+        return 0.0 if distance > 0 else 1.0
+    return _upper_tail(distance / ratio.spread, _table_df(ratio.df))
+
+
+def quotient(a: Ratio, b: Ratio) -> Ratio:
+    """a / b of two ratios over independent trials (how much a lead changed between two settings): the
+    log ratios subtract, their variances add, and the degrees of freedom follow Welch-Satterthwaite."""
+    estimate = a.estimate / b.estimate
+    trials = (min(a.trials), min(b.trials))
+    if a.spread is None or b.spread is None or a.df is None or b.df is None:
+        return Ratio(estimate, None, trials)
+    va, vb = a.spread ** 2, b.spread ** 2
+    se = math.sqrt(va + vb)
+    sampled = va ** 2 / a.df + vb ** 2 / b.df
+    df = (va + vb) ** 2 / sampled if sampled > 0 else a.df + b.df
+    half = t975(df) * se
+    return Ratio(estimate, Interval(estimate, estimate * math.exp(-half), estimate * math.exp(half)), trials, se, df)
+
+
+def holm_adjusted(p_values: dict[str, float]) -> dict[str, float]:
+    """Holm's step-down adjusted p-values over a family: the smallest times m, the next times m-1, ...,
+    each at least the one before (so a name is significant at alpha exactly when Holm's procedure at
+    alpha keeps it)."""
+    adjusted: dict[str, float] = {}
+    ordered, most = sorted(p_values.items(), key=lambda item: item[1]), 0.0
     for i, (name, p) in enumerate(ordered):
-        if p > alpha / (len(ordered) - i):
-            break
-        kept.add(name)
-    return kept
+        most = max(most, min(1.0, (len(ordered) - i) * p))
+        adjusted[name] = most
+    return adjusted

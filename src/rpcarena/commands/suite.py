@@ -31,7 +31,7 @@ from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
 from rpcarena.seeds import SUITES
 from rpcarena.suggest import did_you_mean
-from rpcarena.suites import runner
+from rpcarena.suites import rulebook, runner
 from rpcarena.suites.findings import findings
 from rpcarena.suites.model import Suite
 
@@ -44,12 +44,16 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
                 "and why, then the answer per part; write the results and an HTML report with the findings.",
                 ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick   # about 12 min on 2 idle CPUs",
+                 "rpcarena suite hprpc2016 --rules   # each claim's rule, without measuring",
                  "rpcarena suite predictions --repeat 5 -o results/predictions.json",
-                 "rpcarena suite cs6650 --quick --cluster netns:rtt=10ms,clients=2"], verbose=True)
+                 "rpcarena suite cs6650 --quick --cluster netns:cloud-cross-region,clients=2"], verbose=True)
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true",
                    help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept; whole, on 2 idle "
                         f"CPUs: {_quick_times()}; far longer on a loaded machine")
+    p.add_argument("--rules", action="store_true",
+                   help="print every claim with its form, operands, band or margin, setting and family (the cells "
+                        "it judges), without measuring")
     p.add_argument("--repeat", type=int, help="independent trials per cell (default: the seed's design)")
     p.add_argument("--connections", type=int, metavar="M",
                    help="every part's clients share M connections (default: the seed's design, one per client)")
@@ -83,6 +87,9 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if suite is None:
         raise UsageError(f"unknown suite {args.name!r}{did_you_mean(args.name, SUITES)}: use one of "
                          f"{', '.join(SUITES)}")
+    if args.rules:
+        console.print("\n".join(rulebook.lines(suite)), highlight=False, markup=False, soft_wrap=True)
+        return 0
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
     terms = threshold_gate(args)
@@ -127,11 +134,13 @@ def _nodes(args: argparse.Namespace, out: Path) -> contextlib.AbstractContextMan
 
 
 def _on_nodes(config: RunConfig, args: argparse.Namespace, console: Console | None) -> RunConfig:
-    """A part's configuration on the cluster's nodes: its emulated link dropped, as the network
-    between the nodes is the one measured (netns:MODEL emulates one)."""
+    """A part's configuration on the cluster's nodes: the network between the nodes is the one measured
+    (netns:MODEL emulates MODEL there), so the part's own link is not added; its claims keep their link
+    and are judged only when the nodes' network is it (suites.setting), else they are not comparable."""
     if console is not None and config.link:
-        console.print(f"[yellow]note[/]: on --cluster {args.cluster}, this part runs without --link {config.link}: "
-                      "the network between the nodes is the one measured", highlight=False)
+        console.print(f"[yellow]note[/]: on --cluster {args.cluster}, this part's cells cross the nodes' network, "
+                      f"not --link {config.link}: its claims are judged only if that network is {config.link} "
+                      f"(--cluster netns:{config.link},clients=N), else they are not comparable", highlight=False)
     return replace(config, cluster=args.cluster, server_node=args.server_node, link=None,
                    client_nodes=parse_names(args.client_nodes, "--client-nodes"))
 

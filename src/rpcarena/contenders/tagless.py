@@ -5,7 +5,8 @@ is the call-id frames of `rpcarena.contenders.framed` over one persistent TCP
 connection per client, shared with proto-frames (protobuf over the same frames).
 Values are tuples in schema order, flat messages held in their wire form (see
 the codec): the client turns the canonical dicts into them before the measured
-phase, as an HPRPC user would hold them.
+phase, as an HPRPC user would hold them. An echo decodes every field into a
+Python value and encodes it back (`_echo`), as the other servers' echoes do.
 """
 
 from __future__ import annotations
@@ -55,8 +56,11 @@ def handle(kind: int, body: bytes) -> tuple[int, bytes]:
     return framed.handle(kind, body, method_table(), operation, DecodeError, EncodeError)
 
 
-def _echo(value: tuple) -> tuple:
-    return value
+def _echo(value: Any) -> Any:
+    """The request back, every field decoded into a Python value and encoded again, as every other server
+    echoes (hprpc2016's servers "send the same data back"): a flat message held in its wire form is made
+    Python numbers here, not returned as the bytes it came in, which would read no field at all."""
+    return plain(value)
 
 
 class Tagless(framed.FramedContender):

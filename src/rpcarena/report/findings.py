@@ -14,11 +14,26 @@ from rich.table import Table
 from rich.text import Text
 
 from rpcarena.report import html
-from rpcarena.suites.model import FAILS, HOLDS, MAGNITUDE, MIXED, NOT_COMPARABLE, PARTLY, UNDECIDED, Finding, Measured
+from rpcarena.suites.family import SHOWN
+from rpcarena.suites.model import Finding, Measured
+from rpcarena.suites.rules import BESIDE
+from rpcarena.suites.vocabulary import (
+    EQUIVALENT,
+    FAILS,
+    HOLDS,
+    MAGNITUDE,
+    MIXED,
+    NOT_COMPARABLE,
+    NOT_EQUIVALENT,
+    OPPOSITE,
+    PARTLY,
+    UNDECIDED,
+)
 
-VERDICT_CSS = {HOLDS: "ok", MAGNITUDE: "part", PARTLY: "part", MIXED: "part", FAILS: "bad", UNDECIDED: "na",
-               NOT_COMPARABLE: "na"}
-VERDICT_STYLE = {HOLDS: "green", MAGNITUDE: "yellow", PARTLY: "yellow", MIXED: "yellow", FAILS: "red"}
+VERDICT_CSS = {HOLDS: "ok", EQUIVALENT: "ok", MAGNITUDE: "part", PARTLY: "part", MIXED: "part", FAILS: "bad",
+               OPPOSITE: "bad", NOT_EQUIVALENT: "bad", UNDECIDED: "na", NOT_COMPARABLE: "na"}
+VERDICT_STYLE = {HOLDS: "green", EQUIVALENT: "green", MAGNITUDE: "yellow", PARTLY: "yellow", MIXED: "yellow",
+                 FAILS: "red", OPPOSITE: "red", NOT_EQUIVALENT: "red"}
 MEASURED_HEADERS = ("pair or cell", "statistic", "ratio [95% interval] or value", "significance")
 
 
@@ -95,27 +110,22 @@ def findings_table(found: Sequence[Finding], wide: bool = False) -> Table | Grou
 
 
 def deciding(f: Finding) -> str:
-    """The ratio that decides the verdict: the first judged row that is not simply significant (it
-    stops or qualifies the claim), else the first; '(1 of 4)' when there are more. A row with no
-    significance of its own is context for the judged one after it (infobip's 10-item gap before
-    the 100-item one it is compared with), so it decides only when no row says where it stands."""
+    """The ratio that decides the verdict: the first judged row that does not simply show the claim (it
+    stops or qualifies it), else the first; '(1 of 4)' when there are more."""
     rows = [m for m in f.measured if m.ratio is not None and not shown_beside(m)]
     if not rows:
         return "-"
     judged = [m for m in rows if m.significance] or rows
-    row = next((m for m in judged if m.significance != "significant"), judged[0])
+    row = next((m for m in judged if m.significance != SHOWN), judged[0])
     return row.shown + (f" ({rows.index(row) + 1} of {len(rows)})" if len(rows) > 1 else "")
 
 
-BESIDE = "beside"  # a row shown beside the judged ones (suites.judges: the median beside a mean)
-# How the seeds mark the rows they add beside the judged ones: cs6650's keep-alive REST ("…; keep-alive
-# REST, beside (not the seed's)"), infobip's loopback ("; beside (not judged)"), hprpc's lazy echo.
-_BESIDE_MARKS = (", beside", "; beside", "not judged")
-
-
 def shown_beside(m: Measured) -> bool:
-    """A row shown beside the judged ones, never the one that decides a verdict."""
-    return m.significance.startswith(BESIDE) or any(mark in m.significance for mark in _BESIDE_MARKS)
+    """A row shown beside the judged ones (`rules.Beside`, the median beside a mean), never the one that
+    decides a verdict."""
+    return m.significance.startswith(BESIDE)
+
+
 INDENT = 4
 
 

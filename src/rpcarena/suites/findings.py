@@ -14,9 +14,9 @@ def findings(suite: Suite, results: Results, missing: dict[str, str]) -> list[Fi
     evidence = Evidence(results, missing)
     out = []
     for claim in suite.claims:
-        judged = claim.judge(evidence)
-        out.append(Finding(claim.text, claim.seed, judged.measured, judged.verdict, judged.says(claim.question),
-                           judged.why, judged.rule))
+        judged = claim.rule(evidence)
+        out.append(Finding(claim.text, claim.seed, judged.measured, judged.verdict, judged.says(), judged.why,
+                           judged.rule))
     return out
 
 

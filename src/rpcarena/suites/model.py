@@ -2,34 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rpcarena.analysis import stats
 from rpcarena.analysis.stats import MIN_TRIALS
+from rpcarena.suites import vocabulary
+from rpcarena.suites.setting import Setting
 
-# The verdicts, each following from the evidence (suites.judges says how):
-HOLDS = "holds"  # significant in the seed's direction in every cell, and of the seed's size where it gave one
-MAGNITUDE = "holds in direction, magnitude differs"  # significant as the seed says, wholly outside its size
-# for a majority of the cells after a Holm correction over them, the opposite only in the minority:
-# `Judgement.share` says which
-PARTLY = "holds in part"
-MIXED = "mixed"  # significant both ways (after Holm), neither way for a majority
-FAILS = "does not hold"  # significant the other way, and in the seed's direction nowhere
-UNDECIDED = "cannot tell"  # not significant, too few trials, an interval straddling the seed's size, or a
-# diagnosis that invalidates the cell (client-bound, Nagle where the seed had none, bimodal under a median)
-NOT_COMPARABLE = "not comparable here"  # with the reason
-VERDICTS = (HOLDS, MAGNITUDE, PARTLY, MIXED, FAILS, UNDECIDED, NOT_COMPARABLE)
-# What a verdict says when the claim is one of the seed's open questions.
-ANSWERS = {HOLDS: "yes", MAGNITUDE: "yes", PARTLY: "yes, for {share}", MIXED: "mixed", FAILS: "no"}
+if TYPE_CHECKING:
+    from rpcarena.suites.operands import NeededCell
+    from rpcarena.suites.rules import Judge
 
 
 @dataclass(frozen=True)
 class Measured:
-    """One pair or cell a judge looked at: which (`what`: 'rest-fastapi/grpc-py cs6650.word x1'), the
-    statistic ('mean latency'), its ratio over trials with the 95% interval, and where it stands for
-    the claim (`significance`: 'significant', 'the opposite', 'not significant', or why it cannot
-    tell). What is not a ratio (bytes per call, a p99 per trial) is a `value` in words."""
+    """One cell a rule looked at: which (`what`: 'rest-fastapi/grpc-py cs6650.word x1'), the statistic
+    ('mean latency'), its ratio over trials with the 95% interval, and where it stands for the claim
+    after the family's correction (`significance`: 'shown', 'the opposite', 'not significant', ..., or
+    'beside: ...' for a row shown and not judged). What is not a ratio (a share of calls per trial) is
+    a `value` in words."""
 
     what: str
     statistic: str = ""
@@ -56,20 +48,23 @@ class Measured:
 
 @dataclass(frozen=True)
 class Judgement:
-    """What this run measured for a claim (one `Measured` per pair or cell), the verdict, why, the rule
-    it was judged by (the statistic, its direction and its threshold), and for PARTLY where it holds."""
+    """What this run measured for a claim (one `Measured` per cell, and what is shown beside), the verdict
+    (a word of `vocabulary`), why, the rule it was judged by, and for holds in part and mixed how many
+    cells showed the claim."""
 
     measured: tuple[Measured, ...]
     verdict: str
     why: str
     rule: str = ""
-    share: str = ""  # PARTLY: "4 of 5 pairs"
+    share: str = ""  # "3 of 4 cells"
 
-    def says(self, question: bool = False) -> str:
-        """The verdict in words: 'holds for 4 of 5 pairs'; for an open question 'yes, for 4 of 5 pairs'."""
-        if question and self.verdict in ANSWERS:
-            return ANSWERS[self.verdict].format(share=self.share)
-        return f"holds for {self.share}" if self.verdict == PARTLY else self.verdict
+    def says(self) -> str:
+        """The verdict in words, the same for a claim and a question: 'holds in part (3 of 4 cells)'."""
+        if self.verdict == vocabulary.PARTLY:
+            return f"{self.verdict} ({self.share})"
+        if self.verdict == vocabulary.MIXED:
+            return f"{self.verdict} ({self.share} show it)"
+        return self.verdict
 
 
 @dataclass(frozen=True)
@@ -91,22 +86,28 @@ class Part:
     client_drivers: tuple[str, ...] | None = None  # who drives, as --client; None: each contender's own
     connections: int | None = None  # the clients share this many connections, as --connections; None: one each
 
+    @property
+    def setting(self) -> Setting:
+        """Where the part's cells are measured, as its claims name it."""
+        return Setting(self.link, self.connections)
+
 
 @dataclass(frozen=True)
 class Claim:
-    """A published claim of the seed, with the seed's numbers, and how to judge it from a run.
+    """A published claim of the seed, with the seed's numbers, and the rule that judges it from a run
+    (`suites.rules`: its form, operands, cells, setting and family).
 
-    `question`: the seed asked it without answering; its finding answers yes, no, or in part."""
+    `question`: the seed asked it without answering; it is judged with the same rule and words."""
 
     text: str
     seed: str
-    judge: Callable[..., Judgement] = field(repr=False)
+    rule: Judge = field(repr=False)
     question: bool = False
 
 
 @dataclass(frozen=True)
 class Finding:
-    """A claim beside this run: `verdict` is one of VERDICTS, `said` the verdict in words."""
+    """A claim beside this run: `verdict` is a word of `vocabulary.VERDICTS`, `said` the verdict in words."""
 
     claim: str
     seed: str
@@ -136,3 +137,7 @@ class Suite:
     @property
     def workloads(self) -> list[str]:
         return list(dict.fromkeys(w for p in self.parts for w in p.workloads))
+
+    def cells(self, quick: bool = False) -> list[NeededCell]:
+        """Every measured cell (system, workload, clients, setting) some claim's rule reads."""
+        return list(dict.fromkeys(cell for claim in self.claims for cell in claim.rule.cells(quick)))

@@ -74,14 +74,16 @@ def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: Run
     merged.suite = {"name": suite.name, "quick": quick, "missing": missing}
     for i, part in enumerate(suite.parts):
         config = part_config(part, missing, quick, repeat, out.with_name(f".{out.stem}.part{i}.json"), order_seed)
+        where = {"link": part.link, "connections": part.connections}  # which claims a skipped part leaves out
         if config is None:
-            merged.config["parts"].append({"title": part.title, "skipped": "nothing of this part can run here"})
+            merged.config["parts"].append({"title": part.title, "skipped": "nothing of this part can run here",
+                                           **where})
             continue
         if base is not None:
             config = replace(config, pin=base.pin, host=base.host, timeout_ms=base.timeout_ms)
         why = refuse(config)
         if why:
-            merged.config["parts"].append({"title": part.title, "skipped": why})
+            merged.config["parts"].append({"title": part.title, "skipped": why, **where})
             continue
         part_results = run_arena(config)
         _merge(merged, part_results, part.title)
@@ -99,5 +101,6 @@ def _merge(merged: Results, part: Results, title: str) -> None:
     merged.failures.extend(part.failures)
     merged.placement = merged.placement or part.placement
     merged.link = merged.link or part.link
+    merged.cluster = merged.cluster or part.cluster  # which network a cluster's cells crossed (suites.setting)
     merged.wire_unavailable = part.wire_unavailable or merged.wire_unavailable
 

@@ -9,135 +9,50 @@ one language with one kind of driver (the Python stand-in mixed language and dri
 The seed's two settings are two parts: loopback, and a network where the HTTP traffic goes
 through HAProxy and MML connects directly. The network here is an emulated 100 Mbit/s LAN
 (`rpcarena.network.link`: 0.3 ms round trips through the delay line).
+
+"The HTTP protocols equalled MML" ('igualaron') is an equality: judged by two one-sided tests
+within 10% either way, not by a gap that shrinks; an interval wholly outside the margin refutes it.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from rpcarena.analysis import stats
-from rpcarena.suites.evidence import Evidence
-from rpcarena.suites.judges import (
-    FEW_TRIALS,
-    NOT_SIGNIFICANT,
-    OFF,
-    OPPOSITE,
-    SHOWN,
-    STRADDLES,
-    bytes_growth,
-    every_pair,
-    everywhere,
-    faster,
-    measure,
-    on_network,
-    outcome,
-    ratio_rule,
-    significance,
-    smaller,
-    tally,
-)
-from rpcarena.suites.model import HOLDS, NOT_COMPARABLE, Claim, Judgement, Measured, Part, Suite
+from rpcarena.suites.forms import DIRECTION, Equivalent, Form
+from rpcarena.suites.model import Claim, Part, Suite
+from rpcarena.suites.operands import Comparison, Contrast, Growth
+from rpcarena.suites.rules import Beside, Rule, pairs
+from rpcarena.suites.setting import LOOPBACK, Setting
 
 JSON, JAVASER, MML = "rest-jackson", "http-javaser", "typed-json-java"
+HTTP = (JSON, JAVASER)
 ITEMS = ("infobip.items0", "infobip.items10", "infobip.items100")
 LINK = "rtt=0.3ms,jitter=0.05ms,rate=100mbit"  # a 100 Mbit/s LAN
+NETWORK = Setting(LINK)
+LEVELS, QUICK_LEVELS = (1, 32, 64, 128), (1, 32)
+EQUAL = Equivalent(1.10, "igualaron")  # 'equalled': within 10% either way, by two one-sided tests
 
 
-GAP = f"{ratio_rule(JSON, MML, 'mean')}, written JSON/MML"
-EQUAL = 1.10  # 'igualaron': JSON/MML within 10% either way counts as equal (an equivalence margin)
-CATCH_UP_RULE = (f"{GAP}, at 10 and at 100 items, per concurrency level; holds when, at every level, the interval "
-                 f"at 100 lies inside {1 / EQUAL:.3g}x to {EQUAL:.3g}x ('igualaron': equal within the equivalence "
-                 f"margin of {EQUAL - 1:.0%}) and below the interval at 10; one wholly outside the margin on the "
-                 "other side of the 10-item gap (HTTP ahead, or MML still ahead by less) holds in direction, "
-                 f"magnitude differs; {stats.MIN_TRIALS} or more trials each")
-SHRINK_RULE = (f"{GAP}, on loopback and over the link, at 0 and 10 items, per level; holds when, in every cell, "
-               "the network's interval is still above 1 (MML still ahead) and lies wholly below loopback's; "
-               f"{stats.MIN_TRIALS} or more trials each")
-NAME = "mean latency"
+def _each(slower_faster: list[tuple[str, str]], items: tuple[str, ...], form: Form = DIRECTION,
+          where: Setting = LOOPBACK) -> tuple[Comparison, ...]:
+    """slower/faster on these sizes at every level of the seed (1, 32 with --quick), mean latency (a closed
+    loop's throughput is clients over it)."""
+    return pairs(slower_faster, items, form, "mean", where, LEVELS, QUICK_LEVELS)
 
 
-def http_catches_up(ev: Evidence) -> Judgement:
-    """At 100 items HTTP/JSON equals MML (JSON/MML inside the equivalence margin), having been behind at 10
-    items, at every level; past MML or still behind by less, it caught up in direction only."""
-    gone = ev.absent([MML, JSON], ["infobip.items10", "infobip.items100"])
-    if gone:
-        return Judgement((), NOT_COMPARABLE, gone, CATCH_UP_RULE)
-    rows: list[Measured] = []
-    said = {}
-    for n in ev.levels(MML, "infobip.items100"):
-        small, large = (ev.ratio(JSON, MML, w, "mean", n) for w in ("infobip.items10", "infobip.items100"))
-        if small and large:
-            said[f"x{n}"] = caught_up(small, large)
-            rows += [measure(f"JSON/MML x{n} at 10 items", NAME, small, ""),
-                     measure(f"JSON/MML x{n} at 100 items", NAME, large, significance(said[f"x{n}"]))]
-    if not rows:
-        return Judgement((), NOT_COMPARABLE, "no level measured both sizes", CATCH_UP_RULE)
-    found = tally(said, "levels")
-    return Judgement(tuple(rows), found.verdict, f"equal at 100 items: {found.why}", CATCH_UP_RULE, found.share)
+def still_leads_by_less() -> Rule:
+    """Over the network MML still leads both HTTP protocols at 0 and 10 items (HTTP/MML above 1), and by
+    less than on loopback (the loopback lead over the network's above 1): two statements per cell, one
+    family."""
+    over = _each([(h, MML) for h in HTTP], ITEMS[:2], where=NETWORK)
+    local = _each([(h, MML) for h in HTTP], ITEMS[:2])
+    return Rule(over + tuple(Contrast(before, after) for before, after in zip(local, over)))
 
 
-def caught_up(at_10: stats.Ratio, at_100: stats.Ratio) -> str:
-    """Where JSON/MML at 100 items stands: equal within the margin (SHOWN), past MML or still behind but
-    by less than at 10 (OFF), across the margin's edge (STRADDLES), or no smaller than at 10."""
-    if at_100.interval is None or at_10.interval is None:
-        return FEW_TRIALS
-    low, high = at_100.interval.low, at_100.interval.high
-    if 1 / EQUAL <= low and high <= EQUAL and smaller(at_10, at_100) == SHOWN:
-        return SHOWN
-    if high < 1 / EQUAL:
-        return f"{OFF} equal: HTTP/JSON overtook MML"
-    if smaller(at_10, at_100) != SHOWN:
-        return smaller(at_10, at_100)
-    if low > EQUAL:
-        return f"{OFF} equal: MML still ahead, by less than at 10"
-    return f"{STRADDLES} the {EQUAL - 1:.0%} margin"
-
-
-def lead_shrinks(ev: Evidence) -> Judgement:
-    """MML still leads over the network (JSON/MML mean above 1) but by significantly less than on
-    loopback, at 0 and 10 items, at every level measured in both settings ('sigue liderando ... pero
-    con un margen menor')."""
-    net = ev.on_link()
-    gone = ev.absent([MML, JSON], list(ITEMS[:2])) or net.absent([MML, JSON], list(ITEMS[:2]))
-    if gone:
-        return Judgement((), NOT_COMPARABLE, gone, SHRINK_RULE)
-    rows: list[Measured] = []
-    said = {}
-    for w in ITEMS[:2]:
-        for n in ev.levels(MML, w):
-            local, remote = ev.ratio(JSON, MML, w, "mean", n), net.ratio(JSON, MML, w, "mean", n)
-            if local and remote:
-                ahead, less = outcome(remote), smaller(local, remote)
-                said[f"{w} x{n}"] = both(ahead, less)
-                rows += [measure(f"JSON/MML {w} x{n} on loopback", NAME, local),
-                         measure(f"JSON/MML {w} x{n} over the link", NAME, remote,
-                                 f"{significance(ahead)}; smaller than on loopback: {less}")]
-    if not rows:
-        return Judgement((), NOT_COMPARABLE, "no cell measured in both settings", SHRINK_RULE)
-    found = tally(said, "cells")
-    return Judgement(tuple(rows), found.verdict, f"MML still ahead, by less over the network: {found.why}",
-                     SHRINK_RULE, found.share)
-
-
-def table_turned(ev: Evidence) -> Judgement:
-    """JSON ahead of MML at 100 items over the network, with loopback beside: 'the table turned' is said
-    against loopback, so a JSON lead there too means the network did not turn it."""
-    remote = on_network(faster(JSON, MML, ITEMS[2:], statistic="mean"))(ev)
-    local = faster(JSON, MML, ITEMS[2:], statistic="mean")(ev)
-    beside = tuple(replace(m, what=f"on loopback: {m.what}", significance=f"{m.significance}; beside (not judged)")
-                   for m in local.measured)
-    turned = "" if local.verdict != HOLDS else "; JSON leads on loopback too, so the network did not turn the table"
-    return replace(remote, measured=remote.measured + beside,
-                   why=f"{remote.why}\non loopback: {local.says()}: {local.why}{turned}")
-
-
-def both(first: str, second: str) -> str:
-    """Two outcomes of one cell that must both be shown: the opposite or too few trials in either
-    decides, then not significant; shown only when both are."""
-    for said in (FEW_TRIALS, OPPOSITE, NOT_SIGNIFICANT):
-        if said in (first, second):
-            return said
-    return SHOWN
+def table_turned() -> Rule:
+    """JSON ahead of MML at 100 items over the network; loopback's beside, as 'the table turned' is said
+    against it."""
+    return Rule(_each([(MML, JSON)], ITEMS[2:], where=NETWORK),
+                beside=tuple(Beside(c, "on loopback, where the seed had MML ahead or equal")
+                             for c in _each([(MML, JSON)], ITEMS[2:])))
 
 
 def _part(title: str, **network: str) -> Part:
@@ -157,17 +72,23 @@ SUITE = Suite(
     claims=(
         Claim("Localhost: MML beats both HTTP protocols for small and medium payloads (0 and 10 items), at every "
               "number of clients", "'MML es el ganador obvio sin importar la cantidad de clientes'",
-              every_pair(((MML, JSON), (MML, JAVASER)), lambda mml, http: faster(mml, http, ITEMS[:2], "mean"))),
-        Claim("Localhost: HTTP/JSON catches up with MML at 100 items", "'los protocolos basados en HTTP igualaron al "
-              "MML' at 100 items", http_catches_up),
+              Rule(_each([(h, MML) for h in HTTP], ITEMS[:2]))),
+        Claim("Localhost: the HTTP protocols equal MML at 100 items (equivalent within 10%)",
+              "'los protocolos basados en HTTP igualaron al MML' at 100 items",
+              Rule(_each([(h, MML) for h in HTTP], ITEMS[2:], EQUAL),
+                   beside=tuple(Beside(c, "the gap at 10 items, which they caught up from")
+                                for c in _each([(h, MML) for h in HTTP], ITEMS[1:2])))),
         Claim("Java serialization is slower than JSON everywhere: every size and level, on loopback and over the "
               "network", "'inferior en todos los escenarios de prueba'",
-              everywhere(faster(JSON, JAVASER, ITEMS, statistic="mean"))),
-        Claim("Network (HAProxy; here a 100 Mbit/s LAN link): MML still leads for small and medium payloads, by "
-              "less than on localhost", "'MML sigue liderando ... pero con un margen menor'", lead_shrinks),
+              Rule(_each([(JAVASER, JSON)], ITEMS) + _each([(JAVASER, JSON)], ITEMS, where=NETWORK))),
+        Claim("Network (HAProxy; here a 100 Mbit/s LAN link): MML still leads both HTTP protocols for small and "
+              "medium payloads, by less than on localhost", "'MML sigue liderando ... pero con un margen menor'",
+              still_leads_by_less()),
         Claim("Network (HAProxy; here a 100 Mbit/s LAN link): JSON over HTTP beats MML at large payloads",
-              "'para cargas grandes, la tabla se invirtió': JSON ahead at 100 items", table_turned),
-        Claim("Network: MML's type tags inflate the bytes on the wire", "more bytes as the list grows",
-              on_network(bytes_growth(MML, JSON, ITEMS[0], ITEMS[2], "type tags on every object"))),
+              "'para cargas grandes, la tabla se invirtió': JSON ahead at 100 items", table_turned()),
+        Claim("Network: MML's type tags inflate the bytes on the wire: its payload per call grows faster than "
+              "JSON's from 0 to 100 items", "more bytes as the list grows",
+              Rule((Comparison(Growth(MML, ITEMS[0], where=NETWORK, larger=ITEMS[2]),
+                               Growth(JSON, ITEMS[0], where=NETWORK, larger=ITEMS[2])),))),
     ),
 )
