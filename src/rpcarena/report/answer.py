@@ -15,8 +15,10 @@ The terminal, markdown and JSON outputs all read these rankings.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from rpcarena.analysis import floor, groups, stability, stats
 from rpcarena.analysis.groups import Group
@@ -196,10 +198,11 @@ def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_
     falling = stability.falling_throughput(g, fewer)
     if falling is not None and not any(d.check == falling.check for d in found):
         found.append(falling)
-    below = [Diagnosis("below_floor", text) for c in g.cells
-             if results is not None and (text := floor.below_floor(c, results))]
+    below = [(c.trial + 1, text) for c in g.cells
+             if results is not None and (text := floor.below_floor(c, results, len(g.cells)))]
+    said = [Diagnosis("below_floor", below[0][1], None, (), tuple(t for t, _ in below))] if below else []
     moved = stability.moves_no_data(g, payload_bytes)
-    return ([moved] if moved else []) + found + below[:1]
+    return ([moved] if moved else []) + found + said
 
 
 def payload_bytes(workload: str) -> float:
@@ -221,7 +224,7 @@ def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
     of `rpcarena target` are ranked together whatever they call, and the title says when the methods
     differ; a cell that failed after measuring its calls is ranked too, marked failed."""
     found: dict[tuple[str, int, str | None], list[Group]] = {}
-    every = groups.group(results.cells, trimmed) + failed_groups(results, trimmed)
+    every = groups.group(ranked_cells(results), trimmed) + failed_groups(results, trimmed)
     for g in every:
         found.setdefault((g.workload, g.clients, g.cells[0].setting), []).append(g)
     if results.targets:
@@ -253,15 +256,29 @@ def across_methods(found: dict[tuple[str, int, str | None], list[Group]]) -> dic
     merged: dict[tuple[int, str | None], dict[str, list[Group]]] = {}
     for (workload, clients, setting), members in found.items():
         merged.setdefault((clients, setting), {})[workload] = members
-    return {(_methods_title(by_workload), clients, setting): [g for m in by_workload.values() for g in m]
-            for (clients, setting), by_workload in merged.items()}
+    return {(_methods_title({w: [g.contender for g in m] for w, m in by_workload.items()}), clients, setting):
+            [g for m in by_workload.values() for g in m] for (clients, setting), by_workload in merged.items()}
 
 
-def _methods_title(by_workload: dict[str, list[Group]]) -> str:
+def _methods_title(by_workload: dict[str, list[str]]) -> str:
+    """The name of targets ranked together: their one workload, or each target with what it calls."""
     if len(by_workload) == 1:
         return next(iter(by_workload))
-    called = "; ".join(f"{', '.join(dict.fromkeys(g.contender for g in m))} {w}" for w, m in by_workload.items())
+    called = "; ".join(f"{', '.join(dict.fromkeys(names))} {w}" for w, names in by_workload.items())
     return f"{DIFFERENT_METHODS} ({called}): compare like with like"
+
+
+def compared_as(results: Results) -> dict[str, str]:
+    """For a document of `rpcarena target`, each workload (a target's method or URL) and the name its
+    targets are ranked together under (`across_methods`), so that a report compares them as the
+    terminal did; empty for any other document, whose workloads are compared each on its own."""
+    if not results.targets:
+        return {}
+    by_workload: dict[str, list[str]] = {}
+    for cell in results.cells:
+        by_workload.setdefault(cell.workload, []).append(cell.contender)
+    title = _methods_title(by_workload)
+    return {workload: title for workload in by_workload}
 
 
 def shown_title(title: str) -> str:
@@ -301,11 +318,19 @@ def _ranking(workload: str, clients: int, setting: str | None, members: list[Gro
     ok = [g for g in ranked if all(c.status == "ok" for c in g.cells)]
     best = ok[0] if ok and ok[0].has_samples else None
     driven = Counter(c for c, _ in dict.fromkeys((g.contender, g.cells[0].client) for g in ranked + scope.floors))
-    entries = [_at_rate(_entry(g, best, driven[g.contender] == 1, scope), ranked) for g in ranked]
+    entries = earned([_at_rate(_entry(g, best, driven[g.contender] == 1, scope), ranked) for g in ranked])
     used = {id(r) for g in ranked if (r := floor.reference(g, scope.floors, least_p50_us)) is not None}
     references = [Reference(f, name(f, driven[f.contender] == 1), least_p50_us(f))
                   for f in scope.floors if id(f) in used]
     return Ranking(workload, clients, setting, entries, sorted(references, key=lambda r: r.p50_us), apart)
+
+
+def earned(entries: list[Entry]) -> list[Entry]:
+    """The entries with only the warnings that earn their line in this ranking (`stability.material`):
+    a cause large enough to swap an entry with a neighbour or to turn its ratio's verdict."""
+    room = stability.margins([e.p50_us for e in entries], [e.ratio for e in entries])
+    return [dataclasses.replace(e, warnings=[d for d in e.warnings if stability.material(d, margin)])
+            for e, margin in zip(entries, room)]
 
 
 def shown_failed(cell: Cell) -> bool:
@@ -327,3 +352,157 @@ def not_measured(results: Results) -> list[str]:
             seen.setdefault((c.contender, c.status, c.reason or "no calls"), {})[c.workload] = None
     return [f"{contender}: {status}: {reason} ({', '.join(loads)})"
             for (contender, status, reason), loads in seen.items()]
+
+
+def ranked_cells(results: Results) -> list[Cell]:
+    """The cells a ranking reads: all but --find-max's probes, which are steps of one search (`searches`),
+    not contenders (its closed-loop capacity cells stay, each contender's own measurement)."""
+    if not results.find_max:
+        return list(results.cells)
+    return [c for c in results.cells if c.rate_per_s is None]
+
+
+def short_title(ranking: Ranking, every: list[Ranking]) -> str:
+    """The ranking's name in a headline: its workload, with the concurrency and the network only when
+    the run has several; 'targets' for targets that call different methods."""
+    name = "targets" if ranking.workload.startswith(DIFFERENT_METHODS) else ranking.workload
+    if len({r.clients for r in every}) > 1:
+        name += f", {ranking.clients} client{'s' if ranking.clients != 1 else ''}"
+    return name + (f", {ranking.setting}" if ranking.setting and len({r.setting for r in every}) > 1 else "")
+
+
+def verdict_line(ranking: Ranking, every: list[Ranking]) -> str:
+    """'usp.int32: grpc-go, 1.75x [1.42-2.16] ahead of grpc-py', 'no significant difference between
+    A, B' or '... (cannot tell)': the mechanism to pick, by how much over the next, and how sure."""
+    title = short_title(ranking, every)
+    ok = [e for e in ranking.entries if e.failed is None]
+    if not ok or ok[0].ratio is not None:
+        return f"{title}: no mechanism measured without failing"
+    best = ok[0]
+    if len(ok) == 1:
+        return f"{title}: {best.name} (the only mechanism measured)"
+    tied = [e.name for e in ok[1:] if e.verdict == "not significant"]
+    if tied:
+        return f"{title}: no significant difference between {_names([best.name, *tied])}"
+    second = ok[1]
+    r = second.ratio
+    assert r is not None
+    if r.interval is None:
+        return f"{title}: {best.name}, {r.estimate:.2f}x ahead of {second.name} ({stats.CANNOT_TELL})"
+    low, high = r.interval.low, r.interval.high
+    return f"{title}: {best.name}, {r.estimate:.2f}x [{low:.2f}-{high:.2f}] ahead of {second.name}"
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+HEADLINE_RANKINGS = 5  # a suite's dozens of comparisons are in its findings; the headline names the first
+
+
+def headline(rankings: list[Ranking]) -> list[str]:
+    """The answer in a few lines: its heading (the statistic, how many trials), then per workload (and
+    concurrency and network) the mechanism to pick (`verdict_line`); rankings of those that moved no
+    data are not an answer to pick from."""
+    chosen = [r for r in rankings if not r.apart and r.entries]
+    if not chosen:
+        return []
+    fewest = min(len(e.group.cells) for r in chosen for e in r.entries)
+    over = f"{fewest} trial{'s' if fewest != 1 else ''}"
+    how = f"95% interval over {over}" if fewest >= stats.MIN_TRIALS else f"{over}, too few to judge"
+    lines = [verdict_line(r, chosen) for r in chosen[:HEADLINE_RANKINGS]]
+    more = len(chosen) - HEADLINE_RANKINGS
+    return [f"answer, by p50 ({how}):", *lines] + ([f"and {more} more comparisons below"] if more > 0 else [])
+
+
+@dataclass(frozen=True)
+class Step:
+    """One probe of a --find-max search: the rate it offered, what it measured, and the verdict."""
+
+    rate_per_s: float
+    meets: bool
+    p99_us: float | None
+    calls_per_s: float | None
+
+
+@dataclass(frozen=True)
+class Search:
+    """--find-max for one contender, client, workload and concurrency, over its trials (a search per
+    trial): the highest rate that met the objective as typed, the closed-loop capacity, each step."""
+
+    name: str
+    workload: str
+    clients: int
+    slo: str
+    found_per_s: list[float]
+    capacity_per_s: list[float]
+    steps: list[list[Step]]
+
+    @property
+    def max_per_s(self) -> float:
+        """The search's answer: the median of its trials' maxima (the one maximum of a single search)."""
+        ordered = sorted(self.found_per_s)
+        return ordered[len(ordered) // 2]
+
+    def said(self) -> str:
+        """'grpc-go<-go usp.int32 x1: max 1,641 calls/s meeting p99<5ms (closed-loop capacity 4,386/s;
+        3 searches: 548 to 1,641/s)'."""
+        runs = len(self.found_per_s)
+        stable = (f"{runs} searches: {min(self.found_per_s):,.0f} to {max(self.found_per_s):,.0f}/s" if runs > 1
+                  else "one search: --repeat 3 shows how far another lands")
+        return (f"{self.name} {self.workload} x{self.clients}: max {self.max_per_s:,.0f} calls/s meeting {self.slo} "
+                f"(closed-loop capacity {statistics_median(self.capacity_per_s):,.0f}/s; {stable})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"contender": self.name, "workload": self.workload, "clients": self.clients, "slo": self.slo,
+                "max_rate_per_s": self.max_per_s, "max_rate_per_s_by_trial": self.found_per_s,
+                "capacity_per_s_by_trial": self.capacity_per_s,
+                "steps": [[dataclasses.asdict(step) for step in trial] for trial in self.steps]}
+
+
+def statistics_median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else 0.0
+
+
+def searches(results: Results) -> list[Search]:
+    """The document's --find-max searches, each contender's trials together, its probes as steps."""
+    found: dict[tuple[str, str, str, int], list[dict[str, Any]]] = {}
+    for one in results.find_max:
+        found.setdefault((one["contender"], one["client"], one["workload"], one["clients"]), []).append(one)
+    probes = {(c.contender, c.client, c.workload, c.clients, c.rate_per_s): c for c in results.cells
+              if c.rate_per_s is not None}
+    return [Search(_searched(contender, client), workload, clients, slo_text(trials[0]),
+                   [t["max_rate_per_s"] for t in trials], [t["capacity_per_s"] for t in trials],
+                   [[_step(p, probes.get((contender, client, workload, clients, p["rate_per_s"]))) for p in t["probes"]]
+                    for t in trials])
+            for (contender, client, workload, clients), trials in found.items()]
+
+
+def _searched(contender: str, client: str) -> str:
+    return f"{contender}<-{client}" if client else contender
+
+
+def _step(probe: dict[str, Any], cell: Cell | None) -> Step:
+    measured = cell is not None and cell.status == "ok" and bool(cell.calls)
+    return Step(probe["rate_per_s"], bool(probe["meets"]), cell.latency.get("p99_us") if measured and cell else None,
+                cell.throughput_per_s if measured and cell else None)
+
+
+def slo_text(search: dict[str, Any]) -> str:
+    """The objective as the user typed it (`slo_typed`, kept by `run` and `target`), or, in a document
+    from before, as its terms read best: 'p99<5ms' for 'p99<5000us'."""
+    typed = search.get("slo_typed")
+    return str(typed) if typed else ",".join(_readable(term) for term in search.get("slo", []))
+
+
+def _readable(term: str) -> str:
+    """'p99<5000us' as 'p99<5ms': the limit in the largest unit that keeps it whole."""
+    match = re.fullmatch(r"(.+?)(<=|<)([0-9.]+)us", term)
+    if not match:
+        return term
+    head, us = match.group(1) + match.group(2), float(match.group(3))
+    for unit, scale in (("s", 1e6), ("ms", 1e3)):
+        if us >= scale and (us / scale).is_integer():
+            return f"{head}{us / scale:g}{unit}"
+    return f"{head}{us:g}us"
