@@ -58,8 +58,8 @@ def search_steps(results: Results) -> dict[int, dict[str, Any]]:
         for cell in cells:
             if cell.rate_per_s is None:
                 out[id(cell)] = {"find_max_step": 0, "find_max_meets": None, "find_max_slo": slo}
-        for n, probe in enumerate(search["probes"], 1):
-            cell = next((c for c in cells if c.rate_per_s == probe["rate_per_s"]), None)
+        for n, probe in enumerate(search["probes"], 1):  # a cell once: two searches may offer one rate
+            cell = next((c for c in cells if c.rate_per_s == probe["rate_per_s"] and id(c) not in out), None)
             if cell is not None:
                 out[id(cell)] = {"find_max_step": n, "find_max_meets": bool(probe["meets"]), "find_max_slo": slo}
     return out

@@ -9,6 +9,7 @@ names the ones it left out; nothing is cut to "…".
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,17 +165,60 @@ def _ranking_table(ranking: Ranking, shown: Layout, width: int) -> Table:
     return table
 
 
-def _time_goes_table(parts: time_goes.TimeGoes, quiet: bool) -> Table:
-    """Each mechanism's p50 in parts: the handler, the transport (its floor), the mechanism's own."""
-    said = "\n".join(parts.notes)
-    table = Table(title=f"[bold]{time_goes.TITLE}[/]: {escape(parts.title)}; {escape(parts.workload)}",
-                  title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
-                  caption=None if quiet else f"[dim]{escape(said)}[/]", caption_justify="left")
-    for header in time_goes.HEADERS:
-        table.add_column(header, justify="left" if header == "contender" else "right", overflow="fold")
-    for part in parts.parts:
-        table.add_row(*(escape(text) for text in time_goes.cells(part, duration)))
+# where the time goes: the columns that give way, first first, at a narrow terminal
+TIME_GOES_DROPS = ("client CPU/call", "mechanism's server CPU", "server CPU/call", "bytes/call", "handler")
+
+
+def _time_goes(parts: time_goes.TimeGoes, quiet: bool, console: Console) -> None:
+    """Each mechanism's p50 in parts: the handler, the transport (its floor), the mechanism's own;
+    the columns that do not fit the console left out and named, no cell ever wrapped."""
+    rows = [time_goes.cells(part, duration) for part in parts.parts]
+    kept = fitting(list(time_goes.HEADERS), rows, console.width, TIME_GOES_DROPS)
+    left_out = [h for i, h in enumerate(time_goes.HEADERS) if i not in kept]
+    console.print()
+    console.print(f"[bold]{time_goes.TITLE}[/]: {escape(parts.title)}; {escape(parts.workload)}")
+    console.print(_time_goes_table(rows, kept, console.width))
+    said = parts.notes + ([f"left out at {console.width} columns: {', '.join(left_out)}"] if left_out else [])
+    for line in [] if quiet else said:
+        console.print(f"[dim]{escape(line)}[/]")
+
+
+def _time_goes_table(rows: list[list[str]], kept: list[int], width: int) -> Table:
+    headers = [time_goes.HEADERS[i] for i in kept]
+    shown = [[row[i] for i in kept] for row in rows]
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False,
+                  padding=(0, GAP - 1, 0, 0))
+    for header, size in zip(headers, _widths(headers, shown, width)):
+        folded = "\n".join(textwrap.wrap(header, size)) or header  # between words, never inside one
+        table.add_column(folded, justify="left" if header == "contender" else "right", width=size, no_wrap=True)
+    for row in shown:
+        table.add_row(*(escape(text) for text in row))
     return table
+
+
+def _widths(headers: list[str], rows: list[list[str]], width: int) -> list[int]:
+    """Each column's width: its header and cells on one line where all fit `width`, else each its least
+    (`_least`: its headers then wrap between words). rich's own shrinking crops a column instead."""
+    natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    if sum(natural) + GAP * (len(headers) - 1) <= width:
+        return natural
+    return [_least(h, [r[i] for r in rows]) for i, h in enumerate(headers)]
+
+
+def _least(header: str, cells: list[str]) -> int:
+    """A column's least width: its longest cell (a cell never wraps) and its header's longest word."""
+    return max([len(c) for c in cells] + [len(w) for w in header.split()])
+
+
+def fitting(headers: list[str], rows: list[list[str]], width: int, drops: tuple[str, ...]) -> list[int]:
+    """The indexes of the columns to show at `width`: all where their least widths fit, else leaving
+    out `drops` in order (the least width: `_least`; headers wrap between words)."""
+    kept = list(range(len(headers)))
+    for drop in drops:
+        if sum(_least(headers[i], [r[i] for r in rows]) for i in kept) + GAP * (len(kept) - 1) <= width:
+            break
+        kept.remove(headers.index(drop))
+    return kept
 
 
 def notes(rankings: list[Ranking], shown: Layout | None = None, width: int | None = None) -> list[str]:
@@ -292,7 +336,7 @@ def summary(results: Results, console: Console, quiet: bool = False, verbose: bo
     for line in [] if quiet else notes(rankings, shown, console.width):
         console.print(f"[dim]{escape(line)}[/]")
     for parts in time_goes.of(rankings, results):
-        console.print(_time_goes_table(parts, quiet))
+        _time_goes(parts, quiet, console)
     _causes(rankings, console, verbose)
     for line in answer.failed(rankings):
         console.print(f"[red]failed[/]: {escape(line)}")
