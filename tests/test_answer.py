@@ -202,7 +202,8 @@ def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(
     assert any("p99, p99.9, so they are not supported" in r["warnings"] for r in rows)  # 300 calls a cell
     assert any("unsupported-percentiles" in r["warning_kinds"].split("; ") for r in rows)
     md = run_cli("show", str(path), "--format", "markdown")
-    assert md.stdout.startswith("### usp.int32, 1 client") and "| 3 | grpc-py |" in md.stdout
+    assert md.stdout.startswith("**answer, by p50") and "### usp.int32, 1 client" in md.stdout
+    assert "| 3 | grpc-py |" in md.stdout
     wide = run_cli("show", str(path), "--format", "markdown", "--wide")
     assert wide.stdout.startswith("| contender | client |") and wide.stdout.count("\n") == 17
 

@@ -46,6 +46,8 @@ def test_show_says_what_the_search_said(searched):
     (search,) = data["find_max"]
     assert search["slo"] == "p99<5ms" and search["max_rate_per_s_by_trial"] == [pytest.approx(5445.0, abs=1)] * 2
     assert [len(steps) for steps in search["steps"]] == [6, 6]
+    md = run_cli("show", str(out), "--format", "markdown").stdout
+    assert md.startswith("**answer, the highest rate meeting the objective:**") and "meeting p99<5ms" in md
     assert all(e["contender"] == "grpc-py" for r in data["rankings"] for e in r["entries"])  # the capacity run only
     assert len([e for r in data["rankings"] for e in r["entries"]]) == 1
 

@@ -374,9 +374,12 @@ def markdown(results: Results, wide: bool = False) -> str:
     if wide:
         shown = len(COLUMNS) - (0 if any(c.connections is not None for c in results.cells) else len(SHARING_COLUMNS))
         return _md_table([n for n, _ in COLUMNS[:shown]], [cell_row(c, results)[:shown] for c in results.cells]) + "\n"
+    if results.find_max:
+        return _md_searches(answer.searches(results))
     rankings = answer.rankings(results)
     show_errors = any(e.errors for r in rankings for e in r.entries)
-    parts = []
+    head = answer.headline(rankings)
+    parts = [f"**{head[0]}**\n\n" + "\n".join(f"- {line}" for line in head[1:])] if head else []
     for ranking in rankings:
         reference = floor_line(ranking)
         header = summary_header(show_errors, bool(reference))
@@ -392,6 +395,18 @@ def markdown(results: Results, wide: bool = False) -> str:
         parts.append("**warnings**\n\n" + "\n".join(f"- {line}" for line in lines))
     if answer.failed(rankings):
         parts.append("**failed**\n\n" + "\n".join(f"- {line}" for line in answer.failed(rankings)))
+    return "\n\n".join(parts) + "\n"
+
+
+def _md_searches(found: list[answer.Search]) -> str:
+    """--find-max as markdown: each search's maximum, then its steps."""
+    parts = ["**answer, the highest rate meeting the objective:**\n\n" + "\n".join(f"- {s.said()}" for s in found)]
+    for search in found:
+        rows = [[str(k), str(n), rate(step.rate_per_s), rate(step.calls_per_s), duration(step.p99_us),
+                 "meets" if step.meets else "misses"] for k, steps in enumerate(search.steps, 1)
+                for n, step in enumerate(steps, 1)]
+        parts.append(f"### {search.name} {search.workload} x{search.clients}: the search's steps\n\n"
+                     + _md_table(["trial", "step", "offered", "calls/s", "p99", "objective"], rows))
     return "\n\n".join(parts) + "\n"
 
 
