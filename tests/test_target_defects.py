@@ -413,7 +413,7 @@ def test_find_max_says_each_probe_as_it_ends(tmp_path, capsys):
     assert len(probes) == 1 + 6 and "closed loop (capacity)" in probes[0]
     assert all("meets the objective" in line for line in probes)
     answer = next(i for i, line in enumerate(out) if ": max " in line and "meeting p99<" in line)
-    assert answer == len(probes)  # right after the probes, before the table
+    assert answer == len(probes) + 1 and out[len(probes)].startswith("answer, the highest rate")  # then the steps
 
 
 def test_find_max_probes_are_not_pooled_as_trials():
