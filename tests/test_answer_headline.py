@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from tests.conftest import document, trials
 
-from rpcarena.report import answer, terminal
+from rpcarena.report import answer, headline, terminal
 
 SCREEN = 50  # lines of the terminal the answer must end on, headline included
 
@@ -120,24 +120,24 @@ def known(*scales: float, noise=(1.0, 1.03, 0.97)) -> answer.Ranking:
 
 def test_the_headline_names_the_one_to_pick_by_how_much_and_how_sure():
     ranking = known(1.0, 1.5, 3.0)
-    (head, line) = answer.headline([ranking])
+    (head, line) = headline.headline([ranking])
     assert head == "answer, by p50 (95% interval over 3 trials):"
     assert re.fullmatch(r"usp\.int32: a, 1\.50x \[\d\.\d\d-\d\.\d\d\] ahead of b", line), line
 
 
 def test_the_headline_says_when_the_first_cannot_be_told_apart():
-    line = answer.headline([known(1.0, 1.01, 3.0)])[1]
+    line = headline.headline([known(1.0, 1.01, 3.0)])[1]
     assert line == "usp.int32: no significant difference between a and b"
 
 
 def test_the_headline_of_too_few_trials_says_it_cannot_tell():
-    (head, line) = answer.headline([known(1.0, 1.5, noise=(1.0,))])
+    (head, line) = headline.headline([known(1.0, 1.5, noise=(1.0,))])
     assert head == "answer, by p50 (1 trial, too few to judge):"
     assert line.startswith("usp.int32: a, 1.50x ahead of b (cannot tell: run with --repeat 3")
 
 
 def test_a_lone_contender_is_the_only_one_measured():
-    assert answer.headline([known(1.0)])[1] == "usp.int32: a (the only mechanism measured)"
+    assert headline.headline([known(1.0)])[1] == "usp.int32: a (the only mechanism measured)"
 
 
 def test_verbose_gives_each_contenders_sentence_under_its_ranking():

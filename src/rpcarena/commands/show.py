@@ -14,7 +14,7 @@ from rich.console import Console
 
 from rpcarena import results
 from rpcarena.commands.options import add_output_options, command
-from rpcarena.report import answer, causes, export, stages, terminal, time_goes
+from rpcarena.report import answer, causes, export, headline, searches, stages, terminal, time_goes
 from rpcarena.results import Results
 
 NAME = "show"
@@ -38,11 +38,11 @@ def document(doc: Results) -> dict:
     """The JSON of `--format json`: the headline, the rankings (with each contender's warnings that
     earned their place), the warnings by cause, --find-max's searches, and every cell's row."""
     rankings = answer.rankings(doc)
-    return {"results": str(doc.path) if doc.path else None, "headline": answer.headline(rankings),
+    return {"results": str(doc.path) if doc.path else None, "headline": headline.headline(rankings),
             "rankings": [r.to_json() for r in rankings],
             "warnings": [{"kind": c.kind, "line": c.line(10_000), "cells": c.cells, "of_cells": c.total_cells,
                           "details": c.details()} for c in causes.causes(rankings)],
-            "find_max": [s.to_json() for s in answer.searches(doc)],
+            "find_max": [s.to_json() for s in searches.searches(doc)],
             "time_goes": [t.to_json() for t in time_goes.of(rankings, doc)], "cells": export.rows(doc)}
 
 

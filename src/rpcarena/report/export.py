@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from rpcarena.analysis import groups, stability
 from rpcarena.analysis.stability import Diagnosis
-from rpcarena.report import answer
+from rpcarena.report import answer, searches
 from rpcarena.results import Cell, Results
 
 STDOUT = "-"
@@ -54,7 +54,7 @@ def search_steps(results: Results) -> dict[int, dict[str, Any]]:
     for search in results.find_max:
         key = (search["contender"], search["client"], search["workload"], search["clients"])
         cells = [c for c in results.cells if groups.key_of(c) == key]
-        slo = answer.slo_text(search)
+        slo = searches.slo_text(search)
         for cell in cells:
             if cell.rate_per_s is None:
                 out[id(cell)] = {"find_max_step": 0, "find_max_meets": None, "find_max_slo": slo}

@@ -18,7 +18,7 @@ from typing import Any
 from rpcarena.analysis import groups as groups_of
 from rpcarena.analysis import stats
 from rpcarena.analysis.groups import Group
-from rpcarena.report import answer, causes, html
+from rpcarena.report import answer, causes, headline, html, searches
 from rpcarena.report.findings import badge
 
 WORST_RATIO = 10.0  # the heatmap's reddest colour: this many times the fastest median or more
@@ -206,18 +206,18 @@ def _warnings(sources: Sequence[Any]) -> str:
     return body or '<p class="ok">No warnings: no cause was large enough to change this answer.</p>'
 
 
-def headline(sources: Sequence[Any]) -> str:
+def _headline(sources: Sequence[Any]) -> str:
     """The answer in a few lines, as the terminal opens with it: per workload the mechanism to pick,
     by how much over the next and how sure; for --find-max, each search's maximum."""
     lines = []
     for source in sources:
-        found = answer.searches(source.results)
-        said = [s.said() for s in found] if found else answer.headline(answer.rankings(source.results))[1:]
+        found = searches.searches(source.results)
+        said = [s.said() for s in found] if found else headline.headline(answer.rankings(source.results))[1:]
         lines += [(f"{source.name}: " if len(sources) > 1 else "") + line for line in said]
     if not lines:
         return ""
-    heading = ("the highest rate meeting the objective" if any(answer.searches(s.results) for s in sources) else
-               next((answer.headline(answer.rankings(s.results))[0] for s in sources), "answer").rstrip(":"))
+    heading = ("the highest rate meeting the objective" if any(searches.searches(s.results) for s in sources) else
+               next((headline.headline(answer.rankings(s.results))[0] for s in sources), "answer").rstrip(":"))
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     return f'<div class="headline"><p class="note">{escape(heading)}</p><ul>{items}</ul></div>'
 
@@ -270,16 +270,16 @@ def summary_section(sources: Sequence[Any], grouped: dict[str, list[Group]], anc
     search), then the warnings by cause, their detail folded."""
     found = comparisons(grouped)
     warned = html.section("Warnings that matter", _warnings(sources), level=3)
-    searched = "".join(searches(s) for s in sources)
-    body = (headline(sources) + _measured_on(sources) + claims(sources) + searched
+    searched = "".join(_searches(s) for s in sources)
+    body = (_headline(sources) + _measured_on(sources) + claims(sources) + searched
             + ("" if searched else f'<div class="answer">{_answer(found, anchors)}</div>') + warned
             + _unmeasured(sources))
     return html.section("Summary", body, anchor="summary", css="summary")
 
 
-def searches(source: Any) -> str:
+def _searches(source: Any) -> str:
     """--find-max: each search's maximum and its objective as typed, then its steps, folded."""
-    found = answer.searches(source.results)
+    found = searches.searches(source.results)
     if not found:
         return ""
     rows = [(s.name, s.workload, s.clients, s.slo, f"{s.max_per_s:,.0f}",
@@ -292,7 +292,7 @@ def searches(source: Any) -> str:
     return html.section("Highest rate meeting the objective (--find-max)", table + steps, level=3)
 
 
-def _steps(search: answer.Search) -> str:
+def _steps(search: searches.Search) -> str:
     rows = [(k, n, f"{step.rate_per_s:,.0f}", "-" if step.calls_per_s is None else f"{step.calls_per_s:,.0f}",
              "-" if step.p99_us is None else f"{step.p99_us:,.1f}", "meets" if step.meets else "misses")
             for k, steps in enumerate(search.steps, 1) for n, step in enumerate(steps, 1)]

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from rpcarena.analysis import stats
 from rpcarena.analysis.floor import floor_ratio
-from rpcarena.report import answer, causes, time_goes
+from rpcarena.report import answer, causes, headline, searches, time_goes
 from rpcarena.report.answer import Entry, Ranking, shown_title
 from rpcarena.results import Cell, Results
 
@@ -307,9 +307,9 @@ def _hanging(mark: str, text: str, style: str = "") -> Table:
     return grid
 
 
-def headline(rankings: list[Ranking], console: Console) -> None:
+def _headline(rankings: list[Ranking], console: Console) -> None:
     """The answer in a few lines, before the rankings it sums up."""
-    lines = answer.headline(rankings)
+    lines = headline.headline(rankings)
     if not lines:
         return
     console.print(f"[bold]{escape(lines[0])}[/]")
@@ -326,7 +326,7 @@ def summary(results: Results, console: Console, quiet: bool = False, verbose: bo
         return
     rankings = answer.rankings(results)
     shown = layout(rankings, console.width)
-    headline(rankings, console)
+    _headline(rankings, console)
     for ranking in rankings:
         console.print()
         console.print(f"[bold]{escape(shown_title(ranking.title()))}[/]")
@@ -347,7 +347,7 @@ def summary(results: Results, console: Console, quiet: bool = False, verbose: bo
 def searched(results: Results, console: Console) -> None:
     """--find-max: each search's maximum with its objective as typed and its spread over trials, then
     its steps (the probes: one search, not contenders)."""
-    found = answer.searches(results)
+    found = searches.searches(results)
     console.print("[bold]answer, the highest rate meeting the objective:[/]")
     for search in found:
         console.print(_hanging("  ", search.said()))
@@ -357,7 +357,7 @@ def searched(results: Results, console: Console) -> None:
         console.print(_steps_table(search))
 
 
-def _steps_table(search: answer.Search) -> Table:
+def _steps_table(search: searches.Search) -> Table:
     table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False, padding=(0, GAP - 1, 0, 0))
     several = len(search.steps) > 1
     for name in (["trial"] if several else []) + ["step", "offered", "calls/s", "p99", "objective"]:
@@ -375,10 +375,10 @@ def markdown(results: Results, wide: bool = False) -> str:
         shown = len(COLUMNS) - (0 if any(c.connections is not None for c in results.cells) else len(SHARING_COLUMNS))
         return _md_table([n for n, _ in COLUMNS[:shown]], [cell_row(c, results)[:shown] for c in results.cells]) + "\n"
     if results.find_max:
-        return _md_searches(answer.searches(results))
+        return _md_searches(searches.searches(results))
     rankings = answer.rankings(results)
     show_errors = any(e.errors for r in rankings for e in r.entries)
-    head = answer.headline(rankings)
+    head = headline.headline(rankings)
     parts = [f"**{head[0]}**\n\n" + "\n".join(f"- {line}" for line in head[1:])] if head else []
     for ranking in rankings:
         reference = floor_line(ranking)
@@ -398,7 +398,7 @@ def markdown(results: Results, wide: bool = False) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _md_searches(found: list[answer.Search]) -> str:
+def _md_searches(found: list[searches.Search]) -> str:
     """--find-max as markdown: each search's maximum, then its steps."""
     parts = ["**answer, the highest rate meeting the objective:**\n\n" + "\n".join(f"- {s.said()}" for s in found)]
     for search in found:
