@@ -563,7 +563,7 @@ CAUSES: dict[str, Cause] = {
     "schedule_lag": Cause("driver behind its schedule", "{:,.0f} µs", "keep the client's CPUs free"),
     "delayed_ack": Cause("delayed-ACK stalls", "{:.0%} of calls", "set TCP_NODELAY"),
     "queued_for_connection": Cause("queued for a connection", "{:.0%} of a call", "more --connections"),
-    "trial_spread": Cause("trials' medians apart", "{:.2f}x", "a quiet machine, more --repeat"),
+    "trial_spread": Cause("trials' medians apart", "{:.2f}x", "more --repeat"),
     "moves_no_data": Cause("moved no data", "{:,.0f} B a call", "pass copies to compare"),
     "below_floor": Cause("faster than its floor", "", "check the machine's load"),
 }
