@@ -334,7 +334,7 @@ def over_time(groups: list[Group]) -> Figure | None:
     panels = [(axis, value) for axis, value in _PANELS
               if any((v := value(row)) is not None and v != 0 for r in rows.values() for row in r)]
     fig = _new(0.9 + 1.6 * len(drawn))
-    grid = np.atleast_2d(fig.subplots(len(drawn), len(panels), sharex=True, squeeze=False))
+    grid = np.atleast_2d(fig.subplots(len(drawn), len(panels), sharex="row", squeeze=False))  # a row its own span
     warmup = max((c.warmup_s or 0.0) for _, _, cells in drawn for c in cells)
     for (_g, label, cells), axes in zip(drawn, grid):
         for k, (ax, (axis, value)) in enumerate(zip(axes, panels)):
@@ -343,7 +343,9 @@ def over_time(groups: list[Group]) -> Figure | None:
             for cell in cells:
                 _steps(ax, cell, rows[id(cell)], value, style(cell.trial), f"{label}, trial {cell.trial + 1}: {axis}")
             ax.set_title(f"{label}: {axis}" if k == 0 else axis, fontsize="small", loc="left")
-    _bottom_labels(list(grid.ravel()), "s into the phase", len(panels))
+    for axes in grid:  # each row its own time span: a short phase beside a long one is no stub
+        for ax in axes:
+            ax.set_xlabel("s into the phase", fontsize="small")
     fig.suptitle("over time: each cell's measured phase, interval by interval")
     seen: dict[str, Any] = {}  # every row's trials, once: a contender's first row may lack a trial
     for ax in grid.ravel():
