@@ -553,7 +553,7 @@ CAUSES: dict[str, Cause] = {
     "failed_calls": Cause("failed calls", "{:,.0f} failed", "their error_examples say why"),
     "high_cv": Cause("high CV", "{:.2f}", "read percentiles, not means"),
     "bimodal": Cause("two latency modes", "{:.1f}x apart", "read its histogram"),
-    "trend": Cause("latency drifted over the phase", "{:.0%}", "a longer --warmup, a quiet machine"),
+    "trend": Cause("drift over the phase", "{:.0%}", "a longer --warmup"),
     "steady_growth": Cause("steady growth", "", "run longer (--duration)"),
     "client_bottleneck": Cause("client CPU-bound", "{:.0%} busy", "fewer clients or a faster client"),
     "server_saturated": Cause("server saturated", "{:.0%} of its CPUs", "more CPUs or fewer clients"),
