@@ -51,7 +51,7 @@ def assert_every_number_shown(doc: rpcarena.Results, out: str) -> None:
         assert ranking.title() in out
         for rank, entry in enumerate(ranking.entries, 1):
             cells = terminal.summary_cells(entry, rank, errors)
-            line = next((ln for ln in out.splitlines() if f" {entry.name} " in ln), "")
+            line = next((ln for ln in out.splitlines() if ln.split()[:2] == [str(rank), entry.name]), "")
             assert all(cell in line for cell in cells[1:5]), (cells, line)
             assert cells[-1].split()[0] in line, (cells, line)  # the ratio, its interval possibly wrapped
             assert cells[-1] in flat(out), cells
@@ -86,7 +86,7 @@ def test_nagle_stalls_are_named_in_the_terminal_with_their_fix(tmp_path):
                                   samples_ns=[[i, 40_500_000 + 10_000 * i] for i in range(30)])
     path = tmp_path / "r.json"
     rpcarena.Results(cells=[stalled]).save(path)
-    done = run_cli("show", str(path), env=narrow())
+    done = run_cli("show", str(path), "-v", env=narrow())  # -v: each contender's warnings in full
     assert done.returncode == 0, done.stderr
     assert_fits(done.stdout)
     said = flat(done.stdout.split("warnings:", 1)[1])
@@ -177,7 +177,7 @@ def test_failed_calls_bring_an_errors_column_with_their_share():
         if cell.contender == "grpc-py":
             cell.errors = {"timeout": 3}
     console = Console(record=True, width=WIDTH)
-    terminal.summary(doc, console)
+    terminal.summary(doc, console, verbose=True)  # -v: each contender's warnings in full
     out = console.export_text()
     assert_fits(out)
     assert "errors" in out and "15 (1.0%)" in out  # 5 trials x 3 failed of 300 + 3
@@ -202,7 +202,8 @@ def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(
     assert any("p99, p99.9, so they are not supported" in r["warnings"] for r in rows)  # 300 calls a cell
     assert any("unsupported-percentiles" in r["warning_kinds"].split("; ") for r in rows)
     md = run_cli("show", str(path), "--format", "markdown")
-    assert md.stdout.startswith("### usp.int32, 1 client") and "| 3 | grpc-py |" in md.stdout
+    assert md.stdout.startswith("**answer, by p50") and "### usp.int32, 1 client" in md.stdout
+    assert "| 3 | grpc-py |" in md.stdout
     wide = run_cli("show", str(path), "--format", "markdown", "--wide")
     assert wide.stdout.startswith("| contender | client |") and wide.stdout.count("\n") == 17
 

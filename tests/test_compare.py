@@ -95,7 +95,7 @@ def test_cli_exit_status(tmp_path):
     assert "not significant" in result.stdout
     worse = run_cli("compare", str(base), str(slow), "--fail-if-slower", "5%")
     assert worse.returncode == 3, worse.stderr  # 3: a regression, told apart from 1, a runtime error
-    assert "significantly slower" in worse.stdout and "1.50x" in worse.stdout
+    assert "significantly slower" in worse.stderr and "1.50x" in worse.stdout  # the failed gate on stderr
 
 
 def test_cli_never_fails_a_threshold_it_cannot_judge(measured, tmp_path):

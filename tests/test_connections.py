@@ -86,5 +86,6 @@ def test_a_pool_whose_wait_is_most_of_a_call_is_said():
 
     cell = rpcarena.load(FIXTURE).cells[0]
     queued = dataclasses.replace(cell, connections=1, inflight_max=1, conn_wait_histogram=cell.latency_histogram)
-    assert "queued for 1 connection" in (stability.queued_for_connection(queued, 2) or "")
+    said = stability.queued_for_connection(queued, 2)
+    assert said is not None and "queued for 1 connection" in said.text()
     assert stability.queued_for_connection(cell, 2) is None

@@ -106,7 +106,8 @@ def test_a_phase_too_short_to_have_a_trend_has_none():
 def test_calls_at_multiples_of_40_ms_with_tcp_nodelay_at_both_ends_are_not_nagle():
     """Across a slow link a large call's time is serialization at its rate: no delayed ACK."""
     stalled = np.full(200, 40_500.0)  # every call one delayed-ACK timer long
-    assert "rpyc-nodelay" in _said(_cell(stalled, tcp_nodelay={"client": False, "server": True}))["delayed_ack"]
+    rpyc = _cell(stalled, contender="rpyc", protocol="rpyc", tcp_nodelay={"client": False, "server": True})
+    assert "rpyc-nodelay" in _said(rpyc)["delayed_ack"]
     server_off = _said(_cell(stalled, tcp_nodelay={"client": True, "server": False}))["delayed_ack"]
     assert "on the server's sockets" in server_off and "rpyc-nodelay" not in server_off
     assert "delayed_ack" not in _said(_cell(stalled, tcp_nodelay={"client": True, "server": True}))

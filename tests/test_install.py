@@ -10,6 +10,7 @@ own sources into the cache. About two minutes, most of it pip.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -67,23 +68,6 @@ def installed(tmp_path_factory) -> Iterator[Path]:
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _tables(text: str) -> list[list[dict[str, str]]]:
-    """The rows of every rich table in `text`, each a dict by column header, wrapped cells joined."""
-    tables: list[list[dict[str, str]]] = []
-    header: list[str] = []
-    for line in text.splitlines():
-        cells = [cell.strip() for cell in line.strip()[1:-1].split(line.strip()[:1])] if line.strip() else []
-        if line.startswith("┃"):
-            header = cells
-            tables.append([])
-        elif line.startswith("│") and cells[0]:
-            tables[-1].append(dict(zip(header, cells)))
-        elif line.startswith("│"):
-            for name, cell in zip(header, cells):
-                tables[-1][-1][name] = f"{tables[-1][-1][name]} {cell}".strip()
-    return tables
-
-
 def test_installed_copy_runs_from_its_own_tree(installed, tmp_path):
     where_is = "from rpcarena import sources; print(sources.root(), sources.installed())"
     done = _run([installed / "python", "-c", where_is], tmp_path, 60)
@@ -97,8 +81,10 @@ def test_installed_copy_runs_from_its_own_tree(installed, tmp_path):
 
 def test_installed_list_explains_every_unavailable_contender(installed, tmp_path):
     """Without the toolchains on PATH every native contender is listed, with what to install."""
-    done = _run([installed / "rpcarena", "list"], tmp_path, 120, PATH=str(installed))
-    rows = {row["id"]: row for table in _tables(done.stdout) if table and "status" in table[0] for row in table}
+    done = _run([installed / "rpcarena", "list", "--format", "json"], tmp_path, 120, PATH=str(installed))
+    listed = json.loads(done.stdout)["contenders"]
+    rows = {row["id"]: dict(row, status=f"unavailable: {row['unavailable_because']}" if not row["available"]
+                            else "available") for row in listed}
     assert set(NATIVE_IDS) <= set(rows) and set(contenders.all_contenders()) <= set(rows)
     for cid in NATIVE_IDS:
         status = rows[cid]["status"]

@@ -50,14 +50,17 @@ def test_slugs_are_safe_and_distinct():
 
 @pytest.mark.parametrize("fmt, magic", [("png", b"\x89PNG"), ("svg", b"<?xml")])
 def test_figures_of_a_target_result(target_results, tmp_path, fmt, magic):
+    """The two targets are one comparison, as the terminal ranks them: one set of figures, its file
+    names made safe from both methods' names."""
     done = run_cli("report", str(target_results), "--format", fmt, "--out", str(tmp_path / "figs"))
     assert done.returncode == 0, done.stderr
     written = sorted(p.name for p in (tmp_path / "figs").iterdir())
     workloads = {c.workload for c in rpcarena.load(target_results).cells}
     assert workloads == {"GET /items/{{id}}", "GET /items-{{id}}"}
-    charts = {name.removeprefix("GET-items-id-2-") for name in written if name.startswith("GET-items-id-2-")}
-    assert {f"{chart}.{fmt}" for chart in ("boxplot", "intervals", "histogram", "scatter")} <= charts
-    assert written == sorted([f"GET-items-id-{c}" for c in charts] + [f"GET-items-id-2-{c}" for c in charts])
+    stem = html.slug("different methods (slash GET /items/{{id}}; dash GET /items-{{id}}): compare like with like")
+    charts = {f"{stem}-{chart}.{fmt}" for chart in ("boxplot", "intervals", "histogram")}
+    assert "/" not in stem and charts <= set(written)
+    assert all(name.startswith(f"{stem}-") for name in written), written
     assert all((tmp_path / "figs" / name).read_bytes().startswith(magic) for name in written)
 
 
@@ -67,11 +70,14 @@ def test_svg_figures_keep_their_tooltips(target_results, tmp_path):
     assert "<title>" in text and 'id="tip-' not in text
 
 
-def test_html_of_a_target_result_links_each_workload(target_results, tmp_path):
+def test_html_of_a_target_result_compares_the_targets(target_results, tmp_path):
+    """`report` says what `target` printed: the two targets ranked together, not each alone at 1.00x."""
     page = report.write_html([report.Source("t", rpcarena.load(target_results))], tmp_path / "t.html").read_text()
-    for anchor in ("w-GET-items-id", "w-GET-items-id-2"):
-        assert f'id="{anchor}"' in page and f'href="#{anchor}"' in page
+    summary = page[page.index('<section id="summary"'):page.index('id="contents"')]
+    assert "only one contender measured" not in summary and summary.count("<rect") == 2
     assert "GET /items/{{id}}" in page and "GET /items-{{id}}" in page
+    table = page.split('class="numbers"')[1].split("</table>")[0]
+    assert '<td class="l">slash' in table and '<td class="l">dash' in table  # one table ranks both
 
 
 def test_hgrm_files_of_a_target_result(target_results, tmp_path):

@@ -353,8 +353,8 @@ def test_list_as_json_and_piped_output_without_padding():
 
 
 def test_verbose_is_offered_only_where_it_means_something():
-    """Item 11: -v changes what run, suite and target print; list, show, compare... do not offer it."""
-    for name, offered in (("run", True), ("suite", True), ("target", True), ("list", False), ("show", False),
+    """Item 11: -v changes what run, suite, target and show print; list, compare... do not offer it."""
+    for name, offered in (("run", True), ("suite", True), ("target", True), ("list", False), ("show", True),
                           ("compare", False), ("export", False), ("build", False)):
         done = run_cli(name, "--help", timeout=60)
         assert ("--verbose" in done.stdout) == offered, name
@@ -413,7 +413,7 @@ def test_find_max_says_each_probe_as_it_ends(tmp_path, capsys):
     assert len(probes) == 1 + 6 and "closed loop (capacity)" in probes[0]
     assert all("meets the objective" in line for line in probes)
     answer = next(i for i, line in enumerate(out) if ": max " in line and "meeting p99<" in line)
-    assert answer == len(probes)  # right after the probes, before the table
+    assert answer == len(probes) + 1 and out[len(probes)].startswith("answer, the highest rate")  # then the steps
 
 
 def test_find_max_probes_are_not_pooled_as_trials():
@@ -441,7 +441,8 @@ def test_list_fits_a_narrow_terminal_without_cutting_words(width):
     lines = done.stdout.splitlines()
     assert done.returncode == 0 and max(len(line) for line in lines) <= width
     assert not [line for line in lines if "…" in line], done.stdout
-    assert "clients: py, go, java, rust" in done.stdout  # every contender's clients, whole
+    detail = run_cli("list", "grpc-go", timeout=120, env={**os.environ, "COLUMNS": str(width)})
+    assert "clients: py, go, java, rust" in detail.stdout  # a contender's clients, whole, in its detail
 
 
 @pytest.mark.parametrize("width", [80, 100])

@@ -16,14 +16,14 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from rich.console import Console
 
 from rpcarena import __version__
 from rpcarena.commands import COMMANDS
-from rpcarena.commands.options import EXIT_CODES, EXIT_OK, EXIT_USAGE
+from rpcarena.commands.options import EXIT_CODES, EXIT_OK, EXIT_USAGE, PEER_OPTIONS
 from rpcarena.errors import STOP_SIGNALS, ArenaError, Interrupted, Stop
 from rpcarena.process import children, leftovers
 from rpcarena.suggest import did_you_mean
@@ -70,18 +70,37 @@ class Output(Console):
 class Parser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (exit 2), as every other error is."""
 
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"rpcarena: error: {message}{self._closest(message)} (see {self.prog} --help)\n")
+    words: Sequence[str] = ()  # the command line being parsed: which command a bad option was given to
 
-    def _closest(self, message: str) -> str:
-        """Did-you-mean for the first misspelled option: among this parser's options and, since
-        the top parser reports a command's unknown options, every command's."""
-        unknown = next((w for w in message.partition("unrecognized arguments: ")[2].split() if w.startswith("--")),
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        command = self._command()
+        prog = f"{self.prog} {command}" if command and self.prog == "rpcarena" else self.prog
+        self.exit(2, f"rpcarena: error: {message}{self._closest(message, command)} (see {prog} --help)\n")
+
+    def _command(self) -> str | None:
+        commands = getattr(self, "commands", {})
+        return next((w for w in self.words if w in commands), None)
+
+    def _closest(self, message: str, command: str | None) -> str:
+        """Did-you-mean for the first unknown option: rpcarena's name for another tool's spelling of it
+        (`--rps`: --rate), else the closest of its command's options (of every command's when the
+        command is unknown: the top parser reports a command's unknown options)."""
+        unknown = next((w for w in message.partition("unrecognized arguments: ")[2].split() if w.startswith("-")),
                        None)
         if unknown is None:
             return ""
-        parsers = [self, *getattr(self, "commands", {}).values()]
-        return did_you_mean(unknown.partition("=")[0], {o for p in parsers for o in p._option_string_actions})
+        word = unknown.partition("=")[0]
+        commands = getattr(self, "commands", {})
+        parsers = [commands[command]] if command else [self, *commands.values()]
+        known = {o for p in parsers for o in p._option_string_actions}
+        ours = PEER_OPTIONS.get(word)
+        if ours is not None and ours.split("/")[-1] in known:
+            return f" (did you mean {ours}? rpcarena's name for {word})"
+        return did_you_mean(word, known)
 
 
 def parser() -> argparse.ArgumentParser:

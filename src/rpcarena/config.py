@@ -18,7 +18,9 @@ from rpcarena.network.proxy import VIAS
 from rpcarena.process.placement import POLICIES
 from rpcarena.worker.pacer import ARRIVALS
 
-_UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6}
+_UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6, "h": 3600.0}
+# a part of a duration; several make a compound one, as Go's time.ParseDuration reads them ("1m30s")
+_DURATION_PART = re.compile(r"([0-9]*\.?[0-9]+)(ms|us|min|s|m|h)")
 # Bounds beyond which a value is a typo, not a plan (and would only spin, or overflow a worker's int64).
 MAX_CLIENTS = 10_000  # each client is a connection, a thread or a task
 MAX_CALLS = 10**9  # per cell; longer runs: --duration
@@ -32,16 +34,17 @@ REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
 def parse_duration(text: str | float | None, option: str) -> float | None:
-    """'10s', '500ms', '2m' (a number given by code is seconds). Typed text needs its unit, as ghz
-    asks: a bare '5' was read as 5 seconds where a user may have meant 5 ms; only '0' needs none."""
+    """'10s', '500ms', '2m', '1m30s' (a number given by code is seconds). Typed text needs its unit, as
+    ghz asks: a bare '5' was read as 5 seconds where a user may have meant 5 ms; only '0' needs none."""
     if text is None or isinstance(text, (int, float)):
         return None if text is None else float(text)
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ms|us|s|m|min)?\s*", text)
-    if not match:
-        raise UsageError(f"bad {option} {text!r}: write a duration such as 10s, 500ms or 2m")
-    if match.group(2) is None and float(match.group(1)) != 0:
-        raise UsageError(f"bad {option} {text!r}: give its unit, e.g. {match.group(1)}s or {match.group(1)}ms")
-    seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
+    bare = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*", text)
+    if bare and float(bare.group(1)) != 0:
+        raise UsageError(f"bad {option} {text!r}: give its unit, e.g. {bare.group(1)}s or {bare.group(1)}ms")
+    parts = _DURATION_PART.findall(text.replace(" ", ""))
+    if bare is None and (not parts or "".join(n + u for n, u in parts) != text.replace(" ", "")):
+        raise UsageError(f"bad {option} {text!r}: write a duration such as 10s, 500ms, 2m or 1m30s")
+    seconds = float(sum(float(number) * _UNITS[unit] for number, unit in parts))
     if seconds > MAX_SECONDS:
         raise UsageError(f"bad {option} {text!r}: at most a day (86400s)")
     return seconds

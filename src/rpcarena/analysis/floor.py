@@ -50,17 +50,18 @@ def _over(cell: Cell, floor: Cell | None) -> float | None:
     return float(cell.latency["p50_us"]) / float(floor.latency["p50_us"])
 
 
-def below_floor(cell: Cell, results: Results) -> str | None:
+def below_floor(cell: Cell, results: Results, trials: int = 1) -> str | None:
     """A cell faster than its own floor is a contradiction: the echo does strictly less work, so the
-    floor cell (or this one) was measured under other conditions. Said with the evidence."""
+    floor cell (or this one) was measured under other conditions. Said with the evidence, and
+    --repeat advised only to a run of fewer than 3 `trials`."""
     floor = floor_of(cell, results)
     ratio = _over(cell, floor)
     margin = LINK_MARGIN if cell.link else 0.0
     if ratio is None or floor is None or ratio >= 1.0 - margin or cell is floor:
         return None
+    fix = "run with --repeat 3 or more and read the medians" if trials < 3 else "check the machine's load"
     return (f"p50 {ratio:.2f}x its floor ({floor.contender}, p50 {floor.latency['p50_us']:.0f} µs): the bare echo "
-            "cannot be slower, so one of the two was disturbed (other load, a slow trial); run with --repeat 3 "
-            "or more and read the medians")
+            f"cannot be slower, so one of the two was disturbed (other load, a slow trial); {fix}")
 
 
 def is_floor(g: Group) -> bool:

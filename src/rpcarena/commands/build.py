@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from rpcarena.commands.options import command
+from rpcarena.commands.schema_variants import OTHERS_BUILD_S
 from rpcarena.errors import UnavailableError, UsageError
 from rpcarena.process import builds
 
@@ -58,9 +59,11 @@ def _build(name: str, worker: builds.Worker, console: Console, named: bool) -> b
     start = time.monotonic()
     try:
         with console.status(f"building {name}"):
-            worker.ensure_built()
+            waited = worker.ensure_built(lambda line: console.print(f"{name}: {line}", highlight=False))
     except UnavailableError as error:
         console.print(f"[red]{name}[/]: not built: {escape(worker.failed or str(error))}")
         return False
-    console.print(f"[green]{name}[/]: built {worker.artifact()} in {time.monotonic() - start:.0f} s")
+    took = time.monotonic() - start - waited  # the wait for another rpcarena's build is not this one's time
+    after = f" (after waiting {waited:.0f} s for another rpcarena's build)" if waited >= OTHERS_BUILD_S else ""
+    console.print(f"[green]{name}[/]: built {worker.artifact()} in {took:.0f} s{after}")
     return True

@@ -118,9 +118,10 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if threshold is None:
         return EXIT_OK
     slow = found.slowdowns(threshold)
+    failed = Console(stderr=True, width=console.width)  # a failed gate goes to stderr, as every command's does
     for row in slow:
-        console.print(f"[red]significantly slower by more than {threshold:.0%}[/]: {row.label} "
-                      f"median {row.change('median').describe()}")
+        failed.print(f"[red]significantly slower by more than {threshold:.0%}[/]: {row.label} "
+                     f"median {row.change('median').describe()}")
     if found.unjudged():
         console.print(f"[yellow]--fail-if-slower judged {len(found.rows) - len(found.unjudged())} of "
                       f"{len(found.rows)} cells[/]: the others cannot fail it ({stats.CANNOT_TELL})")

@@ -38,6 +38,13 @@ EXIT_CODES = f"""exit codes:
   {EXIT_FAILED}  a threshold or regression check failed (compare --fail-if-slower)
   128+N  stopped by signal N (130 for Ctrl-C); the cells measured so far are kept"""
 OUTPUT_FORMATS = ("table", "json", "csv", "markdown")
+# Other tools' spellings of rpcarena's options (ghz, hey, wrk, wrk2, k6, vegeta, hyperfine, pyperf): a
+# user who types theirs is told rpcarena's, rather than the nearest name that happens to look alike.
+PEER_OPTIONS = {
+    "--rps": "--rate", "-R": "--rate", "--qps": "--rate", "-d": "-z/--duration", "--concurrency": "-c/--clients",
+    "-t": "-c/--clients", "--total": "-n/--calls", "--requests": "-n/--calls", "--call": "--method",
+    "--runs": "--repeat", "--processes": "--repeat", "--latency": "--wide",
+}
 
 
 def command(sub: argparse._SubParsersAction, name: str, summary: str, description: str,

@@ -173,10 +173,12 @@ def _each(calls: list[Callable[[LiveInterval], None]]) -> Callable[[LiveInterval
     return tell
 
 
-def finish(results: Results, console: Console, quiet: bool = False) -> int:
-    """Say where the results are; exit non-zero when a cell failed."""
+def finish(results: Results, console: Console, quiet: bool = False, page: str | None = None) -> int:
+    """Say where the results are, and the report (or the one command that draws it); exit non-zero
+    when a cell failed."""
     if not quiet:
-        console.print(f"results: {results.path}")
+        drawn = f"report: {page}" if page else f"HTML: rpcarena report {results.path}"
+        console.print(f"results: {results.path}; {drawn}", highlight=False)
     failures = results.failures
     if failures:
         more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
@@ -229,11 +231,10 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
     todo = todo if todo is not None else plans_of(config)
     with console.status("searching the highest rate that meets the objective"), cluster_cells.held(todo, config):
         results = find_max(config, objectives, todo, on_cell=None if quiet else _probe_line(console, objectives))
-    for answer in results.find_max:  # the answer first, as `run` prints its ranking before the details
-        console.print(f"{answer['contender']}<-{answer['client']} {answer['workload']} x{answer['clients']}: "
-                      f"max {answer['max_rate_per_s']:,.0f} calls/s meeting {', '.join(answer['slo'])} "
-                      f"(closed-loop capacity {answer['capacity_per_s']:,.0f} calls/s)")
-    present(results, args or argparse.Namespace(), console)
+    for search in results.find_max:  # the objective as typed ('p99<5ms'), for show, report and export to say
+        search["slo_typed"] = slo_text
+    results.save(config.out)
+    present(results, args or argparse.Namespace(), console)  # each search's maximum first, then its steps
     return results
 
 
@@ -290,11 +291,8 @@ def measure(args: argparse.Namespace, console: Console) -> int:
         except Interrupted as stop:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         present(results, args, console)
-    if args.report:
-        page = report.write_html([report.Source('run', results)], args.report)
-        if not args.quiet:
-            console.print(f"report: {page}")
-    code = finish(results, console, args.quiet or getattr(args, "to_stdout", False))
+    page = report.write_html([report.Source('run', results)], args.report) if args.report else None
+    code = finish(results, console, args.quiet or getattr(args, "to_stdout", False), str(page) if page else None)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
         judge_thresholds(results.cells, threshold_gate(args))
     return code

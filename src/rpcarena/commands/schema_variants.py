@@ -9,16 +9,17 @@ with the reason, as the built-in workloads' builds do.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 
 from rpcarena.contenders import native
 from rpcarena.errors import UnavailableError
 from rpcarena.process import builds
 
 
-def build_all(contenders: list[str], clients: list[str]) -> Iterator[str]:
+def build_all(contenders: list[str], clients: list[str], say: Callable[[str], None]) -> None:
     """Build the variants the run's `contenders` and `--client` drivers (`go`: a worker's language)
-    need; one progress line each."""
+    need; `say` gets one progress line each, and one when a build waits for another process's (that
+    wait is not counted as this build's time)."""
     descriptor_set = native.user_set()
     for worker in builds.workers().values():
         wanted = worker.language in clients or any(entry.id in contenders or entry.id in clients
@@ -27,12 +28,24 @@ def build_all(contenders: list[str], clients: list[str]) -> Iterator[str]:
             continue
         variant = worker.for_schema(descriptor_set)
         if variant.built():
-            yield f"{worker.language} worker for this schema: reused ({variant.artifact()})"
+            say(f"{worker.language} worker for this schema: reused ({variant.artifact()})")
             continue
         started = time.monotonic()
         try:
-            variant.ensure_built()
+            waited = variant.ensure_built(say)
         except UnavailableError as error:
-            yield f"{worker.language} worker for this schema: not built: {error}"
+            say(f"{worker.language} worker for this schema: not built: {error}")
             continue
-        yield f"{worker.language} worker for this schema: first build in {time.monotonic() - started:.1f} s"
+        say(f"{worker.language} worker for this schema: {built_in(time.monotonic() - started, waited)}")
+
+
+def built_in(total_s: float, waited_s: float) -> str:
+    """'first build in 41.0 s', or what another rpcarena's build took from this one: the wait for its
+    lock is not this build's time."""
+    if waited_s >= OTHERS_BUILD_S and total_s - waited_s < OTHERS_BUILD_S:
+        return f"built by another rpcarena while this one waited {waited_s:.0f} s"
+    wait = f" (after waiting {waited_s:.0f} s for another rpcarena's build)" if waited_s >= OTHERS_BUILD_S else ""
+    return f"first build in {total_s - waited_s:.1f} s{wait}"
+
+
+OTHERS_BUILD_S = 1.0  # a wait shorter than this is a lock taken in passing, not another's build

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from rpcarena import results
 from rpcarena.commands.options import add_output_options, command
-from rpcarena.report import answer, export, stages, terminal, time_goes
+from rpcarena.report import answer, causes, export, headline, searches, stages, terminal, time_goes
 from rpcarena.results import Results
 
 NAME = "show"
@@ -22,21 +22,27 @@ NAME = "show"
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = command(sub, NAME, "the summary of a results document (or its full table, or JSON, CSV, markdown)",
-                "Print what a run printed: per workload the contenders ranked by p50, with p99, calls/s, the "
-                "ratio to the best and its interval over trials, and the warnings with their fixes. --wide "
-                "prints the full table, one row per cell, with every column the terminal has room for.",
+                "Print what a run printed: the answer in a line per workload, then per workload the contenders "
+                "ranked by p50, with p99, calls/s, the ratio to the best and its interval over trials, and the "
+                "warnings, a line per cause (-v: each contender's, and the full table). --wide prints the full "
+                "table, one row per cell and trial, with every column the terminal has room for.",
                 ["rpcarena show results/arena.json",
                  "rpcarena show results/arena.json --wide",
                  "rpcarena show results/arena.json --format markdown > answer.md",
-                 "rpcarena show results/arena.json --format json | jq '.rankings[0].entries[0]'"])
+                 "rpcarena show results/arena.json --format json | jq '.rankings[0].entries[0]'"], verbose=True)
     p.add_argument("results", help="results document (what run, target or suite wrote)")
     add_output_options(p)
 
 
 def document(doc: Results) -> dict:
-    """The JSON of `--format json`: the rankings (with each contender's warnings) and every cell's row."""
+    """The JSON of `--format json`: the headline, the rankings (with each contender's warnings that
+    earned their place), the warnings by cause, --find-max's searches, and every cell's row."""
     rankings = answer.rankings(doc)
-    return {"results": str(doc.path) if doc.path else None, "rankings": [r.to_json() for r in rankings],
+    return {"results": str(doc.path) if doc.path else None, "headline": headline.headline(rankings),
+            "rankings": [r.to_json() for r in rankings],
+            "warnings": [{"kind": c.kind, "line": c.line(10_000), "cells": c.cells, "of_cells": c.total_cells,
+                          "details": c.details()} for c in causes.causes(rankings)],
+            "find_max": [s.to_json() for s in searches.searches(doc)],
             "time_goes": [t.to_json() for t in time_goes.of(rankings, doc)], "cells": export.rows(doc)}
 
 
@@ -54,7 +60,7 @@ def present(doc: Results, args: argparse.Namespace, console: Console) -> None:
     elif getattr(args, "wide", False):
         terminal.render(doc, console)
     else:
-        terminal.summary(doc, console, quiet=getattr(args, "quiet", False))
+        terminal.summary(doc, console, quiet=getattr(args, "quiet", False), verbose=getattr(args, "verbose", False))
         staged = stages.table(doc)
         if staged is not None:
             console.print(staged)

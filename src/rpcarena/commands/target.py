@@ -295,9 +295,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
         results.placement = dict(results.placement, server_cpus=None)
     results.save(config.out)
-    if args.report:
-        console.print(f"report: {report.write_html([report.Source('target', results)], args.report)}")
-    code = _finish(results, console, gate, args.quiet)
+    page = report.write_html([report.Source('target', results)], args.report) if args.report else None
+    code = _finish(results, console, gate, args.quiet, str(page) if page else None)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
         judge_thresholds(results.cells, threshold_gate(args))
     return code
@@ -314,13 +313,13 @@ def _placement(results: Any) -> str:
     return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
 
 
-def _finish(results: Any, console: Console, gate: cells.Gate, quiet: bool) -> int:
+def _finish(results: Any, console: Console, gate: cells.Gate, quiet: bool, page: str | None) -> int:
     """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run),
     and a run that measured nothing (every cell unsupported by its client) is bad input, not a success."""
     if results.cells and all(c.status in ("unsupported", "unavailable") for c in results.cells):
         raise UsageError(f"nothing measured: {results.cells[0].reason}")
     try:
-        return finish(results, console, quiet)
+        return finish(results, console, quiet, page)
     except ArenaError as error:
         if gate.failed and len(gate.failed) == len(results.failures):
             raise ThresholdFailed(str(error)) from None

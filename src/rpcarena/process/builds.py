@@ -20,13 +20,16 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import os
 import shutil
 import subprocess
+import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rpcarena import sources
 from rpcarena.contract import ManifestEntry
@@ -117,19 +120,23 @@ class Worker:
         """Whether the build of these sources is in the cache already."""
         return self.artifact().exists() and (self.build_dir / "OK").exists()
 
-    def ensure_built(self) -> None:
-        """Build once per source hash; concurrent callers wait on a lock."""
+    def ensure_built(self, on_wait: Callable[[str], None] | None = None) -> float:
+        """Build once per source hash; concurrent callers wait on a lock, and say so through `on_wait`
+        ('waiting for another rpcarena's Rust build (pid 123)') when another process holds it. Returns
+        the seconds spent waiting for that other build, which are not this build's time."""
         if self.built():
-            return
+            return 0.0
         reason = self.unavailable()
         if reason:
             raise UnavailableError(f"{self.language} worker unavailable: {reason}")
         self.build_dir.mkdir(parents=True, exist_ok=True)
+        waited = 0.0
         with ExitStack() as held:
             for path in self.lock_paths():
-                fcntl.flock(held.enter_context(open(path, "w")), fcntl.LOCK_EX)
+                waited += _lock(held.enter_context(open(path, "a+")), self.language, on_wait)
             if not (self.build_dir / "OK").exists():
                 self._build()
+        return waited
 
     def lock_paths(self) -> list[Path]:
         """The locks a build holds, always taken in this order."""
@@ -217,14 +224,15 @@ class SchemaVariant(Worker):
         assert self.base is not None
         return [*self.base.lock_paths(), *super().lock_paths()]
 
-    def ensure_built(self) -> None:
+    def ensure_built(self, on_wait: Callable[[str], None] | None = None) -> float:
         """A variant that extends its base (`{base}` in a step) has the base built first, before this
         build takes its locks: they hold the base's too, and a second flock of one file in one process
         would wait for itself forever."""
         assert self.base is not None
+        waited = 0.0
         if not self.built() and any("{base}" in arg for step in self.manifest["schema_build"] for arg in step):
-            self.base.ensure_built()  # raises as the base's own build does when it fails
-        super().ensure_built()
+            waited = self.base.ensure_built(on_wait)  # raises as the base's own build does when it fails
+        return waited + super().ensure_built(on_wait)
 
     def _steps(self) -> list[list[str]]:
         if not self.schema_file.exists():
@@ -235,6 +243,29 @@ class SchemaVariant(Worker):
 
 
 _VARIANTS: dict[tuple[Path, str], SchemaVariant] = {}
+LANGUAGES = {"go": "Go", "rust": "Rust", "java": "Java"}  # as a sentence names them
+
+
+def _lock(held: IO[str], language: str, on_wait: Callable[[str], None] | None) -> float:
+    """Take a build's lock, leaving this process's pid in it; when another process holds it, say
+    whose build is awaited and return how long the wait took (a build lock is held for minutes)."""
+    waited = 0.0
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        held.seek(0)
+        holder = held.read().strip()
+        if on_wait is not None:
+            pid = f" (pid {holder})" if holder.isdigit() else ""
+            on_wait(f"waiting for another rpcarena's {LANGUAGES.get(language, language)} build{pid}")
+        started = time.monotonic()
+        fcntl.flock(held, fcntl.LOCK_EX)
+        waited = time.monotonic() - started
+    held.seek(0)
+    held.truncate()
+    held.write(str(os.getpid()))
+    held.flush()
+    return waited
 
 
 def _variant(base: Worker, digest: str, descriptor_set: bytes) -> SchemaVariant:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.analysis.groups import Group, group
-from rpcarena.report import answer, figures, html, summary, time_goes
+from rpcarena.report import answer, causes, figures, html, overview, summary, time_goes
 from rpcarena.report.context import context_section, not_measured
 from rpcarena.report.findings import findings_section
 from rpcarena.report.overview import summary_section
@@ -30,9 +30,11 @@ CAPTIONS = {
     "intervals": "Bars: each mechanism's median over the best's of its comparison; error bars: its 95% interval "
                  "over trials (the tables' ratio; fewer than 3 trials a side: none).",
     "histogram": "Latency histograms of the raw samples, log scales.",
-    "scatter": "Each sampled call's latency against its index in the measured phase.",
-    "over_time": "Each cell over time, from its interval histograms (a second each unless --interval): calls/s, "
-                 "p50, p99 and failed calls per interval; the warm-up before the phase shaded, not measured.",
+    "scatter": "Each sampled call's latency against its index in the measured phase, a panel per contender.",
+    "over_time": "Each cell over time, from its interval histograms (a second each unless --interval): a row per "
+                 "contender, its trials in colours; calls/s, p50, p99, and failed calls, bytes and the server's "
+                 "memory where an interval has them; the warm-up before the phase shaded, not measured. Cells of "
+                 "fewer than three intervals are left out.",
     "clients": "Throughput and p99 against the number of concurrent clients.",
     "cpu": "CPU time per call of the client and server processes (user + system).",
     "bytes": "TCP payload bytes per call, both directions, from kernel counters on the server port.",
@@ -50,16 +52,19 @@ class Source:
 
 
 def by_workload(sources: Sequence[Source], trimmed: bool) -> dict[str, list[Group]]:
+    """Each comparison's groups: by workload, as the terminal ranks them (the targets of one `rpcarena
+    target` run together, whatever each calls; --find-max's probes, steps of a search, left out)."""
     prefix = len(sources) > 1
     found: dict[str, list[Group]] = {}
     for source in sources:
-        grouped = group(source.results.cells, trimmed, source.name if prefix else "")
+        grouped = group(answer.ranked_cells(source.results), trimmed, source.name if prefix else "")
+        compared = answer.compared_as(source.results)
         driven: dict[str, set[str]] = {}
         for g in grouped:
             driven.setdefault(g.contender, set()).add(g.cells[0].client)
         for g in grouped:  # a contender driven by several clients (--client py,go): each label names its own
             g.named_client = len(driven[g.contender]) > 1
-            found.setdefault(g.workload, []).append(g)
+            found.setdefault(compared.get(g.workload, g.workload), []).append(g)
     return found
 
 
@@ -69,13 +74,20 @@ def _cpus(sources: Sequence[Source]) -> int:
 
 
 def _workload(workload: str, groups: list[Group], sources: Sequence[Source], cpus: int, anchor: str) -> str:
-    body = summary.numbers(groups, cpus) + _time_goes(workload, sources)
+    body = summary.numbers(groups, cpus, _warned(workload, sources)) + _time_goes(workload, sources)
     for key, draw in figures.FIGURES.items():
         fig = draw(groups)
         if fig is not None:
             body += html.figure(fig, CAPTIONS[key])
     body += not_measured(sources, workload)
     return html.section(workload, body, anchor=anchor)
+
+
+def _warned(compared: str, sources: Sequence[Source]) -> str:
+    """The warnings of one comparison's rankings (those that earned their place), by cause, folded."""
+    several = len(sources) > 1
+    found = [(s, causes.causes([r for r in answer.rankings(s.results) if r.workload == compared])) for s in sources]
+    return "".join(overview.causes_list(listed, f"{s.name}: " if several else "") for s, listed in found)
 
 
 def _time_goes(workload: str, sources: Sequence[Source]) -> str:

@@ -196,10 +196,11 @@ def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_
     falling = stability.falling_throughput(g, fewer)
     if falling is not None and not any(d.check == falling.check for d in found):
         found.append(falling)
-    below = [Diagnosis("below_floor", text) for c in g.cells
-             if results is not None and (text := floor.below_floor(c, results))]
+    below = [(c.trial + 1, text) for c in g.cells
+             if results is not None and (text := floor.below_floor(c, results, len(g.cells)))]
+    said = [Diagnosis("below_floor", below[0][1], None, (), tuple(t for t, _ in below))] if below else []
     moved = stability.moves_no_data(g, payload_bytes)
-    return ([moved] if moved else []) + found + below[:1]
+    return ([moved] if moved else []) + found + said
 
 
 def payload_bytes(workload: str) -> float:
@@ -221,7 +222,7 @@ def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
     of `rpcarena target` are ranked together whatever they call, and the title says when the methods
     differ; a cell that failed after measuring its calls is ranked too, marked failed."""
     found: dict[tuple[str, int, str | None], list[Group]] = {}
-    every = groups.group(results.cells, trimmed) + failed_groups(results, trimmed)
+    every = groups.group(ranked_cells(results), trimmed) + failed_groups(results, trimmed)
     for g in every:
         found.setdefault((g.workload, g.clients, g.cells[0].setting), []).append(g)
     if results.targets:
@@ -253,15 +254,29 @@ def across_methods(found: dict[tuple[str, int, str | None], list[Group]]) -> dic
     merged: dict[tuple[int, str | None], dict[str, list[Group]]] = {}
     for (workload, clients, setting), members in found.items():
         merged.setdefault((clients, setting), {})[workload] = members
-    return {(_methods_title(by_workload), clients, setting): [g for m in by_workload.values() for g in m]
-            for (clients, setting), by_workload in merged.items()}
+    return {(_methods_title({w: [g.contender for g in m] for w, m in by_workload.items()}), clients, setting):
+            [g for m in by_workload.values() for g in m] for (clients, setting), by_workload in merged.items()}
 
 
-def _methods_title(by_workload: dict[str, list[Group]]) -> str:
+def _methods_title(by_workload: dict[str, list[str]]) -> str:
+    """The name of targets ranked together: their one workload, or each target with what it calls."""
     if len(by_workload) == 1:
         return next(iter(by_workload))
-    called = "; ".join(f"{', '.join(dict.fromkeys(g.contender for g in m))} {w}" for w, m in by_workload.items())
+    called = "; ".join(f"{', '.join(dict.fromkeys(names))} {w}" for w, names in by_workload.items())
     return f"{DIFFERENT_METHODS} ({called}): compare like with like"
+
+
+def compared_as(results: Results) -> dict[str, str]:
+    """For a document of `rpcarena target`, each workload (a target's method or URL) and the name its
+    targets are ranked together under (`across_methods`), so that a report compares them as the
+    terminal did; empty for any other document, whose workloads are compared each on its own."""
+    if not results.targets:
+        return {}
+    by_workload: dict[str, list[str]] = {}
+    for cell in results.cells:
+        by_workload.setdefault(cell.workload, []).append(cell.contender)
+    title = _methods_title(by_workload)
+    return {workload: title for workload in by_workload}
 
 
 def shown_title(title: str) -> str:
@@ -301,11 +316,19 @@ def _ranking(workload: str, clients: int, setting: str | None, members: list[Gro
     ok = [g for g in ranked if all(c.status == "ok" for c in g.cells)]
     best = ok[0] if ok and ok[0].has_samples else None
     driven = Counter(c for c, _ in dict.fromkeys((g.contender, g.cells[0].client) for g in ranked + scope.floors))
-    entries = [_at_rate(_entry(g, best, driven[g.contender] == 1, scope), ranked) for g in ranked]
+    entries = earned([_at_rate(_entry(g, best, driven[g.contender] == 1, scope), ranked) for g in ranked])
     used = {id(r) for g in ranked if (r := floor.reference(g, scope.floors, least_p50_us)) is not None}
     references = [Reference(f, name(f, driven[f.contender] == 1), least_p50_us(f))
                   for f in scope.floors if id(f) in used]
     return Ranking(workload, clients, setting, entries, sorted(references, key=lambda r: r.p50_us), apart)
+
+
+def earned(entries: list[Entry]) -> list[Entry]:
+    """The entries with only the warnings that earn their line in this ranking (`stability.material`):
+    a cause large enough to swap an entry with a neighbour or to turn its ratio's verdict."""
+    room = stability.margins([e.p50_us for e in entries], [e.ratio for e in entries])
+    return [dataclasses.replace(e, warnings=[d for d in e.warnings if stability.material(d, margin)])
+            for e, margin in zip(entries, room)]
 
 
 def shown_failed(cell: Cell) -> bool:
@@ -327,3 +350,11 @@ def not_measured(results: Results) -> list[str]:
             seen.setdefault((c.contender, c.status, c.reason or "no calls"), {})[c.workload] = None
     return [f"{contender}: {status}: {reason} ({', '.join(loads)})"
             for (contender, status, reason), loads in seen.items()]
+
+
+def ranked_cells(results: Results) -> list[Cell]:
+    """The cells a ranking reads: all but --find-max's probes, which are steps of one search (`searches`),
+    not contenders (its closed-loop capacity cells stay, each contender's own measurement)."""
+    if not results.find_max:
+        return list(results.cells)
+    return [c for c in results.cells if c.rate_per_s is None]

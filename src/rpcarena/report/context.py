@@ -49,7 +49,7 @@ def not_measured(sources: Sequence[Any], workload: str | None, exclude: set[str]
         for c in source.results.cells:
             wanted = c.workload == workload if workload else c.workload not in (exclude or set())
             if wanted and (c.status != "ok" or not c.calls):
-                rows.append((c.contender, c.client, c.workload, c.clients, c.trial, c.status, c.reason or ""))
+                rows.append((c.contender, c.client, c.workload, c.clients, c.trial + 1, c.status, c.reason or ""))
     if not rows:
         return ""
     title = "not measured" if workload else "workloads with nothing measured"

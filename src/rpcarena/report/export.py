@@ -11,33 +11,58 @@ import csv
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from rpcarena.analysis import groups, stability
 from rpcarena.analysis.stability import Diagnosis
-from rpcarena.report import answer
+from rpcarena.report import answer, searches
 from rpcarena.results import Cell, Results
 
 STDOUT = "-"
 WARNING_SEPARATOR = "; "
 
 
-def cell_warnings(cell: Cell, cpus: int) -> list[Diagnosis]:
-    """stability's warnings for one measured cell (none for a cell without calls), and whether it
-    moved its workload's data."""
+def cell_warnings(cell: Cell, cpus: int, trials: int = 1) -> list[Diagnosis]:
+    """Every check of stability that fired on one measured cell (none for a cell without calls), and
+    whether it moved its workload's data: the detail, whether or not it changed the answer (the
+    answer's own are in `show --format json`'s rankings); `trials`: of its measurement in the run."""
     if cell.status != "ok" or not cell.calls:
         return []
     alone = groups.Group([cell])
     moved = stability.moves_no_data(alone, answer.payload_bytes(cell.workload))
-    return ([moved] if moved else []) + stability.diagnoses(alone, cpus)
+    return ([moved] if moved else []) + stability.diagnoses(alone, cpus, trials)
 
 
 def rows(results: Results) -> list[dict[str, Any]]:
-    """Every cell's flat record, with its warnings: each its `kind` (for a program) and `text`."""
+    """Every cell's flat record, with its warnings (each its `kind`, for a program, and `text`), and
+    for a --find-max document which step of which search it was."""
     cpus = answer.cpus_of(results)
-    return [dict(cell.row(), warnings=[d.to_json() for d in cell_warnings(cell, cpus)]) for cell in results.cells]
+    trials = Counter(groups.key_of(c) for c in results.cells if c.rate_per_s is None or not results.find_max)
+    steps = search_steps(results)
+    return [dict(cell.row(), **steps.get(id(cell), {}),
+                 warnings=[d.to_json() for d in cell_warnings(cell, cpus, trials[groups.key_of(cell)])])
+            for cell in results.cells]
+
+
+def search_steps(results: Results) -> dict[int, dict[str, Any]]:
+    """By id of a cell of --find-max: `find_max_step` (0: the closed-loop capacity; then each probe,
+    from 1) and `find_max_meets`, whether it met the objective (`slo`, as typed)."""
+    out: dict[int, dict[str, Any]] = {}
+    for search in results.find_max:
+        key = (search["contender"], search["client"], search["workload"], search["clients"])
+        cells = [c for c in results.cells if groups.key_of(c) == key]
+        slo = searches.slo_text(search)
+        for cell in cells:
+            if cell.rate_per_s is None:
+                out[id(cell)] = {"find_max_step": 0, "find_max_meets": None, "find_max_slo": slo}
+        for n, probe in enumerate(search["probes"], 1):  # a cell once: two searches may offer one rate
+            cell = next((c for c in cells if c.rate_per_s == probe["rate_per_s"] and id(c) not in out), None)
+            if cell is not None:
+                out[id(cell)] = {"find_max_step": n, "find_max_meets": bool(probe["meets"]), "find_max_slo": slo}
+    return out
 
 
 def columns(rows: list[dict]) -> list[str]:

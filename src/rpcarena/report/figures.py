@@ -147,44 +147,95 @@ def interval_bars(groups: list[Group]) -> Figure | None:
     return fig
 
 
+MAX_SERIES = 4  # the series one panel keeps apart (colour, dash, marker); more get a panel each (small multiples)
+GRID_COLUMNS = 3
+
+
+def _grid(count: int, height: float = 2.2) -> tuple[Figure, list[Any]]:
+    """Small multiples: `count` panels in rows of GRID_COLUMNS sharing both axes, the spare ones hidden."""
+    rows = -(-count // GRID_COLUMNS)
+    fig = _new(0.9 + height * rows)
+    axes = list(np.atleast_1d(fig.subplots(rows, GRID_COLUMNS, sharex=True, sharey=True)).ravel())
+    for spare in axes[count:]:
+        spare.set_visible(False)
+    return fig, axes[:count]
+
+
+def _outside(ax: Any) -> None:
+    """The axes' legend beside it, right of the data, where it covers none."""
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
 def histogram(groups: list[Group]) -> Figure | None:
+    """Each contender's sampled latencies: one panel of up to MAX_SERIES steps, or a panel each."""
     drawn = [g for g in groups if g.has_samples]
     if not drawn:
         return None
     pooled = np.concatenate([g.samples for g in drawn])
     bins = np.geomspace(max(pooled.min(), 0.1), pooled.max() * 1.01, 60)
-    fig, ax = _figure()
+    apart = len(drawn) > MAX_SERIES
+    fig, axes = _grid(len(drawn)) if apart else _figure()
     for i, (g, label) in enumerate(zip(drawn, _names(drawn))):
-        _, _, (step, *_) = ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=style(i)["color"],
-                                   linestyle=style(i)["linestyle"], label=label)
+        ax = axes[i] if apart else axes
+        look = style(0 if apart else i)
+        _, _, (step, *_) = ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=look["color"],
+                                   linestyle=look["linestyle"], label=label)
         low, high = np.percentile(g.samples, [1, 99])
         tip(step, f"{label}: {g.samples.size:,} sampled calls, p1 {_us(low)}, p99 {_us(high)}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel(_latency_label(drawn))
-    ax.set_ylabel("calls (sampled)")
-    ax.set_title("latency histogram (log scales)")
-    ax.legend(fontsize="small")
+        if apart:
+            ax.set_title(label, fontsize="small")
+    for ax in axes if apart else [axes]:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    _labels(fig, axes if apart else None, _latency_label(drawn), "calls (sampled)", "latency histogram (log scales)")
+    if not apart:
+        _outside(axes)
     return fig
 
 
+def _labels(fig: Figure, grid: list[Any] | None, xlabel: str, ylabel: str, title: str) -> None:
+    """A figure's axis labels and title: once for a grid of panels, on its one axes otherwise."""
+    if grid is None:
+        ax = fig.axes[0]
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        return
+    _bottom_labels(grid, xlabel, GRID_COLUMNS)
+    fig.supylabel(ylabel)
+    fig.suptitle(title)
+
+
+def _bottom_labels(panels: list[Any], xlabel: str, columns: int) -> None:
+    """The x label under each panel with none below it (a label for the whole figure would sit where a
+    legend below the panels goes)."""
+    for i, ax in enumerate(panels):
+        if i + columns >= len(panels):
+            ax.set_xlabel(xlabel)
+
+
 def scatter(groups: list[Group]) -> Figure | None:
+    """Each sampled call's latency against its place in the phase: a panel per contender, its trials
+    in colours (a cloud per contender in one panel hides all but the top one)."""
     drawn = [g for g in groups if g.has_samples]
     if not drawn:
         return None
-    fig, ax = _figure()
-    for i, (g, label) in enumerate(zip(drawn, _names(drawn))):
-        for j, cell in enumerate(g.cells):
+    fig, axes = _grid(len(drawn))
+    for ax, g, label in zip(axes, drawn, _names(drawn)):
+        for cell in g.cells:
             points = np.asarray(cell.samples_ns, dtype=float).reshape(-1, 2)
             keep = _trim_mask(points[:, 1]) if g.trimmed else slice(None)
-            dots = ax.scatter(points[keep, 0], points[keep, 1] / 1e3, s=3, alpha=0.5, color=style(i)["color"],
-                              marker=style(i)["marker"], label=label if j == 0 else None, rasterized=True)
-            tip(dots, f"{label}, trial {cell.trial}: {len(points):,} sampled calls")
-    ax.set_yscale("log")
-    ax.set_xlabel("call index (each trial from 0)")
-    ax.set_ylabel(_latency_label(drawn))
-    ax.set_title("latency over the run (warm-up excluded)")
-    ax.legend(fontsize="small", markerscale=4)
+            dots = ax.scatter(points[keep, 0], points[keep, 1] / 1e3, s=2, alpha=0.5, color=style(cell.trial)["color"],
+                              marker=style(cell.trial)["marker"], label=f"trial {cell.trial + 1}", rasterized=True)
+            tip(dots, f"{label}, trial {cell.trial + 1}: {len(points):,} sampled calls")
+        ax.set_title(label, fontsize="small")
+        ax.set_yscale("log")
+    _labels(fig, axes, "call index (each trial from 0)", _latency_label(drawn), "latency over the run (warm-up "
+            "excluded), a panel per contender")
+    trials = max(drawn, key=lambda g: len(g.cells))
+    if len(trials.cells) > 1:  # the trials' colours, once for every panel, below them
+        handles, labels = axes[drawn.index(trials)].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), fontsize="small", markerscale=4)
     return fig
 
 
@@ -215,7 +266,7 @@ def by_clients(groups: list[Group]) -> Figure | None:
         ax.set_xticks(levels, [str(v) for v in levels])
         ax.set_xlabel("concurrent clients")
         ax.set_title(title)
-    left.legend(fontsize="small")
+    _outside(right)
     return fig
 
 
@@ -237,7 +288,7 @@ def _bars(groups: list[Group], series: list[tuple[str, Callable[[Group], float |
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     if len(series) > 1:
-        ax.legend(loc="lower right")
+        _outside(ax)
     return fig
 
 
@@ -264,42 +315,54 @@ def _rss_mb(row: dict[str, Any]) -> float | None:
 # the panels of `over_time`: each plots a value of an interval's row (analysis.intervals.rows) on its axis
 _PANELS: tuple[tuple[str, Callable[[dict[str, Any]], Any]], ...] = (
     ("calls/s", lambda row: row["calls_per_s"]), ("p50 (µs)", lambda row: row["p50_us"]),
-    ("p99 (µs)", lambda row: row["p99_us"]), ("errors", lambda row: row["errors"]),
+    ("p99 (µs)", lambda row: row["p99_us"]), ("failed calls", lambda row: row["errors"]),
     ("wire KB, both ways", _wire_kb), ("server RSS (MB)", _rss_mb))
+OVER_TIME_INTERVALS = 3  # a phase of fewer intervals is a stub, not a course over time
 
 
 def over_time(groups: list[Group]) -> Figure | None:
-    """Each cell's measured phase second by second (its intervals): calls/s, p50, p99 and errors,
-    the warm-up before it shaded (its calls are not measured, so it has no points)."""
-    drawn = [(i, g, label) for i, (g, label) in enumerate(zip(groups, _names(groups)))
-             if any(c.intervals and c.interval_s for c in g.cells)]
+    """Each cell's measured phase interval by interval: a row per contender (its trials in colours),
+    a column per figure read (calls/s, p50, p99, and failed calls, bytes and the server's memory when
+    any interval has them); the warm-up before the phase shaded (its calls are not measured). Cells of
+    fewer than OVER_TIME_INTERVALS intervals are left out: a sub-second phase is one step."""
+    drawn = [(g, label, cells) for g, label in zip(groups, _names(groups))
+             if (cells := [c for c in g.cells if c.interval_s and len(c.intervals) >= OVER_TIME_INTERVALS])]
     if not drawn:
         return None
-    fig = _new(10.0)
-    axes = fig.subplots(len(_PANELS), 1, sharex=True)
-    warmup = max((c.warmup_s or 0.0) for _, g, _ in drawn for c in g.cells)
-    for k, (ax, (axis, _)) in enumerate(zip(axes, _PANELS)):
-        if warmup:
-            ax.axvspan(-warmup, 0.0, color="0.9", label="warm-up (not measured)" if k == 0 else None)
-        ax.set_ylabel(axis)
-    for i, g, label in drawn:
-        for j, cell in enumerate(c for c in g.cells if c.intervals and c.interval_s):
-            _cell_over_time(axes, cell, style(i), f"{label}, trial {cell.trial}", label if j == 0 else None)
-    axes[0].set_title("over time: each cell's measured phase, interval by interval")
-    axes[-1].set_xlabel("seconds into the measured phase")
-    axes[0].legend(fontsize="small")
+    rows = {id(c): intervals_of.rows(c.intervals, c.interval_s, c.wall_s, c.server_intervals)
+            for _, _, cells in drawn for c in cells}
+    panels = [(axis, value) for axis, value in _PANELS
+              if any((v := value(row)) is not None and v != 0 for r in rows.values() for row in r)]
+    fig = _new(0.9 + 1.6 * len(drawn))
+    grid = np.atleast_2d(fig.subplots(len(drawn), len(panels), sharex="row", squeeze=False))  # a row its own span
+    warmup = max((c.warmup_s or 0.0) for _, _, cells in drawn for c in cells)
+    for (_g, label, cells), axes in zip(drawn, grid):
+        for k, (ax, (axis, value)) in enumerate(zip(axes, panels)):
+            if warmup:
+                ax.axvspan(-warmup, 0.0, color="0.9", label="warm-up (not measured)")
+            for cell in cells:
+                _steps(ax, cell, rows[id(cell)], value, style(cell.trial), f"{label}, trial {cell.trial + 1}: {axis}")
+            ax.set_title(f"{label}: {axis}" if k == 0 else axis, fontsize="small", loc="left")
+    for axes in grid:  # each row its own time span: a short phase beside a long one is no stub
+        for ax in axes:
+            ax.set_xlabel("s into the phase", fontsize="small")
+    fig.suptitle("over time: each cell's measured phase, interval by interval")
+    seen: dict[str, Any] = {}  # every row's trials, once: a contender's first row may lack a trial
+    for ax in grid.ravel():
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=len(seen), fontsize="small")
     return fig
 
 
-def _cell_over_time(axes: Any, cell: Any, look: dict[str, Any], name: str, label: str | None) -> None:
-    rows = intervals_of.rows(cell.intervals, cell.interval_s, cell.wall_s, cell.server_intervals)
-    # each step drawn over its interval: the last one too, up to the end of the phase
+def _steps(ax: Any, cell: Any, rows: list[dict[str, Any]], value: Callable[[dict[str, Any]], Any],
+           look: dict[str, Any], name: str) -> None:
+    """One cell's value per interval as steps, the last one too, up to the end of the phase."""
     edges = [row["start_s"] for row in rows] + [min(rows[-1]["start_s"] + cell.interval_s, cell.wall_s)]
-    for k, (ax, (axis, value)) in enumerate(zip(axes, _PANELS)):
-        values = [np.nan if (v := value(row)) is None else v for row in rows]
-        line, = ax.plot(edges, values + values[-1:], drawstyle="steps-post", color=look["color"],
-                        linestyle=look["linestyle"], label=label if k == 0 else None)
-        tip(line, f"{name}: {axis} per {cell.interval_s:g}s interval")
+    values = [np.nan if (v := value(row)) is None else v for row in rows]
+    line, = ax.plot(edges, values + values[-1:], drawstyle="steps-post", color=look["color"],
+                    linestyle=look["linestyle"], label=f"trial {cell.trial + 1}")
+    tip(line, f"{name} per {cell.interval_s:g}s interval")
 
 
 FIGURES: dict[str, Callable[[list[Group]], Figure | None]] = {

@@ -36,6 +36,10 @@ ul.warn{padding-left:1.2rem;max-width:70rem}ul.warn li{margin:.15rem 0}
 .heatmap text{font-size:12px;fill:#222}.heatmap a:hover rect,svg g:has(>title):hover{opacity:.7}
 nav.contents ul{columns:2;padding-left:1.2rem}.answer{display:flex;flex-wrap:wrap;gap:0 2rem;align-items:flex-start}
 .answer .map{max-width:100%}.answer .map .note{max-width:30rem}
+.headline{font-size:1.1rem;margin:.5rem 0 .75rem}.headline ul{list-style:none;padding-left:0;margin:0}
+.headline li{margin:.2rem 0;font-weight:600}
+ul.causes{list-style:none;padding-left:0}ul.causes summary{cursor:pointer}
+ul.causes details ul{color:#555;font-size:.8rem}
 """
 
 

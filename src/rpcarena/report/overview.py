@@ -1,5 +1,6 @@
-"""The answer first, at the top of the HTML report: the fastest in each comparison, a contenders ×
-comparisons heatmap of the ratio to the fastest median, and the warnings that change how to read them.
+"""The answer first, at the top of the HTML report: the answer in a few lines, the fastest in each
+comparison, a contenders × comparisons heatmap of the ratio to the fastest median, and the warnings
+that change how to read them, by cause (each contender's sentence folded under its cause).
 
 A comparison is one workload at one concurrency over one network (the numbers table's scope).
 The heatmap is drawn here as inline SVG: a few rectangles, each with a <title> tooltip and a link
@@ -9,19 +10,17 @@ to its workload's details, where a plotting library would add weight for nothing
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from rpcarena.analysis import groups as groups_of
-from rpcarena.analysis import stability, stats
+from rpcarena.analysis import stats
 from rpcarena.analysis.groups import Group
-from rpcarena.report import answer, html
+from rpcarena.report import answer, causes, headline, html, searches
 from rpcarena.report.findings import badge
 
-SHOWN_WARNINGS = 6
 WORST_RATIO = 10.0  # the heatmap's reddest colour: this many times the fastest median or more
 # green (the fastest) through yellow to red, in even steps of log(ratio)
 PALETTE = ((0x1a, 0x98, 0x50), (0xfe, 0xe0, 0x8b), (0xd7, 0x30, 0x27))
@@ -123,8 +122,8 @@ def winners(found: list[Comparison]) -> str:
         best = c.ranked[0].group
         rows.append((c.title, html.Markup(f"<b>{escape(contender(best))}</b> {answer.p50_us(best):,.1f} µs"),
                      *_runner_up(c), _floor(c)))
-    headers = ("comparison", "fastest (median)", "runner-up (median)", "its ratio over trials [95% CI]",
-               "floor (median)")
+    headers = ("comparison", "fastest (median µs)", "runner-up (median µs)", "its ratio over trials [95% CI]",
+               "floor (median of its fastest trial, µs)")
     return html.table(headers, rows, left=2, css="winners")
 
 
@@ -189,41 +188,38 @@ def heatmap(found: list[Comparison], anchors: dict[str, str]) -> str:
             f"<title>median ÷ the fastest median, per contender and comparison</title>{''.join(parts)}</svg>")
 
 
-def notable_warnings(grouped: dict[str, list[Group]], found: list[Comparison], cpus: int) -> list[str]:
-    """Each kind of warning once, with whom it concerns; those about a comparison's fastest or
-    runner-up first (they can change the answer), then the most widespread."""
-    leaders = {id(s.group) for c in found for s in c.ranked[:2]}
-    every = [g for groups in grouped.values() for g in groups]
-    texts: dict[str, list[str]] = {}
-    whom: dict[str, list[Group]] = {}
-    for g in every:
-        for text in stability.warnings(g, cpus):
-            texts.setdefault(_kind(text), []).append(text.split(" (trial ")[0])
-            whom.setdefault(_kind(text), []).append(g)
-    ordered = sorted(whom, key=lambda kind: (not any(id(g) in leaders for g in whom[kind]), -len(whom[kind])))
-    return [texts[kind][0] + (" (the numbers vary)" if len(set(texts[kind])) > 1 else "")
-            + f": {_whom(whom[kind], len(every))}" for kind in ordered]
+def causes_list(found: list[causes.Cause], source: str = "") -> str:
+    """The warnings by cause, a line each (as the terminal's), each contender's sentence folded under it."""
+    items = []
+    for cause in found:
+        details = "".join(f"<li>{escape(line)}</li>" for line in cause.details())
+        items.append(f'<li><details><summary>⚠ {escape(source + cause.line(10_000))}</summary>'
+                     f"<ul>{details}</ul></details></li>")
+    return f'<ul class="warn causes">{"".join(items)}</ul>' if items else ""
 
 
-def _kind(warning: str) -> str:
-    """A warning without its numbers: 'high CV 3.00' and 'high CV 2.62' are one kind."""
-    return re.sub(r"\d[\d.,%]*", "#", warning.split(" (trial ")[0])
+def _warnings(sources: Sequence[Any]) -> str:
+    """The warnings that earned their place in each source's answer (`answer.earned`), by cause."""
+    several = len(sources) > 1
+    body = "".join(causes_list(causes.causes(answer.rankings(s.results)), f"{s.name}: " if several else "")
+                   for s in sources)
+    return body or '<p class="ok">No warnings: no cause was large enough to change this answer.</p>'
 
 
-def _whom(groups: list[Group], total: int) -> str:
-    if len(groups) == total and total > 1:
-        return f"all {total} results"
-    names = [f"{g.label} on {g.workload} x{g.clients}" for g in groups]
-    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-
-
-def _warnings_list(lines: list[str]) -> str:
+def _headline(sources: Sequence[Any]) -> str:
+    """The answer in a few lines, as the terminal opens with it: per workload the mechanism to pick,
+    by how much over the next and how sure; for --find-max, each search's maximum."""
+    lines = []
+    for source in sources:
+        found = searches.searches(source.results)
+        said = [s.said() for s in found] if found else headline.headline(answer.rankings(source.results))[1:]
+        lines += [(f"{source.name}: " if len(sources) > 1 else "") + line for line in said]
     if not lines:
-        return '<p class="ok">No warnings: no check of analysis/stability.py fired.</p>'
-    shown = "".join(f'<li class="warn">⚠ {escape(line)}</li>' for line in lines[:SHOWN_WARNINGS])
-    more = (f'<p class="note">{len(lines) - SHOWN_WARNINGS} more in the tables below.</p>'
-            if len(lines) > SHOWN_WARNINGS else "")
-    return f"<ul>{shown}</ul>{more}"
+        return ""
+    heading = ("the highest rate meeting the objective" if any(searches.searches(s.results) for s in sources) else
+               next((headline.headline(answer.rankings(s.results))[0] for s in sources), "answer").rstrip(":"))
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return f'<div class="headline"><p class="note">{escape(heading)}</p><ul>{items}</ul></div>'
 
 
 def claims(sources: Sequence[Any]) -> str:
@@ -254,7 +250,8 @@ def _measured_on(sources: Sequence[Any]) -> str:
 LEGEND = ('<p class="note">Each cell: the contender\'s median latency ÷ the fastest median of that comparison '
           "over trials (green 1×, red 10× or more). ≈: not significantly slower than the fastest (its 95% "
           "interval over trials reaches 1); with fewer than 3 trials a side nothing is called significant "
-          "(run with --repeat 3 or more). Hover for the numbers; click for the workload's details.</p>")
+          "(run with --repeat 3 or more). Grey: not in that comparison (not measured, or ranked apart as moving "
+          "no data). Hover for the numbers; click for the workload's details.</p>")
 
 
 def _answer(found: list[Comparison], anchors: dict[str, str]) -> str:
@@ -268,9 +265,36 @@ def _answer(found: list[Comparison], anchors: dict[str, str]) -> str:
 
 def summary_section(sources: Sequence[Any], grouped: dict[str, list[Group]], anchors: dict[str, str],
                     cpus: int) -> str:
-    """The first section of the report: what a reader needs if they read nothing else."""
+    """The first section of the report: what a reader needs if they read nothing else: the answer in
+    a few lines, the claims of a suite, each comparison's fastest and the heatmap (or each --find-max
+    search), then the warnings by cause, their detail folded."""
     found = comparisons(grouped)
-    warned = html.section("Warnings that matter", _warnings_list(notable_warnings(grouped, found, cpus)), level=3)
-    body = (_measured_on(sources) + claims(sources) + f'<div class="answer">{_answer(found, anchors)}</div>'
-            + warned + _unmeasured(sources))
+    warned = html.section("Warnings that matter", _warnings(sources), level=3)
+    searched = "".join(_searches(s) for s in sources)
+    body = (_headline(sources) + _measured_on(sources) + claims(sources) + searched
+            + ("" if searched else f'<div class="answer">{_answer(found, anchors)}</div>') + warned
+            + _unmeasured(sources))
     return html.section("Summary", body, anchor="summary", css="summary")
+
+
+def _searches(source: Any) -> str:
+    """--find-max: each search's maximum and its objective as typed, then its steps, folded."""
+    found = searches.searches(source.results)
+    if not found:
+        return ""
+    rows = [(s.name, s.workload, s.clients, s.slo, f"{s.max_per_s:,.0f}",
+             ", ".join(f"{v:,.0f}" for v in s.found_per_s), ", ".join(f"{v:,.0f}" for v in s.capacity_per_s))
+            for s in found]
+    table = html.table(("contender", "workload", "clients", "objective", "max calls/s meeting it",
+                        "each search's max calls/s", "closed-loop capacity calls/s"), rows, left=4)
+    steps = "".join(f"<details><summary>{escape(s.name)} {escape(s.workload)} x{s.clients}: the search's steps"
+                    f"</summary>{_steps(s)}</details>" for s in found)
+    return html.section("Highest rate meeting the objective (--find-max)", table + steps, level=3)
+
+
+def _steps(search: searches.Search) -> str:
+    rows = [(k, n, f"{step.rate_per_s:,.0f}", "-" if step.calls_per_s is None else f"{step.calls_per_s:,.0f}",
+             "-" if step.p99_us is None else f"{step.p99_us:,.1f}", "meets" if step.meets else "misses")
+            for k, steps in enumerate(search.steps, 1) for n, step in enumerate(steps, 1)]
+    return html.table(("search (trial)", "step", "offered calls/s", "measured calls/s", "p99 µs", "objective"),
+                      rows, left=0)

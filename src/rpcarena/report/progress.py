@@ -14,11 +14,17 @@ from types import TracebackType
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Column
 
 from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.orchestration.plan import Plan
 from rpcarena.report import terminal
 from rpcarena.results import Cell
+
+
+def _cut(ratio: int) -> Column:
+    """A column of the live line that takes its share of the width left and is cut at its end."""
+    return Column(no_wrap=True, overflow="ellipsis", ratio=ratio)
 
 
 def clock(seconds: float) -> str:
@@ -54,9 +60,14 @@ class CellProgress:
         self.total = 0
         self.statuses: dict[str, int] = {}
         self.errors = 0
-        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(),
-                            TextColumn("{task.fields[times]}"), TextColumn("[dim]{task.fields[last]}"),
-                            console=console, transient=True)
+        # the count, the bar and the ETA first and whole at any width; the running cell's name and its
+        # last interval share what is left, cut at their ends (a live line, replaced as it goes)
+        self.bar = Progress(MofNCompleteColumn(table_column=Column(no_wrap=True)),
+                            BarColumn(bar_width=20, table_column=Column(no_wrap=True)),
+                            TextColumn("{task.fields[times]}", table_column=Column(no_wrap=True)),
+                            TextColumn("[bold]{task.description}", table_column=_cut(1)),
+                            TextColumn("[dim]{task.fields[last]}", table_column=_cut(1)),
+                            console=console, transient=True, expand=True)
         self.task = self.bar.add_task("starting", total=None, times="", last="")
 
     def __enter__(self) -> CellProgress:
@@ -92,14 +103,14 @@ class CellProgress:
 
     def __call__(self, i: int, total: int, plan: Plan, cell: Cell | None) -> None:
         self.total = total
-        if cell is None:
+        if cell is None:  # a cell starts: its name, and no figure of the one before beside it
             self.bar.update(self.task, total=total, completed=i, description=escape(self.part + plan.label),
-                            times=self.eta())
+                            times=self.eta(), last="")
             return
         self.done = i + 1
         self.statuses[cell.status] = self.statuses.get(cell.status, 0) + 1
         self.errors += cell.error_count
-        last = f"last: {outcome(cell)}"[:60] if cell.status == "ok" else f"last: {cell.status}"
+        last = outcome(cell) if cell.status == "ok" else cell.status  # of the cell the line still names
         self.bar.update(self.task, completed=self.done, times=self.eta(), last=escape(last))
         if (self.verbose or not self.live) and not self.quiet:
             self.console.print(f"{self.part}cell {self.done}/{total} {plan.label}: {outcome(cell)} ({self.eta()})",

@@ -9,6 +9,8 @@ names the ones it left out; nothing is cut to "…".
 from __future__ import annotations
 
 import re
+import textwrap
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
@@ -18,12 +20,12 @@ from rich.table import Table
 
 from rpcarena.analysis import stats
 from rpcarena.analysis.floor import floor_ratio
-from rpcarena.report import answer, time_goes
+from rpcarena.report import answer, causes, headline, searches, time_goes
 from rpcarena.report.answer import Entry, Ranking, shown_title
 from rpcarena.results import Cell, Results
 
 COLUMNS = (
-    ("contender", "left"), ("client", "left"), ("workload", "left"), ("conc", "right"),
+    ("contender", "left"), ("client", "left"), ("workload", "left"), ("conc", "right"), ("trial", "right"),
     ("calls", "right"), ("p50 µs", "right"), ("p90 µs", "right"), ("p99 µs", "right"), ("p99.9 µs", "right"),
     ("mean µs", "right"), ("SD µs", "right"), ("CV", "right"), ("calls/s", "right"),
     ("cli CPU µs/call", "right"), ("srv CPU µs", "right"), ("B/call", "right"), ("errors", "right"),
@@ -36,7 +38,7 @@ STREAM_COLUMNS = ("msg p50 µs", "msg p99 µs", "msg/s")  # per message of a str
 # The wide table's columns, the first dropped first when the terminal is too narrow for all.
 DROP_ORDER = ("conn wait p99 µs", "RSS trend", "p50 trend", "p99 trend",
               "msg p99 µs", "SD µs", "p90 µs", "mean µs", "B/call", "srv CPU µs", "cli CPU µs/call", "p99.9 µs", "CV",
-              "x floor", "client", "calls")
+              "x floor", "client", "calls", "calls/s")  # never the cell's name: contender, workload, conc, trial
 BEST = "★"
 FAILED_MARK = "FAILED (below)"
 
@@ -57,15 +59,19 @@ def rate(per_s: float | None) -> str:
 
 
 def ratio_text(entry: Entry) -> str:
-    """'best', '1.82x [1.70, 1.95]', '1.02x [0.95, 1.10] not significant' or '1.82x (cannot tell)';
-    a failed entry's ratio (if any) then 'FAILED' (its reason is said below the table)."""
+    """'★ best', '1.82x [1.70, 1.95]', '≈ 1.02x [0.95, 1.10]' (not significantly slower than the best)
+    or '1.82x (cannot tell)'; a failed entry's ratio (if any) then 'FAILED' (its reason is said below
+    the table)."""
     r = entry.ratio
     if entry.failed is not None:
         return f"{_bounds(r)} {FAILED_MARK}" if r is not None else FAILED_MARK
     if r is None:
         return f"{BEST} best"
     bounds = _bounds(r)
-    return bounds if r.interval is None or r.significant else f"{bounds} not significant"
+    return bounds if r.interval is None or r.significant else f"{TIED} {bounds}"
+
+
+TIED = "≈"
 
 
 def _bounds(r: stats.Ratio) -> str:
@@ -80,9 +86,17 @@ def errors_text(entry: Entry) -> str:
     return f"{entry.errors:,} ({entry.errors / (entry.errors + entry.group.calls):.1%})"
 
 
+FLOOR_HEADER = "× floor"
+RATIO_HEADER = "× best p50 [95% CI]"
+# The summary's columns that give way, first first, when a terminal is too narrow for all: the floor
+# is a reference, and at one client calls/s is about 1/p50; p50 and the ratio are the answer.
+SUMMARY_DROPS = (FLOOR_HEADER, "calls/s", "p99")
+GAP = 2  # columns between two of the summary's columns
+
+
 def summary_header(show_errors: bool, show_floor: bool = False) -> list[str]:
     return (["#", "contender", "p50", "p99", "calls/s"] + (["errors"] if show_errors else [])
-            + (["× floor"] if show_floor else []) + ["× best p50 [95% CI]"])
+            + ([FLOOR_HEADER] if show_floor else []) + [RATIO_HEADER])
 
 
 def summary_cells(entry: Entry, rank: int, show_errors: bool, show_floor: bool = False) -> list[str]:
@@ -104,51 +118,129 @@ def floor_line(ranking: Ranking) -> str | None:
     return "floor: " + ", ".join(f"{f.name} {duration(f.p50_us)}" for f in ranking.floors)
 
 
-def _ranking_table(ranking: Ranking, show_errors: bool) -> Table:
+@dataclass(frozen=True)
+class Layout:
+    """The summary's columns at a terminal's width: those shown, and those left out to fit it."""
+
+    show_errors: bool
+    left_out: tuple[str, ...] = ()
+
+    def table(self, ranking: Ranking) -> tuple[list[str], list[list[str]]]:
+        """(headers, rows) of one ranking with the columns kept."""
+        header = summary_header(self.show_errors, bool(ranking.floors))
+        rows = [summary_cells(e, i, self.show_errors, bool(ranking.floors)) for i, e in enumerate(ranking.entries, 1)]
+        kept = [i for i, h in enumerate(header) if h not in self.left_out]
+        return [header[i] for i in kept], [[row[i] for i in kept] for row in rows]
+
+    def width(self, ranking: Ranking) -> int:
+        header, rows = self.table(ranking)
+        return sum(max(len(text) for text in [h, *(r[i] for r in rows)]) for i, h in enumerate(header)) \
+            + GAP * (len(header) - 1)
+
+
+def layout(rankings: list[Ranking], width: int) -> Layout:
+    """The columns every ranking shows at `width`: all of them where they fit, else dropping
+    SUMMARY_DROPS in order until the widest ranking fits (a cell never wraps)."""
+    shown = Layout(any(e.errors for r in rankings for e in r.entries))
+    for drop in SUMMARY_DROPS:
+        if all(shown.width(r) <= width for r in rankings):
+            break
+        shown = Layout(shown.show_errors, (*shown.left_out, drop))
+    return shown
+
+
+def _ranking_table(ranking: Ranking, shown: Layout, width: int) -> Table:
     reference = floor_line(ranking)
-    table = Table(title=f"[bold]{escape(shown_title(ranking.title()))}[/]", title_justify="left", box=box.SIMPLE_HEAD,
-                  header_style="bold", pad_edge=False, caption=escape(reference) if reference else None,
-                  caption_justify="left")
-    for header in summary_header(show_errors, bool(reference)):
-        table.add_column(header, justify="left" if header in ("contender", "× best p50 [95% CI]") else "right",
-                         overflow="fold")
-    for rank, entry in enumerate(ranking.entries, 1):
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False, padding=(0, GAP - 1, 0, 0),
+                  caption=escape(reference) if reference else None, caption_justify="left")
+    header, rows = shown.table(ranking)
+    fits = shown.width(ranking) <= width  # else (a name too long for any layout) cells fold, never cut
+    for name in header:
+        table.add_column(name, justify="left" if name in ("contender", RATIO_HEADER) else "right",
+                         no_wrap=fits, overflow="fold")
+    for entry, row in zip(ranking.entries, rows):
         style = ("bold green" if entry.best else "red" if entry.failed else
                  "dim" if entry.verdict == "not significant" else "")
-        table.add_row(*(escape(text) for text in summary_cells(entry, rank, show_errors, bool(reference))),
-                      style=style)
+        table.add_row(*(escape(text) for text in row), style=style)
     return table
 
 
-def _time_goes_table(parts: time_goes.TimeGoes, quiet: bool) -> Table:
-    """Each mechanism's p50 in parts: the handler, the transport (its floor), the mechanism's own."""
-    said = "\n".join(parts.notes)
-    table = Table(title=f"[bold]{time_goes.TITLE}[/]: {escape(parts.title)}; {escape(parts.workload)}",
-                  title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False,
-                  caption=None if quiet else f"[dim]{escape(said)}[/]", caption_justify="left")
-    for header in time_goes.HEADERS:
-        table.add_column(header, justify="left" if header == "contender" else "right", overflow="fold")
-    for part in parts.parts:
-        table.add_row(*(escape(text) for text in time_goes.cells(part, duration)))
+# where the time goes: the columns that give way, first first, at a narrow terminal
+TIME_GOES_DROPS = ("client CPU/call", "mechanism's server CPU", "server CPU/call", "bytes/call", "handler")
+
+
+def _time_goes(parts: time_goes.TimeGoes, quiet: bool, console: Console) -> None:
+    """Each mechanism's p50 in parts: the handler, the transport (its floor), the mechanism's own;
+    the columns that do not fit the console left out and named, no cell ever wrapped."""
+    rows = [time_goes.cells(part, duration) for part in parts.parts]
+    kept = fitting(list(time_goes.HEADERS), rows, console.width, TIME_GOES_DROPS)
+    left_out = [h for i, h in enumerate(time_goes.HEADERS) if i not in kept]
+    console.print()
+    console.print(f"[bold]{time_goes.TITLE}[/]: {escape(parts.title)}; {escape(parts.workload)}")
+    console.print(_time_goes_table(rows, kept, console.width))
+    said = parts.notes + ([f"left out at {console.width} columns: {', '.join(left_out)}"] if left_out else [])
+    for line in [] if quiet else said:
+        console.print(f"[dim]{escape(line)}[/]")
+
+
+def _time_goes_table(rows: list[list[str]], kept: list[int], width: int) -> Table:
+    headers = [time_goes.HEADERS[i] for i in kept]
+    shown = [[row[i] for i in kept] for row in rows]
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False,
+                  padding=(0, GAP - 1, 0, 0))
+    for header, size in zip(headers, _widths(headers, shown, width)):
+        folded = "\n".join(textwrap.wrap(header, size)) or header  # between words, never inside one
+        table.add_column(folded, justify="left" if header == "contender" else "right", width=size, no_wrap=True)
+    for row in shown:
+        table.add_row(*(escape(text) for text in row))
     return table
 
 
-def notes(rankings: list[Ranking]) -> list[str]:
-    """What the summary's marks mean, each said once."""
+def _widths(headers: list[str], rows: list[list[str]], width: int) -> list[int]:
+    """Each column's width: its header and cells on one line where all fit `width`, else each its least
+    (`_least`: its headers then wrap between words). rich's own shrinking crops a column instead."""
+    natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    if sum(natural) + GAP * (len(headers) - 1) <= width:
+        return natural
+    return [_least(h, [r[i] for r in rows]) for i, h in enumerate(headers)]
+
+
+def _least(header: str, cells: list[str]) -> int:
+    """A column's least width: its longest cell (a cell never wraps) and its header's longest word."""
+    return max([len(c) for c in cells] + [len(w) for w in header.split()])
+
+
+def fitting(headers: list[str], rows: list[list[str]], width: int, drops: tuple[str, ...]) -> list[int]:
+    """The indexes of the columns to show at `width`: all where their least widths fit, else leaving
+    out `drops` in order (the least width: `_least`; headers wrap between words)."""
+    kept = list(range(len(headers)))
+    for drop in drops:
+        if sum(_least(headers[i], [r[i] for r in rows]) for i in kept) + GAP * (len(kept) - 1) <= width:
+            break
+        kept.remove(headers.index(drop))
+    return kept
+
+
+def notes(rankings: list[Ranking], shown: Layout | None = None, width: int | None = None) -> list[str]:
+    """What the summary's marks mean, each said once, and the columns left out at this width."""
     entries = [e for r in rankings for e in r.entries]
-    out = [f"{BEST} best = lowest p50; × best = p50 over the best's, over trials (1.10x = takes 10% longer)"]
+    left_out = shown.left_out if shown else ()
+    out = [f"{BEST} best: lowest p50; × best: p50 ÷ the best's, over trials (1.10x: 10% longer)"]
+    if any(e.verdict == "not significant" for e in entries):
+        out.append(f"{TIED}: not significantly slower than the best (its 95% interval reaches 1)")
     if any(r.floors for r in rankings):
-        out.append("floor = the tcp-raw byte echo, the least a call can cost, not an RPC mechanism: a reference, "
-                   "not ranked; × floor = p50 over the floor of the client's language")
+        out.append("floor: the tcp-raw echo, the least a call costs, not ranked"
+                   + ("" if FLOOR_HEADER in left_out else "; × floor: p50 ÷ the floor of its client's language"))
     if any(r.apart for r in rankings):
-        out.append(f"{answer.MOVED_NO_DATA}: calls that moved far fewer bytes than the workload's data "
-                   "(references, not copies), ranked apart")
+        out.append(f"{answer.MOVED_NO_DATA}: passed references, far fewer bytes than the data: ranked apart")
     if any(e.ratio is not None and not e.ratio.judged for e in entries):
         fewest = min(len(e.group.cells) for e in entries)
         out.append(f"with {fewest} trial{'s' if fewest != 1 else ''} a ratio cannot be called significant "
                    f"({stats.CANNOT_TELL})")
-    if any(e.p99_us is None for e in entries):
+    if any(e.p99_us is None for e in entries) and "p99" not in left_out:
         out.append(answer.P99_REASON)
+    if left_out:
+        out.append(f"left out at {width} columns: {', '.join(left_out)} (a wider terminal, or --wide, shows them)")
     return out
 
 
@@ -179,6 +271,7 @@ def warning_lines(rankings: list[Ranking]) -> list[str]:
 
 
 def _warnings_table(rankings: list[Ranking]) -> Table | None:
+    """Each contender's warnings in full (-v), under its ranking's title."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="yellow")
     grid.add_column(overflow="fold")
@@ -191,24 +284,89 @@ def _warnings_table(rankings: list[Ranking]) -> Table | None:
     return grid if grid.row_count else None
 
 
-def summary(results: Results, console: Console, quiet: bool = False) -> None:
-    """The answer: one ranked table per workload, concurrency and network, then notes and warnings."""
+def _causes(rankings: list[Ranking], console: Console, verbose: bool) -> None:
+    """The warnings: one line per cause (the detail with -v: each contender's sentence)."""
+    found = causes.causes(rankings)
+    if not found:
+        return
+    if verbose:
+        console.print("[bold yellow]warnings[/]:")
+        console.print(_warnings_table(rankings))
+        return
+    console.print("[bold yellow]warnings[/] (one line per cause; -v: each contender's):")
+    for cause in found:
+        console.print(_hanging("! ", cause.line(console.width - 2), "yellow"))
+
+
+def _hanging(mark: str, text: str, style: str = "") -> Table:
+    """`text` after `mark`, its wrapped lines indented under its first word (never split in one)."""
+    grid = Table.grid()
+    grid.add_column(style=style, no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(mark, escape(text))
+    return grid
+
+
+def _headline(rankings: list[Ranking], console: Console) -> None:
+    """The answer in a few lines, before the rankings it sums up."""
+    lines = headline.headline(rankings)
+    if not lines:
+        return
+    console.print(f"[bold]{escape(lines[0])}[/]")
+    for line in lines[1:]:
+        title, _, said = line.partition(": ")
+        console.print(_hanging("  ", f"{title}: {said}" if said else line))
+
+
+def summary(results: Results, console: Console, quiet: bool = False, verbose: bool = False) -> None:
+    """The answer: its headline, one ranked table per workload, concurrency and network, then notes
+    and warnings; for a --find-max document, the maximum of each search and its steps."""
+    if results.find_max:
+        searched(results, console)
+        return
     rankings = answer.rankings(results)
-    show_errors = any(e.errors for r in rankings for e in r.entries)
+    shown = layout(rankings, console.width)
+    _headline(rankings, console)
     for ranking in rankings:
-        console.print(_ranking_table(ranking, show_errors))
-    for line in [] if quiet else notes(rankings):
+        console.print()
+        console.print(f"[bold]{escape(shown_title(ranking.title()))}[/]")
+        console.print(_ranking_table(ranking, shown, console.width))
+    if rankings:
+        console.print()
+    for line in [] if quiet else notes(rankings, shown, console.width):
         console.print(f"[dim]{escape(line)}[/]")
     for parts in time_goes.of(rankings, results):
-        console.print(_time_goes_table(parts, quiet))
-    found = _warnings_table(rankings)
-    if found is not None:
-        console.print("[bold yellow]warnings[/]:")
-        console.print(found)
+        _time_goes(parts, quiet, console)
+    _causes(rankings, console, verbose)
     for line in answer.failed(rankings):
         console.print(f"[red]failed[/]: {escape(line)}")
     for line in answer.not_measured(results):
         console.print(f"[yellow]not measured[/]: {escape(line)}")
+
+
+def searched(results: Results, console: Console) -> None:
+    """--find-max: each search's maximum with its objective as typed and its spread over trials, then
+    its steps (the probes: one search, not contenders)."""
+    found = searches.searches(results)
+    console.print("[bold]answer, the highest rate meeting the objective:[/]")
+    for search in found:
+        console.print(_hanging("  ", search.said()))
+    for search in found:
+        console.print()
+        console.print(f"[bold]{escape(search.name)} {escape(search.workload)} x{search.clients}[/]: the search's steps")
+        console.print(_steps_table(search))
+
+
+def _steps_table(search: searches.Search) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False, padding=(0, GAP - 1, 0, 0))
+    several = len(search.steps) > 1
+    for name in (["trial"] if several else []) + ["step", "offered", "calls/s", "p99", "objective"]:
+        table.add_column(name, justify="right" if name != "objective" else "left", no_wrap=True)
+    for k, steps in enumerate(search.steps, 1):
+        for n, step in enumerate(steps, 1):
+            table.add_row(*([str(k)] if several else []), str(n), rate(step.rate_per_s), rate(step.calls_per_s),
+                          duration(step.p99_us), "meets" if step.meets else "misses")
+    return table
 
 
 def markdown(results: Results, wide: bool = False) -> str:
@@ -216,9 +374,12 @@ def markdown(results: Results, wide: bool = False) -> str:
     if wide:
         shown = len(COLUMNS) - (0 if any(c.connections is not None for c in results.cells) else len(SHARING_COLUMNS))
         return _md_table([n for n, _ in COLUMNS[:shown]], [cell_row(c, results)[:shown] for c in results.cells]) + "\n"
+    if results.find_max:
+        return _md_searches(searches.searches(results))
     rankings = answer.rankings(results)
     show_errors = any(e.errors for r in rankings for e in r.entries)
-    parts = []
+    head = headline.headline(rankings)
+    parts = [f"**{head[0]}**\n\n" + "\n".join(f"- {line}" for line in head[1:])] if head else []
     for ranking in rankings:
         reference = floor_line(ranking)
         header = summary_header(show_errors, bool(reference))
@@ -234,6 +395,18 @@ def markdown(results: Results, wide: bool = False) -> str:
         parts.append("**warnings**\n\n" + "\n".join(f"- {line}" for line in lines))
     if answer.failed(rankings):
         parts.append("**failed**\n\n" + "\n".join(f"- {line}" for line in answer.failed(rankings)))
+    return "\n\n".join(parts) + "\n"
+
+
+def _md_searches(found: list[searches.Search]) -> str:
+    """--find-max as markdown: each search's maximum, then its steps."""
+    parts = ["**answer, the highest rate meeting the objective:**\n\n" + "\n".join(f"- {s.said()}" for s in found)]
+    for search in found:
+        rows = [[str(k), str(n), rate(step.rate_per_s), rate(step.calls_per_s), duration(step.p99_us),
+                 "meets" if step.meets else "misses"] for k, steps in enumerate(search.steps, 1)
+                for n, step in enumerate(steps, 1)]
+        parts.append(f"### {search.name} {search.workload} x{search.clients}: the search's steps\n\n"
+                     + _md_table(["trial", "step", "offered", "calls/s", "p99", "objective"], rows))
     return "\n\n".join(parts) + "\n"
 
 
@@ -264,9 +437,9 @@ def _calls(cell: Cell) -> str:
 
 def cell_row(cell: Cell, results: Results) -> list[str]:
     name = f"{cell.contender} ({cell.setting})" if cell.setting else cell.contender
-    head = [name, cell.client, cell.workload, str(cell.clients)]
+    head = [name, cell.client, cell.workload, str(cell.clients), str(cell.trial + 1)]  # trials from 1, as the README
     if cell.status != "ok" and cell.latency_histogram is None:
-        return head + [f"{cell.status}: {cell.reason or ''}"] + [""] * (len(COLUMNS) - 5)
+        return head + [f"{cell.status}: {cell.reason or ''}"] + [""] * (len(COLUMNS) - 6)
     if cell.status != "ok":  # measured, then failed (errors above --max-error-rate): the figures stay
         head[0] = f"{head[0]} (failed)"
     lat = cell.latency
@@ -298,16 +471,23 @@ def _sharing(cell: Cell) -> list[str]:
     return [str(cell.connections), inflight, _num(cell.conn_wait.get("p99_us"))]
 
 
+def _absent(rows: list[list[str]]) -> set[str]:
+    """The columns no row has a value in: streams, shared connections, trials beyond the first."""
+    names = [n for n, _ in COLUMNS]
+    streams = any(r[names.index("msg/s")] not in ("", "-") for r in rows)
+    shared = any(r[names.index("conns")] not in ("", "-") for r in rows)
+    trials = any(r[names.index("trial")] != "1" for r in rows)
+    return (set() if streams else set(STREAM_COLUMNS)) | (set() if shared else set(SHARING_COLUMNS)) | (
+        set() if trials else {"trial"})
+
+
 def fitting_columns(rows: list[list[str]], width: int) -> list[int]:
     """The indexes of COLUMNS to show: all that fit in `width`, dropping in DROP_ORDER."""
     names = [n for n, _ in COLUMNS]
     widths = [max([len(n)] + [len(r[i]) for r in rows if r[i] and not r[i].startswith(("unavailable", "failed",
                                                                                        "unsupported"))])
               for i, n in enumerate(names)]
-    streams = any(r[names.index("msg/s")] not in ("", "-") for r in rows)
-    shared = any(r[names.index("conns")] not in ("", "-") for r in rows)
-    kept = [i for i, n in enumerate(names)
-            if (streams or n not in STREAM_COLUMNS) and (shared or n not in SHARING_COLUMNS)]
+    kept = [i for i, n in enumerate(names) if n not in _absent(rows)]
     for drop in DROP_ORDER:
         if sum(widths[i] + 3 for i in kept) + 1 <= width:
             break
@@ -330,8 +510,7 @@ def render(results: Results, console: Console | None = None, title: str | None =
     console.print(table)
     streams = any(cell.messages for cell in results.cells)
     shared = any(cell.connections is not None for cell in results.cells)
-    left_out = [name for i, (name, _) in enumerate(COLUMNS) if i not in kept
-                and (streams or name not in STREAM_COLUMNS) and (shared or name not in SHARING_COLUMNS)]
+    left_out = [name for i, (name, _) in enumerate(COLUMNS) if i not in kept and name not in _absent(rows)]
     if left_out:
         console.print(f"[dim]left out at {console.width} columns: {', '.join(left_out)}; a wider terminal "
                       "shows them, --format csv has every one[/]")
