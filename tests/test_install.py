@@ -82,7 +82,8 @@ def test_installed_copy_runs_from_its_own_tree(installed, tmp_path):
 def test_installed_list_explains_every_unavailable_contender(installed, tmp_path):
     """Without the toolchains on PATH every native contender is listed, with what to install."""
     done = _run([installed / "rpcarena", "list", "--format", "json"], tmp_path, 120, PATH=str(installed))
-    listed = json.loads(done.stdout)["contenders"]
+    listing = json.loads(done.stdout)
+    listed = [*listing["contenders"], *listing["clients_without_server"]]
     rows = {row["id"]: dict(row, status=f"unavailable: {row['unavailable_because']}" if not row["available"]
                             else "available") for row in listed}
     assert set(NATIVE_IDS) <= set(rows) and set(contenders.all_contenders()) <= set(rows)
