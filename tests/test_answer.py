@@ -15,7 +15,6 @@ import re
 
 import pytest
 from rich.console import Console
-from tests.conftest import FIXTURE, FakeCells, document, fake_context, fake_plans, run_cli, trials
 
 import rpcarena
 from rpcarena import cli, report
@@ -24,6 +23,7 @@ from rpcarena.config import RunConfig
 from rpcarena.orchestration.arena import Arena
 from rpcarena.report import answer, terminal
 from rpcarena.report.progress import CellProgress
+from tests.conftest import FIXTURE, FakeCells, document, fake_context, fake_plans, run_cli, trials
 
 WIDTH = 100
 

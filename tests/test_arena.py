@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.conftest import run_cli
 
 import rpcarena
 from rpcarena.config import RunConfig
@@ -13,6 +12,7 @@ from rpcarena.errors import UsageError
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
 from rpcarena.results import load
+from tests.conftest import run_cli
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+
 from tests.conftest import ROOT
 
 BENCHMARKS = sorted(p for p in (ROOT / "benchmarks").glob("*.py") if not p.name.startswith("_"))

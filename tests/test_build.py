@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from rpcarena import cli
 from rpcarena.process import builds
+from tests.helpers.cli import cli
 
 
 def _worker(tmp_path, name: str, build: list[str], requires: tuple[str, ...] = ()) -> builds.Worker:
@@ -35,8 +35,8 @@ def programs(tmp_path, monkeypatch):
 
 
 def _build(capsys, *options: str) -> tuple[int, str]:
-    code = cli.main(["build", *options])
-    return code, capsys.readouterr().out
+    done = cli("build", *options)
+    return done.returncode, done.stdout
 
 
 def test_build_says_built_then_already_built(programs, capsys):
@@ -63,8 +63,9 @@ def test_a_missing_tool_is_named_with_its_fix_and_fails_only_when_asked_for(prog
 
 
 def test_an_unknown_name_is_a_usage_error(programs, capsys):
-    assert cli.main(["build", "--language", "cobol"]) == 2
-    assert "--language cobol: unknown cobol; choose among good, broken, toolless, delayline" in capsys.readouterr().err
+    done = cli("build", "--language", "cobol")
+    assert done.returncode == 2
+    assert "--language cobol: unknown cobol; choose among good, broken, toolless, delayline" in done.stderr
 
 
 HELD = """import fcntl, sys

@@ -18,7 +18,6 @@ import time
 
 import psutil
 import pytest
-from tests.conftest import command_of, descendants, popen_cli, wait_for
 
 from rpcarena import cluster_spec, load
 from rpcarena.analysis import hist
@@ -31,6 +30,7 @@ from rpcarena.errors import UsageError
 from rpcarena.network import link, wire
 from rpcarena.orchestration.arena import Arena, cell_of
 from rpcarena.process.server_process import Usage
+from tests.conftest import command_of, descendants, popen_cli, wait_for
 
 distributed = pytest.importorskip("distributed")
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import psutil
 import pytest
-from tests.conftest import run_cli
 
 from rpcarena.errors import UsageError
 from rpcarena.orchestration import log_folder
+from tests.conftest import run_cli
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("cryptography")

@@ -14,14 +14,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.conftest import run_cli
-from tests.test_cluster import _credentials, _need_testbed
-from tests.test_cluster_tls import greeter  # noqa: F401, F811 - a fixture
 
 from rpcarena import contenders, load
 from rpcarena.analysis import hist
 from rpcarena.cluster_spec import Node, target_clients
 from rpcarena.process.server_process import ServerProcess
+from tests.conftest import run_cli
+from tests.test_cluster import _credentials, _need_testbed
+from tests.test_cluster_tls import greeter  # noqa: F401, F811 - a fixture
 
 distributed = pytest.importorskip("distributed")
 RTT_MS = 10

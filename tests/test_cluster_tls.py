@@ -21,10 +21,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
 
 from rpcarena import load
 from rpcarena.process.children import free_port
+from tests.conftest import run_cli
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("cryptography")

@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import document, run_cli, trials
 
 import rpcarena
 from rpcarena.analysis import comparison, stats
 from rpcarena.errors import UsageError
+from tests.conftest import document, run_cli, trials
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 

@@ -81,8 +81,8 @@ def test_connections_outside_one_to_clients_is_a_usage_error(connections):
 
 def test_a_pool_whose_wait_is_most_of_a_call_is_said():
     import rpcarena
-    from conftest import FIXTURE
     from rpcarena.analysis import stability
+    from tests.conftest import FIXTURE
 
     cell = rpcarena.load(FIXTURE).cells[0]
     queued = dataclasses.replace(cell, connections=1, inflight_max=1, conn_wait_histogram=cell.latency_histogram)

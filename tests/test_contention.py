@@ -15,12 +15,12 @@ import time
 
 import psutil
 import pytest
-from tests.conftest import popen_cli, server_of, wait_for
 
 import rpcarena
 from rpcarena.analysis import stability
 from rpcarena.process import contention
 from rpcarena.report import export
+from tests.conftest import popen_cli, server_of, wait_for
 
 
 def _yes(outside: bool) -> tuple[subprocess.Popen, int]:

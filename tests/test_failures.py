@@ -9,9 +9,9 @@ import time
 
 import psutil
 import pytest
-from tests.conftest import cells_in, descendants, popen_cli, run_cli, server_of, wait_for
 
 from rpcarena.results import load
+from tests.conftest import cells_in, descendants, popen_cli, run_cli, server_of, wait_for
 
 
 def _one_line_error(done, needle: str, code: int) -> None:

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import psutil
 import pytest
-from tests.conftest import cells_in, popen_cli, run_cli, wait_for
 
 from rpcarena.results import load
+from tests.conftest import cells_in, popen_cli, run_cli, wait_for
 
 GRPC_CELL = ("--contender", "grpc-py", "--warmup", "0")
 DRILL_TIMEOUT_S = 180

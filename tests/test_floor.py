@@ -7,7 +7,6 @@ import re
 
 import pytest
 from rich.console import Console
-from tests.conftest import trials
 
 import rpcarena
 from rpcarena import clients
@@ -15,6 +14,7 @@ from rpcarena.analysis.floor import below_floor, floor_of, floor_ratio
 from rpcarena.commands.run import DEFAULT_CONTENDERS
 from rpcarena.contenders import all_contenders, client_language
 from rpcarena.report import answer, terminal
+from tests.conftest import trials
 
 
 def _cell(contender: str, client: str, scale: float, protocol: str, **changes):

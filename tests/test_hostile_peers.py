@@ -14,12 +14,12 @@ import struct
 import time
 
 import pytest
-from tests.test_bounds import _available
 
 from rpcarena import contenders
 from rpcarena.codec import frames
 from rpcarena.codec.tagless import varint
 from rpcarena.protocol import limits, schema, semantics
+from tests.test_bounds import _available
 
 OVER = limits.MAX_REQUEST_BYTES + 1
 IDLE_S = "2"  # short, yet long enough for one call of a server under load

@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.conftest import FIXTURE, ROOT
 
 from rpcarena.analysis import hist
 from rpcarena.cli import main
 from rpcarena.errors import UsageError
 from rpcarena.results import Results
 from rpcarena.targets import template
+from tests.conftest import FIXTURE, ROOT
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT
 
 import rpcarena
 from rpcarena import contenders
 from rpcarena.contenders import native
+from tests.conftest import ROOT
 
 IN_CI = os.environ.get("CI") == "true"
 NATIVE_IDS = [c.id for c in [*contenders.all_contenders().values(), *native.clients_only()]

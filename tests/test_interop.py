@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from hdrh.log import HistogramLogReader
-from tests.conftest import run_cli
 
 import rpcarena
 from rpcarena.analysis import hist
 from rpcarena.report import interop
+from tests.conftest import run_cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 ROW = re.compile(r"^ *\d+\.\d{3} [01]\.\d{12} +\d+( +\d+\.\d\d)?$")

@@ -20,7 +20,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from hdrh.log import HistogramLogReader
-from tests.conftest import run_cli
 
 from rpcarena import report
 from rpcarena.analysis import gate, hist, intervals
@@ -28,6 +27,7 @@ from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.errors import UsageError
 from rpcarena.orchestration.live import LiveSeries
 from rpcarena.results import Cell, load
+from tests.conftest import run_cli
 
 QUIET_S = 0.5  # the gap before the measured phase: the driver process starting after the probe
 STALL_AT_S, STALL_S = 1.4, 0.3

@@ -7,7 +7,6 @@ a ratio of 1 is not, and one trial a side cannot tell.
 from __future__ import annotations
 
 import pytest
-from tests.conftest import NOISE, document, trials
 
 from rpcarena.analysis import stats
 from rpcarena.report.findings import findings_table
@@ -26,6 +25,7 @@ from rpcarena.suites.model import (
     VERDICTS,
     Measured,
 )
+from tests.conftest import NOISE, document, trials
 
 WORD = "cs6650.word"
 SHUFFLED = (0.99, 1.0, 1.01, 1.02, 0.98)  # other trials of the same: no difference to find

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from conftest import document, trials
 from rpcarena.seeds import SUITES
 from rpcarena.seeds.multiplexing.suite import LOSSY, WORKLOAD, less_memory, shared_slower
 from rpcarena.suites.evidence import Evidence
 from rpcarena.suites.model import FAILS, HOLDS, NOT_COMPARABLE
+from tests.conftest import document, trials
 
 
 def _design(cells: list, shared: bool, lossy: bool = False, rss: int | None = None) -> list:

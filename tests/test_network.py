@@ -14,7 +14,6 @@ import subprocess
 
 import psutil
 import pytest
-from tests.conftest import popen_cli, server_of, wait_for
 
 from rpcarena import contenders
 from rpcarena.config import RunConfig
@@ -22,6 +21,7 @@ from rpcarena.network import link, proxy
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
 from rpcarena.report import export
+from tests.conftest import popen_cli, server_of, wait_for
 
 
 def _need(reason: str | None) -> None:
@@ -142,12 +142,11 @@ def test_links_from_presets_rates_and_terms(text, rtt_ms, bits):
 
 
 def test_infobip_network_claims_are_judged_from_the_network_part(tmp_path):
-    from tests.conftest import fake_arena
-
     from rpcarena.seeds import SUITES
     from rpcarena.suites import runner
     from rpcarena.suites.findings import findings
     from rpcarena.suites.model import NOT_COMPARABLE
+    from tests.conftest import fake_arena
 
     suite = SUITES["infobip2016"]
     assert [p.link for p in suite.parts] == [None, "rtt=0.3ms,jitter=0.05ms,rate=100mbit"]

@@ -11,13 +11,13 @@ import time
 
 import psutil
 import pytest
-from tests.conftest import command_of, descendants, popen_cli, run_cli, wait_for
 
 from rpcarena.analysis import hist, slo, stability
 from rpcarena.analysis.groups import group
 from rpcarena.errors import UsageError
 from rpcarena.process import placement
 from rpcarena.results import Cell, load
+from tests.conftest import command_of, descendants, popen_cli, run_cli, wait_for
 
 STALL_S = 0.3
 RATE = 100

@@ -10,14 +10,15 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from tests.conftest import FakeCells, fake_context, fake_plans
 
 import rpcarena
 from rpcarena import cli, report
 from rpcarena.analysis import slo
 from rpcarena.config import RunConfig
+from rpcarena.orchestration import debug_cells
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.findmax import find_max
+from tests.conftest import FakeCells, fake_context, fake_plans
 
 
 def _config(tmp_path, **changes) -> RunConfig:
@@ -84,7 +85,7 @@ def test_the_run_notes_are_typed_keys_and_version_1_still_loads(tmp_path):
     Arena(config, fake_plans(config), context=fake_context).run()
     doc = rpcarena.load(config.out)
     assert doc.placement == {"policy": "none", "server_cpus": None, "client_cpus": None}
-    assert doc.wire_unavailable == "not counted: a fake run" and doc.suite is None
+    assert doc.wire_unavailable == debug_cells.DEBUG and doc.suite is None
     old = rpcarena.load("tests/fixtures/results_usp_int32_small.json")  # version 1: notes under "extra"
     assert old.placement == {"policy": "split", "server_cpus": [0], "client_cpus": [1]}
 

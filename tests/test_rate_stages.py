@@ -4,14 +4,14 @@ each stage's figures kept apart in the cell, by every driver."""
 from __future__ import annotations
 
 import pytest
-from tests.conftest import run_cli
-from tests.test_target import items  # noqa: F401 (the HTTP server fixture)
 
 from rpcarena.analysis import hist
 from rpcarena.config import parse_rate
 from rpcarena.errors import UsageError
 from rpcarena.results import load
 from rpcarena.worker import pacer
+from tests.conftest import run_cli
+from tests.test_target import items  # noqa: F401 (the HTTP server fixture)
 
 STAGES = "200:0.5s,600:0.5s"
 PER_STAGE = [100, 300]  # a constant schedule: each stage's rate times its duration

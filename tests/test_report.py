@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.conftest import document, run_cli, trials
 
 import rpcarena
 from rpcarena import report
@@ -18,6 +17,7 @@ from rpcarena.analysis.groups import group
 from rpcarena.report import overview
 from rpcarena.seeds import SUITES
 from rpcarena.suites.findings import findings
+from tests.conftest import document, run_cli, trials
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.conftest import document, run_cli, trials
 
 import rpcarena
 from rpcarena import report
+from tests.conftest import document, run_cli, trials
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

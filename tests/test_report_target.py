@@ -8,12 +8,12 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
-from tests.test_target import Items
 
 import rpcarena
 from rpcarena import report
 from rpcarena.report import html
+from tests.conftest import run_cli
+from tests.test_target import Items
 
 
 class Anything(Items):

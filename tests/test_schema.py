@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 from google.protobuf import json_format
-from tests.conftest import ROOT
 
 from rpcarena.protocol import replies, schema, semantics
+from tests.conftest import ROOT
 
 
 def test_largedata_section_is_generated():

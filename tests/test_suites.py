@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 
 import pytest
-from tests.conftest import FIXTURE, fake_arena
 
 import rpcarena
 from rpcarena import report
@@ -14,6 +13,7 @@ from rpcarena.seeds import SUITES
 from rpcarena.suites import runner
 from rpcarena.suites.findings import findings, findings_of
 from rpcarena.suites.model import NOT_COMPARABLE, VERDICTS, Part, Suite
+from tests.conftest import FIXTURE, fake_arena
 
 CLAIMS = {"usp2018": 6, "predictions": 3, "hprpc2016": 11, "cs6650": 7, "infobip2016": 6, "multiplexing": 4}
 
@@ -121,9 +121,8 @@ def test_a_part_through_a_proxy_is_not_run_on_a_cluster_and_its_claims_say_why(t
 def test_loopback_claims_on_a_cluster_run_say_it_has_no_loopback_not_that_nothing_was_measured():
     import dataclasses
 
-    from tests.conftest import document, trials
-
     from rpcarena.suites.evidence import Evidence
+    from tests.conftest import document, trials
     nodes = {"server_node": "server", "client_nodes": ["client-0", "client-1"]}
     doc = document(*[[dataclasses.replace(c, cluster=nodes) for c in trials(c, "usp.int32")]
                      for c in ("grpc-py", "rpyc-tuple")])

@@ -15,12 +15,12 @@ from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from tests.conftest import ROOT, run_cli
 
 from rpcarena.commands.target import TargetOption
 from rpcarena.process.children import free_port
 from rpcarena.results import load
 from rpcarena.targets import template
+from tests.conftest import ROOT, run_cli
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.2s")

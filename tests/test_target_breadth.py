@@ -21,10 +21,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from tests.conftest import ROOT, run_cli
 
 from rpcarena.results import load
 from rpcarena.targets import checks
+from tests.conftest import ROOT, run_cli
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.1s")

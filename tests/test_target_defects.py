@@ -14,8 +14,6 @@ from concurrent import futures
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from tests import test_target_breadth as breadth
-from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
 
 from rpcarena.analysis import slo
 from rpcarena.config import RunConfig
@@ -25,6 +23,8 @@ from rpcarena.orchestration.findmax import find_max
 from rpcarena.process.children import free_port
 from rpcarena.report import interop
 from rpcarena.results import load
+from tests import test_target_breadth as breadth
+from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
 
 FAST = ("--warmup", "0.1s")
 FIXTURE = ROOT / "tests" / "fixtures" / "results_usp_int32_small.json"
@@ -210,6 +210,7 @@ def health(tmp_path):
     """grpcio's health service on an ephemeral port (a server rpcarena did not write), and its .proto."""
     import grpc
     from grpc_health.v1 import health, health_pb2_grpc
+
     from tests.test_target_native import HEALTH_PROTO
 
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
@@ -419,9 +420,8 @@ def test_find_max_says_each_probe_as_it_ends(tmp_path, capsys):
 def test_find_max_probes_are_not_pooled_as_trials():
     """Item 8: the capacity cell and six probes at different rates were one group of '7 trials' whose
     medians differed ('medians of the 7 trials differ'). Each rate is now its own entry, named by it."""
-    from tests.conftest import trials
-
     from rpcarena.report import answer
+    from tests.conftest import trials
 
     doc = load(FIXTURE)
     scales = (1.0, 1.5, 3.0, 1.2, 2.0, 1.1, 1.05)  # a saturated server's probes differ far more than trials

@@ -5,11 +5,11 @@ Wrong answers and a failing first call are tested with the Go driver's, in test_
 from __future__ import annotations
 
 import pytest
-from tests.conftest import run_cli
-from tests.test_target import Items, items  # noqa: F401 (fixtures)
 
 from rpcarena.contenders import native as native_contenders
 from rpcarena.results import load
+from tests.conftest import run_cli
+from tests.test_target import Items, items  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(
     "rust" not in native_contenders.workers() or bool(native_contenders.workers()["rust"].unavailable()),

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
-from tests.conftest import run_cli
 
 import rpcarena
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import UsageError
 from rpcarena.userschema import compiled, fill, replies, samples
+from tests.conftest import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SHOP = """syntax = "proto3";

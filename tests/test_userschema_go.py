@@ -15,8 +15,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from tests.conftest import run_cli
-from tests.test_userschema import one_way_wrong
 
 import rpcarena
 from rpcarena.contenders import all_contenders
@@ -24,6 +22,8 @@ from rpcarena.process import builds
 from rpcarena.protocol import schema
 from rpcarena.results import Cell
 from rpcarena.userschema import compiled
+from tests.conftest import run_cli
+from tests.test_userschema import one_way_wrong
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ORDERS = EXAMPLES / "orders" / "orders.proto"
