@@ -1,10 +1,10 @@
 """Which tests are end to end: the one rule tests/conftest.py applies, so no test is marked by hand.
 
-A test is `e2e` when it lives in tests/e2e/, or when it, a fixture it uses or a function of the
-tests it calls refers to something that starts a process: a server (`start_server`,
-`ServerProcess`), the CLI in a fresh process (`run_cli`, `popen_cli`, `subprocess`), or in this
-process measuring for real (`cli("run", ...)` without `--debug-mode`), a native worker or a schema
-variant's build, a cluster, a link, a Redis, a proxy, or the arena over real plans (the plans of
+A test is `e2e` when it, a fixture it uses or a function of the tests it calls refers to something
+that starts a process: a server (`start_server`, `ServerProcess`), the CLI in a fresh process
+(`run_cli`, `popen_cli`, `subprocess`), or in this process measuring or building for real
+(`cli("run", ...)` without `--debug-mode`, `cli("build")`), a native worker or a schema variant's
+build, a cluster, a link, a Redis, a proxy, or the arena over real plans (the plans of
 `contender_cells`, `targets.cells`, `cluster` and an `Arena` or `find_max` in the same test).
 Everything else is the unit tier, which `make check` runs; `unit_guard` (an autouse fixture in
 conftest) fails a unit test that starts a process after all, naming it, so the rule cannot drift
@@ -51,7 +51,6 @@ from tests.helpers import cli
 
 TESTS = Path(__file__).resolve().parents[1]
 HELPERS = Path(__file__).resolve().parent
-E2E_FOLDER = TESTS / "e2e"
 
 # methods called on an object the test made, which the rule cannot follow to its class
 STARTING_METHODS = frozenset({"ensure_built"})
@@ -75,8 +74,6 @@ QUICK_MODULES = frozenset({"grpc_tools.protoc"})  # python -m MODULE
 
 def is_e2e(item: pytest.Item) -> bool:
     """Whether `item` starts a process, by the rule of this module's docstring."""
-    if E2E_FOLDER in Path(item.path).parents:
-        return True
     found = _Found()
     for function in _walked(item):
         found.read(function, getattr(item, "cls", None))
@@ -207,7 +204,7 @@ def guard_unit(monkeypatch: pytest.MonkeyPatch, nodeid: str) -> None:
         argv = [str(a) for a in ([args] if isinstance(args, (str, bytes)) else args)]
         if not _quick(argv):
             pytest.fail(f"{nodeid} is in the unit tier but starts {' '.join(argv)[:120]!r}: make what it "
-                        "calls a starter in tests/helpers/tiers.py (STARTS), or move it to tests/e2e/", pytrace=False)
+                        "calls a starter in tests/helpers/tiers.py (STARTS)", pytrace=False)
         return execute(self, args, *rest, **kwargs)
 
     def forked() -> int:

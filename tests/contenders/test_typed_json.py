@@ -16,7 +16,7 @@ from rpcarena import seeds
 from rpcarena.codec import frames
 from rpcarena.codec import typed_json as tj
 from rpcarena.contenders import typed_json
-from tests.test_tagless import start, stop
+from tests.contenders.test_tagless import start, stop
 
 
 def test_every_object_carries_its_type() -> None:

@@ -13,7 +13,7 @@ import rpcarena
 from rpcarena import report
 from rpcarena.report import html
 from tests.conftest import run_cli
-from tests.test_target import Items
+from tests.e2e.test_target import Items
 
 
 class Anything(Items):

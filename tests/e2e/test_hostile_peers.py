@@ -19,7 +19,7 @@ from rpcarena import contenders
 from rpcarena.codec import frames
 from rpcarena.codec.tagless import varint
 from rpcarena.protocol import limits, schema, semantics
-from tests.test_bounds import _available
+from tests.e2e.test_bounds import _available
 
 OVER = limits.MAX_REQUEST_BYTES + 1
 IDLE_S = "2"  # short, yet long enough for one call of a server under load

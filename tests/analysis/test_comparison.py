@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import os
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,7 @@ import rpcarena
 from rpcarena.analysis import comparison, stats
 from rpcarena.errors import UsageError
 from tests.conftest import document, run_cli, trials
-
-FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
+from tests.helpers import FIXTURE
 
 
 def slowed(results, factor: float):

@@ -11,8 +11,8 @@ import pytest
 
 from rpcarena.errors import ArenaError
 from rpcarena.results import Cell, Results, load
+from tests.commands.test_input_checks import _stub_measuring, call, one_line
 from tests.conftest import FIXTURE, ROOT, run_cli
-from tests.test_input_checks import _stub_measuring, call, one_line
 
 TINY = ("run", "--contender", "tcp-raw", "--workload", "usp.void,usp.int32", "--calls", "5", "--warmup", "0")
 

@@ -20,8 +20,8 @@ from rpcarena.analysis import hist
 from rpcarena.cluster_spec import Node, target_clients
 from rpcarena.process.server_process import ServerProcess
 from tests.conftest import run_cli
-from tests.test_cluster import _credentials, _need_testbed
-from tests.test_cluster_tls import greeter  # noqa: F401, F811 - a fixture
+from tests.e2e.test_cluster import _credentials, _need_testbed
+from tests.e2e.test_cluster_tls import greeter  # noqa: F401, F811 - a fixture
 
 distributed = pytest.importorskip("distributed")
 RTT_MS = 10

@@ -23,8 +23,8 @@ from rpcarena.orchestration.findmax import find_max
 from rpcarena.process.children import free_port
 from rpcarena.report import interop
 from rpcarena.results import load
-from tests import test_target_breadth as breadth
 from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
+from tests.e2e import test_target_breadth as breadth
 
 FAST = ("--warmup", "0.1s")
 FIXTURE = ROOT / "tests" / "fixtures" / "results_usp_int32_small.json"
@@ -211,7 +211,7 @@ def health(tmp_path):
     import grpc
     from grpc_health.v1 import health, health_pb2_grpc
 
-    from tests.test_target_native import HEALTH_PROTO
+    from tests.e2e.test_target_native import HEALTH_PROTO
 
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
     health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(experimental_non_blocking=False), server)

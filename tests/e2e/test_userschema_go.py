@@ -23,9 +23,9 @@ from rpcarena.protocol import schema
 from rpcarena.results import Cell
 from rpcarena.userschema import compiled
 from tests.conftest import run_cli
-from tests.test_userschema import one_way_wrong
+from tests.e2e.test_userschema import one_way_wrong
+from tests.helpers import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ORDERS = EXAMPLES / "orders" / "orders.proto"
 GO_SERVED = ("grpc-go", "rest-go", "tagless-go")
 

@@ -9,7 +9,6 @@ test's.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -19,10 +18,10 @@ from rpcarena.process import builds
 from rpcarena.protocol import schema
 from rpcarena.userschema import compiled
 from tests.conftest import run_cli
-from tests.test_userschema import one_way_served, one_way_wrong
-from tests.test_userschema_go import all_ok, buildable, orders_built, reused_and_changed, run_orders, wrong_answers
+from tests.e2e.test_userschema import one_way_served, one_way_wrong
+from tests.e2e.test_userschema_go import all_ok, buildable, orders_built, reused_and_changed, run_orders, wrong_answers
+from tests.helpers import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ORDERS = EXAMPLES / "orders" / "orders.proto"
 RUST_SERVED = ("grpc-tonic", "rest-warp", "rest-axum")
 

@@ -11,7 +11,7 @@ from rpcarena.errors import UsageError
 from rpcarena.results import load
 from rpcarena.worker import pacer
 from tests.conftest import run_cli
-from tests.test_target import items  # noqa: F401 (the HTTP server fixture)
+from tests.e2e.test_target import items  # noqa: F401 (the HTTP server fixture)
 
 STAGES = "200:0.5s,600:0.5s"
 PER_STAGE = [100, 300]  # a constant schedule: each stage's rate times its duration

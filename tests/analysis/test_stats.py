@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -11,8 +9,7 @@ import rpcarena
 from rpcarena.analysis import groups, stability, stats
 from rpcarena.analysis.groups import group
 from rpcarena.results import Cell
-
-FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
+from tests.helpers import FIXTURE
 
 
 @pytest.fixture(scope="module")

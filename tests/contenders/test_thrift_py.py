@@ -7,7 +7,7 @@ import pytest
 from rpcarena import seeds
 from rpcarena.codec import thrift_idl
 from rpcarena.contenders import thrift_py
-from tests.test_tagless import start, stop
+from tests.contenders.test_tagless import start, stop
 
 
 def test_idl_has_every_message_and_unary_method() -> None:

@@ -9,7 +9,7 @@ import pytest
 from rpcarena.contenders import native as native_contenders
 from rpcarena.results import load
 from tests.conftest import run_cli
-from tests.test_target import Items, items  # noqa: F401 (fixtures)
+from tests.e2e.test_target import Items, items  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(
     "rust" not in native_contenders.workers() or bool(native_contenders.workers()["rust"].unavailable()),

@@ -17,8 +17,8 @@ import pytest
 import rpcarena
 from rpcarena import report
 from tests.conftest import document, run_cli, trials
+from tests.helpers import FIXTURE
 
-FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 IN_CI = os.environ.get("CI") == "true"
 FIRST_SCREEN = (1280, 900)

@@ -7,7 +7,6 @@ import dataclasses
 import html
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,7 @@ from rpcarena.report import overview
 from rpcarena.seeds import SUITES
 from rpcarena.suites.findings import findings
 from tests.conftest import document, run_cli, trials
-
-FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
+from tests.helpers import FIXTURE
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from rpcarena.analysis import hist
 from rpcarena.contenders import native as native_contenders
 from rpcarena.results import load
 from tests.conftest import run_cli
-from tests.test_target import PROTO, Items, items, reflecting_grpc  # noqa: F401 (fixtures)
-from tests.test_target_breadth import SEEN_METADATA, _tls_server, certs, grpc_tls, h2, http  # noqa: F401 (fixtures)
+from tests.e2e.test_target import PROTO, Items, items, reflecting_grpc  # noqa: F401 (fixtures)
+from tests.e2e.test_target_breadth import SEEN_METADATA, _tls_server, certs, grpc_tls, h2, http  # noqa: F401 (fixtures)
 
 FAST = ("--warmup", "0.2s")
 # grpc/health/v1/health.proto as published by the gRPC project (comments left out)

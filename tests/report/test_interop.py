@@ -9,7 +9,6 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hdrh.log import HistogramLogReader
@@ -18,8 +17,8 @@ import rpcarena
 from rpcarena.analysis import hist
 from rpcarena.report import interop
 from tests.conftest import run_cli
+from tests.helpers import FIXTURE
 
-FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
 ROW = re.compile(r"^ *\d+\.\d{3} [01]\.\d{12} +\d+( +\d+\.\d\d)?$")
 
 

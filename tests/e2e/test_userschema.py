@@ -15,8 +15,8 @@ from rpcarena.contract import DriveSpec
 from rpcarena.errors import UsageError
 from rpcarena.userschema import compiled, fill, replies, samples
 from tests.conftest import run_cli
+from tests.helpers import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SHOP = """syntax = "proto3";
 package shop;
 service Shop { rpc Buy(Cart) returns (Cart); rpc Watch(stream Cart) returns (stream Cart); }
