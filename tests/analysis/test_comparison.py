@@ -10,7 +10,7 @@ import pytest
 import rpcarena
 from rpcarena.analysis import comparison, stats
 from rpcarena.errors import UsageError
-from tests.conftest import document, run_cli, trials
+from tests.conftest import cli, document, trials
 from tests.helpers import FIXTURE
 
 
@@ -88,10 +88,10 @@ def test_cli_exit_status(tmp_path):
     base = five_trials().save(tmp_path / "a.json")
     same = five_trials(noise=(0.99, 1.0, 1.01, 1.02, 0.98)).save(tmp_path / "same.json")
     slow = five_trials(1.5).save(tmp_path / "slow.json")
-    result = run_cli("compare", str(base), str(same), "--fail-if-slower", "5%")
+    result = cli("compare", str(base), str(same), "--fail-if-slower", "5%")
     assert result.returncode == 0, result.stderr
     assert "not significant" in result.stdout
-    worse = run_cli("compare", str(base), str(slow), "--fail-if-slower", "5%")
+    worse = cli("compare", str(base), str(slow), "--fail-if-slower", "5%")
     assert worse.returncode == 3, worse.stderr  # 3: a regression, told apart from 1, a runtime error
     assert "significantly slower" in worse.stdout and "1.50x" in worse.stdout
 
@@ -100,14 +100,14 @@ def test_cli_never_fails_a_threshold_it_cannot_judge(measured, tmp_path):
     one = copy.deepcopy(measured)
     one.cells = [c for c in one.cells if c.trial == 0]
     before, after = one.save(tmp_path / "one.json"), slowed(one, 1.5).save(tmp_path / "one-slow.json")
-    result = run_cli("compare", str(before), str(after), "--fail-if-slower", "5%")
+    result = cli("compare", str(before), str(after), "--fail-if-slower", "5%")
     assert result.returncode == 0, result.stderr
     assert "cannot tell: run with --repeat 3 or more" in result.stdout
 
 
 def test_cli_no_common_cell_exits_2(tmp_path):
     other = document(trials("rest-go", "usp.int32")).save(tmp_path / "other.json")
-    result = run_cli("compare", str(FIXTURE), str(other))
+    result = cli("compare", str(FIXTURE), str(other))
     assert result.returncode == 2
     assert "no measured cell in common" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
@@ -116,12 +116,12 @@ def test_cli_says_when_not_significant_means_the_trials_were_too_noisy_to_see_te
     wild = (0.6, 1.5, 1.0, 0.8, 1.3)
     base = five_trials().save(tmp_path / "a.json")
     noisy = five_trials(1.1, noise=wild).save(tmp_path / "b.json")
-    result = run_cli("compare", str(base), str(noisy), env={**os.environ, "COLUMNS": "300"})
+    result = cli("compare", str(base), str(noisy), env={**os.environ, "COLUMNS": "300"})
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stdout.splitlines() if "would be caught 4 times in 5" in line]
     assert len(lines) == 2 and all("catching 10% takes about --repeat" in line for line in lines)
     same = five_trials(noise=(0.99, 1.0, 1.01, 1.02, 0.98)).save(tmp_path / "c.json")
-    calm = run_cli("compare", str(base), str(same))
+    calm = cli("compare", str(base), str(same))
     assert "would be caught" not in calm.stdout  # trials that agree could have seen 10%: nothing to add
 
 

@@ -27,7 +27,7 @@ from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.errors import UsageError
 from rpcarena.orchestration.live import LiveSeries
 from rpcarena.results import Cell, load
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 
 QUIET_S = 0.5  # the gap before the measured phase: the driver process starting after the probe
 STALL_AT_S, STALL_S = 1.4, 0.3
@@ -109,7 +109,7 @@ def test_a_stall_shows_in_its_interval_and_every_call_is_in_one(stalling, tmp_pa
     stalled = [worst >= STALL_S * 1000 for worst in worst_ms]
     assert stalled.count(True) == 1, worst_ms
     hlog = tmp_path / "t.hlog"  # and so HdrHistogram's own log reader sees it, a second at a time
-    done = run_cli("export", str(tmp_path / "t.json"), "--hlog", str(hlog), "--intervals", str(tmp_path / "t.csv"))
+    done = cli("export", str(tmp_path / "t.json"), "--hlog", str(hlog), "--intervals", str(tmp_path / "t.csv"))
     assert done.returncode == 0, done.stderr
     table = list(csv.DictReader((tmp_path / "t.csv").open()))
     assert [(row["start_s"], int(row["calls"])) for row in table] == [

@@ -101,9 +101,9 @@ def test_client_only_ids_are_clients_not_contenders():
 
 
 def test_list_shows_the_load_client_apart_and_among_each_protocols_clients():
-    from tests.conftest import run_cli
+    from tests.conftest import cli
 
-    done = run_cli("list", env=dict(os.environ, COLUMNS="250"))  # one table row per line
+    done = cli("list", env=dict(os.environ, COLUMNS="250"))  # one table row per line
     assert done.returncode == 0, done.stderr
     assert "clients without a server (--client ID)" in done.stdout
     rows = [line for line in done.stdout.splitlines() if line.startswith("│ rust-h1 ")]

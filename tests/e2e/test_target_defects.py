@@ -23,7 +23,7 @@ from rpcarena.orchestration.findmax import find_max
 from rpcarena.process.children import free_port
 from rpcarena.report import interop
 from rpcarena.results import load
-from tests.conftest import ROOT, FakeCells, fake_plans, run_cli
+from tests.conftest import ROOT, FakeCells, cli, fake_plans, run_cli
 from tests.e2e import test_target_breadth as breadth
 
 FAST = ("--warmup", "0.1s")
@@ -331,7 +331,7 @@ def test_targets_of_different_methods_share_one_ranking_and_a_failed_cell_keeps_
     assert done.returncode == 3, done.stderr  # 8 of 400 failed: above 1%
     assert done.stdout.count("1 client") == 1 and "different methods" in done.stdout, done.stdout
     assert "not measured" not in done.stdout and "failed: flaky<-py: 8 of 400 calls failed" in done.stdout, done.stdout
-    shown = run_cli("show", str(out), "--format", "json", timeout=120)
+    shown = cli("show", str(out), "--format", "json")
     (ranking,) = json.loads(shown.stdout)["rankings"]
     by_name = {e["contender"]: e for e in ranking["entries"]}
     assert by_name["flaky"]["calls"] == 392 and by_name["flaky"]["verdict"] == "failed"
@@ -341,7 +341,7 @@ def test_targets_of_different_methods_share_one_ranking_and_a_failed_cell_keeps_
 
 def test_list_as_json_and_piped_output_without_padding():
     """Item 11: `list --format json` for scripts; a pipe gets no trailing spaces (rich pads to 200 columns)."""
-    listed = run_cli("list", "--format", "json", timeout=120)
+    listed = cli("list", "--format", "json")
     assert listed.returncode == 0, listed.stderr
     inventory = json.loads(listed.stdout)
     assert set(inventory) == {"contenders", "clients_without_server", "workloads", "suites"}
@@ -363,7 +363,7 @@ def test_verbose_is_offered_only_where_it_means_something():
 
 def test_figures_want_a_folder_and_the_hlog_header_names_its_units(tmp_path):
     """Item 11: `report --format png -o x.png` made a folder named x.png; the .hlog said ms for values in ns."""
-    done = run_cli("report", str(FIXTURE), "--format", "png", "-o", str(tmp_path / "x.png"), timeout=120)
+    done = cli("report", str(FIXTURE), "--format", "png", "-o", str(tmp_path / "x.png"))
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and "give a folder" in lines[0], done.stderr
     assert not (tmp_path / "x.png").exists()
@@ -437,7 +437,7 @@ def test_find_max_probes_are_not_pooled_as_trials():
 @pytest.mark.parametrize("width", [80, 100])
 def test_list_fits_a_narrow_terminal_without_cutting_words(width):
     """Item 11: at 80 columns `list` was 427 lines with 56 words cut to '…' (six columns of contenders)."""
-    done = run_cli("list", timeout=120, env={**os.environ, "COLUMNS": str(width)})
+    done = cli("list", env={**os.environ, "COLUMNS": str(width)})
     lines = done.stdout.splitlines()
     assert done.returncode == 0 and max(len(line) for line in lines) <= width
     assert not [line for line in lines if "…" in line], done.stdout
@@ -448,7 +448,7 @@ def test_list_fits_a_narrow_terminal_without_cutting_words(width):
 def test_compare_never_cuts_a_number_or_a_verdict(width):
     """Item 11: at 80 and 100 columns compare printed '3,653…' and '--repe…'; now every number and word
     is whole and every line fits (below 110 columns the median and the p99 are two tables)."""
-    done = run_cli("compare", str(FIXTURE), str(FIXTURE), timeout=120, env={**os.environ, "COLUMNS": str(width)})
+    done = cli("compare", str(FIXTURE), str(FIXTURE), env={**os.environ, "COLUMNS": str(width)})
     lines = done.stdout.splitlines()
     assert done.returncode == 0 and max(len(line) for line in lines) <= width, done.stdout
     assert not [line for line in lines if "…" in line], done.stdout

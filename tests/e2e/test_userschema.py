@@ -14,7 +14,7 @@ import rpcarena
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import UsageError
 from rpcarena.userschema import compiled, fill, replies, samples
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 from tests.helpers import EXAMPLES
 
 SHOP = """syntax = "proto3";
@@ -134,7 +134,7 @@ def test_a_user_schema_through_every_python_mechanism(tmp_path):
 def _time_goes_in_parts(out: Path) -> None:
     """Where the time goes: each ranked mechanism's p50 in the handler's 50 µs, its floor (the one
     Python echo) and the rest, its server CPU less the handler's work; the floor itself not a part."""
-    shown = json.loads(run_cli("show", str(out), "--format", "json").stdout)
+    shown = json.loads(cli("show", str(out), "--format", "json").stdout)
     (found,) = shown["time_goes"]
     ranked = [e["contender"] for e in shown["rankings"][0]["entries"]]
     assert [p["contender"] for p in found["parts"]] == ranked and "tcp-raw" not in ranked and len(ranked) == 6
@@ -146,7 +146,7 @@ def _time_goes_in_parts(out: Path) -> None:
         assert part["mechanism_us"] == pytest.approx(part["p50_us"] - 50 - floor)
         assert part["server_mechanism_cpu_us"] == pytest.approx(part["server_cpu_us"] - 50)
         assert part["bytes_per_call"] > 1024  # the 1 KB reply, on the wire
-    table = run_cli("show", str(out)).stdout
+    table = cli("show", str(out)).stdout
     assert "where the time goes" in table and "mechanism's own" in table
 
 

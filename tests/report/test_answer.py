@@ -17,13 +17,14 @@ import pytest
 from rich.console import Console
 
 import rpcarena
-from rpcarena import cli, report
+from rpcarena import cli as rpcarena_cli
+from rpcarena import report
 from rpcarena.commands import COMMANDS, run
 from rpcarena.config import RunConfig
 from rpcarena.orchestration.arena import Arena
 from rpcarena.report import answer, terminal
 from rpcarena.report.progress import CellProgress
-from tests.conftest import FIXTURE, FakeCells, document, fake_context, fake_plans, run_cli, trials
+from tests.conftest import FIXTURE, FakeCells, cli, document, fake_context, fake_plans, run_cli, trials
 
 WIDTH = 100
 
@@ -74,7 +75,7 @@ def test_a_small_real_run_prints_every_number_of_its_answer_at_100_columns(tmp_p
     # stderr is not a terminal: a plain line per cell, then the final line that stays
     assert re.search(r"cell 1/4 tcp-raw.*: ok, 300 calls, [\d,]+ calls/s, 0 errors \(.*ETA", done.stderr)
     assert re.search(r"4 of 4 cells in \d+:\d\d \(4 ok\)", done.stderr), done.stderr  # the floor measured twice
-    again = run_cli("show", str(out), env=narrow())
+    again = cli("show", str(out), env=narrow())
     assert again.returncode == 0 and again.stdout.split("results:")[0] == done.stdout.split("results:")[0]
 
 
@@ -86,7 +87,7 @@ def test_nagle_stalls_are_named_in_the_terminal_with_their_fix(tmp_path):
                                   samples_ns=[[i, 40_500_000 + 10_000 * i] for i in range(30)])
     path = tmp_path / "r.json"
     rpcarena.Results(cells=[stalled]).save(path)
-    done = run_cli("show", str(path), env=narrow())
+    done = cli("show", str(path), env=narrow())
     assert done.returncode == 0, done.stderr
     assert_fits(done.stdout)
     said = flat(done.stdout.split("warnings:", 1)[1])
@@ -131,7 +132,7 @@ def test_netrefs_that_moved_no_data_are_ranked_apart_with_the_bytes_on_both_side
     (said,) = [w for w in apart.entries[0].warnings if w.kind == "moves-no-data"]
     assert re.search(r"moved 292 B a call where the workload's request and reply encode [\d,]+ B", said.text)
     assert not any(w.kind == "moves-no-data" for e in moved.entries for w in e.warnings)
-    shown = json.loads(run_cli("show", str(doc.save(tmp_path / "r.json")), "--format", "json").stdout)
+    shown = json.loads(cli("show", str(doc.save(tmp_path / "r.json")), "--format", "json").stdout)
     ranked = [[e["contender"] for e in r["entries"]] for r in shown["rankings"]]
     assert ranked == [["grpc-py", "rest-fastapi"], ["rpyc-nodelay"]]
     assert [r["moved_data"] for r in shown["rankings"]] == [True, False]
@@ -145,15 +146,15 @@ def test_a_streams_per_message_latency_and_rate_are_in_the_wide_table_the_csv_an
                 for c in trials("grpc-py", "usp.int32")]
     path = document(streamed).save(tmp_path / "s.json")
     p50 = f"{streamed[0].message_latency['p50_us']:.1f}"
-    wide = run_cli("show", str(path), "--wide", env=dict(os.environ, COLUMNS="240"))
+    wide = cli("show", str(path), "--wide", env=dict(os.environ, COLUMNS="240"))
     header = next(line for line in wide.stdout.splitlines() if "contender" in line)
     assert "msg p50 µs" in header and "msg p99 µs" in header and "msg/s" in header, wide.stdout
     assert p50 in wide.stdout
-    rows = list(csv.DictReader(io.StringIO(run_cli("show", str(path), "--format", "csv").stdout)))
+    rows = list(csv.DictReader(io.StringIO(cli("show", str(path), "--format", "csv").stdout)))
     assert f"{float(rows[0]['message_p50_us']):.1f}" == p50 and float(rows[0]["messages_per_s"]) > 0
-    entry = json.loads(run_cli("show", str(path), "--format", "json").stdout)["rankings"][0]["entries"][0]
+    entry = json.loads(cli("show", str(path), "--format", "json").stdout)["rankings"][0]["entries"][0]
     assert entry["message_p50_us"] > 0 and entry["messages_per_s"] > 0
-    plain = run_cli("show", str(document(trials("grpc-py", "usp.int32")).save(tmp_path / "u.json")), "--wide",
+    plain = cli("show", str(document(trials("grpc-py", "usp.int32")).save(tmp_path / "u.json")), "--wide",
                     env=dict(os.environ, COLUMNS="240"))
     assert "msg p50" not in plain.stdout  # unary calls: no stream columns, and none said left out
     page = report.write_html([report.Source("run", rpcarena.load(path))], tmp_path / "s.html").read_text()
@@ -187,7 +188,7 @@ def test_failed_calls_bring_an_errors_column_with_their_share():
 
 def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(tmp_path):
     path = known().save(tmp_path / "k.json")
-    shown = run_cli("show", str(path), "--format", "json")
+    shown = cli("show", str(path), "--format", "json")
     assert shown.returncode == 0, shown.stderr
     data = json.loads(shown.stdout)
     entries = data["rankings"][0]["entries"]
@@ -196,14 +197,14 @@ def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(
     assert len(data["cells"]) == 15 and all(isinstance(c["warnings"], list) for c in data["cells"])
     said = {w["kind"]: w["text"] for c in data["cells"] for w in c["warnings"]}  # each warning with its kind
     assert "p99, p99.9, so they are not supported" in said["unsupported-percentiles"]
-    table = run_cli("show", str(path), "--format", "csv")
+    table = cli("show", str(path), "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(table.stdout)))
     assert len(rows) == 15 and "warnings" in rows[0]
     assert any("p99, p99.9, so they are not supported" in r["warnings"] for r in rows)  # 300 calls a cell
     assert any("unsupported-percentiles" in r["warning_kinds"].split("; ") for r in rows)
-    md = run_cli("show", str(path), "--format", "markdown")
+    md = cli("show", str(path), "--format", "markdown")
     assert md.stdout.startswith("### usp.int32, 1 client") and "| 3 | grpc-py |" in md.stdout
-    wide = run_cli("show", str(path), "--format", "markdown", "--wide")
+    wide = cli("show", str(path), "--format", "markdown", "--wide")
     assert wide.stdout.startswith("| contender | client |") and wide.stdout.count("\n") == 17
 
 
@@ -218,13 +219,13 @@ def test_run_out_dash_writes_the_document_to_stdout_and_leaves_no_file(tmp_path)
 
 
 def test_export_writes_to_stdout_with_a_dash_and_never_a_file_named_dash(tmp_path):
-    done = run_cli("export", str(FIXTURE), "--csv", "-", cwd=tmp_path)
+    done = cli("export", str(FIXTURE), "--csv", "-", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert not (tmp_path / "-").exists()
     assert len(list(csv.DictReader(io.StringIO(done.stdout)))) == 8
-    both = run_cli("export", str(FIXTURE), "--format", "json", "-o", str(tmp_path / "o.json"), "--csv", "-")
+    both = cli("export", str(FIXTURE), "--format", "json", "-o", str(tmp_path / "o.json"), "--csv", "-")
     assert both.returncode == 0 and len(json.loads((tmp_path / "o.json").read_text())) == 8
-    twice = run_cli("export", str(FIXTURE), "--csv", "-", "--json", "-")
+    twice = cli("export", str(FIXTURE), "--csv", "-", "--json", "-")
     assert twice.returncode == 2 and "stdout" in twice.stderr
 
 
@@ -240,28 +241,28 @@ def test_the_wide_table_keeps_what_fits_and_names_what_it_left_out():
 
 
 def test_short_options_as_ghz_has_them_and_no_prefix_is_taken():
-    args = cli.parser().parse_args(["run", "-c", "1,8", "-n", "2000", "-o", "x.json", "-q"])
+    args = rpcarena_cli.parser().parse_args(["run", "-c", "1,8", "-n", "2000", "-o", "x.json", "-q"])
     config = run.config_from(args)
     assert (config.clients, config.calls, str(config.out), args.quiet) == ([1, 8], 2000, "x.json", True)
-    assert run.config_from(cli.parser().parse_args(["run", "-z", "3s"])).duration_s == 3.0
-    with pytest.raises(SystemExit):
-        cli.parser().parse_args(["target", "--http", "http://x", "--client", "go", "--clie", "2"])  # not --clients
+    assert run.config_from(rpcarena_cli.parser().parse_args(["run", "-z", "3s"])).duration_s == 3.0
+    with pytest.raises(SystemExit):  # --clie is not --clients
+        rpcarena_cli.parser().parse_args(["target", "--http", "http://x", "--client", "go", "--clie", "2"])
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_every_command_has_a_description_and_examples(name, capsys):
     with pytest.raises(SystemExit):
-        cli.parser().parse_args([name, "--help"])
+        rpcarena_cli.parser().parse_args([name, "--help"])
     text = capsys.readouterr().out
     assert "example" in text and len(text.split("\n\n")[1]) > 40, text
 
 
 def test_version_and_exit_codes_are_documented(capsys):
     with pytest.raises(SystemExit) as done:
-        cli.parser().parse_args(["--version"])
+        rpcarena_cli.parser().parse_args(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out.startswith("rpcarena 0.")
-    assert cli.main([]) == 2
-    text = cli.parser().format_help()
+    assert rpcarena_cli.main([]) == 2
+    text = rpcarena_cli.parser().format_help()
     assert all(f"  {code}  " in text for code in (0, 1, 2, 3))
 
 
@@ -290,7 +291,7 @@ def test_a_suite_names_its_parts_and_prints_the_answer_before_its_findings(tmp_p
         parts.append(part)
         return rpcarena.Results(config=config.to_json(), cells=trials(config.contenders[0], config.workloads[0]))
     monkeypatch.setattr("rpcarena.commands.suite.run_arena", measured)
-    code = cli.main(["suite", "hprpc2016", "--quick", "-o", str(tmp_path / "s.json")])
+    code = rpcarena_cli.main(["suite", "hprpc2016", "--quick", "-o", str(tmp_path / "s.json")])
     out = capsys.readouterr().out
     assert code == 0 and parts == ["part 1 of 2", "part 2 of 2"]
     assert "× best p50" in out and out.index("× best p50") < out.index("findings")

@@ -16,7 +16,7 @@ from rpcarena.analysis.groups import group
 from rpcarena.report import overview
 from rpcarena.seeds import SUITES
 from rpcarena.suites.findings import findings
-from tests.conftest import document, run_cli, trials
+from tests.conftest import cli, document, run_cli, trials
 from tests.helpers import FIXTURE
 
 
@@ -148,18 +148,18 @@ def test_figures_export(tmp_path, fmt, magic):
 
 
 def test_report_cli_with_two_documents(tmp_path):
-    done = run_cli("report", str(FIXTURE), str(FIXTURE), "--out", str(tmp_path / "two.html"))
+    done = cli("report", str(FIXTURE), str(FIXTURE), "--out", str(tmp_path / "two.html"))
     assert done.returncode == 0, done.stderr
     assert "results_usp_int32_small:grpc-py" in (tmp_path / "two.html").read_text()
 
 
 def test_report_cli_rejects_an_unknown_format(tmp_path):
-    done = run_cli("report", str(FIXTURE), "--format", "gif")
+    done = cli("report", str(FIXTURE), "--format", "gif")
     assert done.returncode == 2 and "--format" in done.stderr
 
 
 def test_export_csv_and_json(tmp_path):
-    done = run_cli("export", str(FIXTURE), "--csv", str(tmp_path / "o.csv"), "--json", str(tmp_path / "o.json"))
+    done = cli("export", str(FIXTURE), "--csv", str(tmp_path / "o.csv"), "--json", str(tmp_path / "o.json"))
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader((tmp_path / "o.csv").open()))
     assert len(rows) == 8 and {"contender", "p50_us", "payload_bytes_per_call"} <= set(rows[0])

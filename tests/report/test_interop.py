@@ -16,7 +16,7 @@ from hdrh.log import HistogramLogReader
 import rpcarena
 from rpcarena.analysis import hist
 from rpcarena.report import interop
-from tests.conftest import run_cli
+from tests.conftest import cli
 from tests.helpers import FIXTURE
 
 ROW = re.compile(r"^ *\d+\.\d{3} [01]\.\d{12} +\d+( +\d+\.\d\d)?$")
@@ -117,18 +117,18 @@ def test_pyperf_values_from_the_histogram_when_no_samples_were_kept(doc):
 
 
 def test_export_cli_writes_each_format(tmp_path):
-    done = run_cli("export", str(FIXTURE), "--hgrm", str(tmp_path / "hgrm"), "--hlog", str(tmp_path / "r.hlog"),
+    done = cli("export", str(FIXTURE), "--hgrm", str(tmp_path / "hgrm"), "--hlog", str(tmp_path / "r.hlog"),
                    "--pyperf", str(tmp_path / "r.json"))
     assert done.returncode == 0, done.stderr
     assert len(list((tmp_path / "hgrm").glob("*.hgrm"))) == 8
     assert (tmp_path / "r.hlog").read_text().count("\nTag=") == 8
     assert len(json.loads((tmp_path / "r.json").read_text())["benchmarks"]) == 4
-    to_stdout = run_cli("export", str(FIXTURE), "--pyperf", "-")
+    to_stdout = cli("export", str(FIXTURE), "--pyperf", "-")
     assert to_stdout.returncode == 0 and json.loads(to_stdout.stdout)["version"] == "1.0"
 
 
 def test_export_cli_writes_one_output_at_most_on_stdout():
-    done = run_cli("export", str(FIXTURE), "--hlog", "-", "--pyperf", "-")
+    done = cli("export", str(FIXTURE), "--hlog", "-", "--pyperf", "-")
     assert done.returncode == 2 and "two outputs to stdout" in done.stderr, done.stderr
-    alone = run_cli("export", str(FIXTURE), "--hlog", "-")  # the histograms alone: no CSV beside them
+    alone = cli("export", str(FIXTURE), "--hlog", "-")  # the histograms alone: no CSV beside them
     assert alone.returncode == 0 and alone.stdout.count("\nTag=") == 8 and "contender," not in alone.stdout

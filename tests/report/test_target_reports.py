@@ -12,7 +12,7 @@ import pytest
 import rpcarena
 from rpcarena import report
 from rpcarena.report import html
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 from tests.e2e.test_target import Items
 
 
@@ -50,7 +50,7 @@ def test_slugs_are_safe_and_distinct():
 
 @pytest.mark.parametrize("fmt, magic", [("png", b"\x89PNG"), ("svg", b"<?xml")])
 def test_figures_of_a_target_result(target_results, tmp_path, fmt, magic):
-    done = run_cli("report", str(target_results), "--format", fmt, "--out", str(tmp_path / "figs"))
+    done = cli("report", str(target_results), "--format", fmt, "--out", str(tmp_path / "figs"))
     assert done.returncode == 0, done.stderr
     written = sorted(p.name for p in (tmp_path / "figs").iterdir())
     workloads = {c.workload for c in rpcarena.load(target_results).cells}
@@ -75,7 +75,7 @@ def test_html_of_a_target_result_links_each_workload(target_results, tmp_path):
 
 
 def test_hgrm_files_of_a_target_result(target_results, tmp_path):
-    done = run_cli("export", str(target_results), "--hgrm", str(tmp_path / "hgrm"))
+    done = cli("export", str(target_results), "--hgrm", str(tmp_path / "hgrm"))
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (tmp_path / "hgrm").iterdir()) == [
         "dash-GET-items-id-x1-trial-0.hgrm", "slash-GET-items-id-x1-trial-0.hgrm"]
