@@ -12,9 +12,11 @@ import pytest
 from rpcarena.errors import ArenaError
 from rpcarena.results import Cell, Results, load
 from tests.commands.test_input_checks import _stub_measuring, call, one_line
-from tests.conftest import FIXTURE, ROOT, run_cli
+from tests.conftest import FIXTURE, ROOT, cli
 
-TINY = ("run", "--contender", "tcp-raw", "--workload", "usp.void,usp.int32", "--calls", "5", "--warmup", "0")
+# the file is tested, not the measurement: made-up cells (a real run resumes in tests/e2e/test_fault_drill.py)
+TINY = ("run", "--debug-mode", "--contender", "tcp-raw", "--workload", "usp.void,usp.int32", "--calls", "5",
+        "--warmup", "0")
 
 
 def _cell() -> Cell:
@@ -61,11 +63,11 @@ def test_a_failed_save_removes_its_temp_file_and_says_why(tmp_path, monkeypatch)
 def test_an_existing_results_file_is_never_overwritten_silently(tmp_path):
     out = tmp_path / "r.json"
     out.write_text("kept")
-    done = run_cli(*TINY, "--out", str(out), timeout=120)
+    done = cli(*TINY, "--out", str(out))
     assert done.returncode == 2 and out.read_text() == "kept"
     (line,) = done.stderr.strip().splitlines()
     assert "--force" in line and f"--resume {out}" in line
-    done = run_cli(*TINY, "--out", str(out), "--force", timeout=120)
+    done = cli(*TINY, "--out", str(out), "--force")
     assert done.returncode == 0, done.stderr
     assert len(load(out).cells) == 2
 
@@ -77,41 +79,41 @@ def test_make_arena_overwrites_its_file_on_purpose():
 
 def test_resume_measures_only_the_missing_cells(tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli(*TINY, "--out", str(out), timeout=120)
+    done = cli(*TINY, "--out", str(out))
     assert done.returncode == 0, done.stderr
     doc = json.loads(out.read_text())
     first = doc["cells"][0]
     doc["cells"], doc["finished"], doc["interrupted"] = [first], None, "Ctrl-C"
     out.write_text(json.dumps(doc))
 
-    other = run_cli("run", "--resume", str(out), "--calls", "6", "--clients", "1,2", timeout=120)
+    other = cli("run", "--debug-mode", "--resume", str(out), "--calls", "6", "--clients", "1,2")
     assert other.returncode == 2, other.stderr
     (line,) = other.stderr.strip().splitlines()
     assert "calls 5 -> 6" in line and "clients [1] -> [1, 2]" in line
     assert json.loads(out.read_text()) == doc  # refused: untouched
 
-    done = run_cli("run", "--resume", str(out), "--calls", "5", timeout=120)  # the same value is the same
+    done = cli("run", "--debug-mode", "--resume", str(out), "--calls", "5")  # the same value is the same
     assert done.returncode == 0, done.stderr
     resumed = load(out)
     assert [c.workload for c in resumed.cells] == ["usp.void", "usp.int32"]
     assert resumed.cells[0].to_json() == first  # kept as it was, not measured again
     assert resumed.interrupted is None and resumed.finished is not None and len(resumed.resumed) == 1
 
-    again = run_cli("run", "--resume", str(out), timeout=120)
+    again = cli("run", "--debug-mode", "--resume", str(out))
     assert again.returncode == 0 and "nothing to measure" in again.stdout, again.stderr
     assert len(load(out).cells) == 2
 
 
 def test_resume_measures_failed_cells_again(tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli(*TINY, "--out", str(out), timeout=120)
+    done = cli(*TINY, "--out", str(out))
     assert done.returncode == 0, done.stderr
     doc = json.loads(out.read_text())
     doc["cells"][1].update(status="failed", reason="server died (the drill's kill -9)", calls=0)
     doc["failures"] = ["tcp-raw<-py usp.int32 x1: server died (the drill's kill -9)"]
     out.write_text(json.dumps(doc))
 
-    done = run_cli("run", "--resume", str(out), timeout=120)
+    done = cli("run", "--debug-mode", "--resume", str(out))
     assert done.returncode == 0, done.stderr
     resumed = load(out)
     assert [(c.workload, c.status) for c in resumed.cells] == [("usp.void", "ok"), ("usp.int32", "ok")]

@@ -11,7 +11,7 @@ import psutil
 import pytest
 
 from rpcarena.results import load
-from tests.conftest import cells_in, descendants, popen_cli, run_cli, server_of, wait_for
+from tests.conftest import cells_in, cli, descendants, popen_cli, server_of, wait_for
 
 
 def _one_line_error(done, needle: str, code: int) -> None:
@@ -30,7 +30,7 @@ def _one_line_error(done, needle: str, code: int) -> None:
     (["--contender", "tcp-raw", "--pin", "diagonal"], "--pin"),
 ])
 def test_bad_input(args, needle, tmp_path):
-    done = run_cli("run", *args, "--out", str(tmp_path / "r.json"), timeout=60)
+    done = cli("run", *args, "--out", str(tmp_path / "r.json"))
     _one_line_error(done, needle, 2)
 
 
@@ -40,8 +40,8 @@ def test_port_in_use(tmp_path):
     busy.listen()
     port = busy.getsockname()[1]
     try:
-        done = run_cli("run", "--contender", "tcp-raw", "--workload", "usp.void", "--calls", "5",
-                       "--port", str(port), "--out", str(tmp_path / "r.json"), timeout=120)
+        done = cli("run", "--contender", "tcp-raw", "--workload", "usp.void", "--calls", "5",
+                   "--port", str(port), "--out", str(tmp_path / "r.json"))
     finally:
         busy.close()
     assert done.returncode == 1

@@ -10,8 +10,10 @@ from rpcarena.config import parse_rate
 from rpcarena.errors import UsageError
 from rpcarena.results import load
 from rpcarena.worker import pacer
-from tests.conftest import run_cli
+from tests.conftest import cli
 from tests.e2e.test_target import items  # noqa: F401 (the HTTP server fixture)
+
+pytestmark = pytest.mark.serial  # timing-sensitive: each stage's rate is kept by the driver's pacing
 
 STAGES = "200:0.5s,600:0.5s"
 PER_STAGE = [100, 300]  # a constant schedule: each stage's rate times its duration
@@ -49,7 +51,7 @@ def test_staged_offsets_keep_each_stage_rate():
                                         (("--find-max", "--slo", "p99<5ms"), "drop --rate"),
                                         (("--rate", "500:10"), "give its unit")])
 def test_what_stages_cannot_go_with_is_refused(extra, said):
-    done = run_cli("run", "--contender", "tcp-raw", "--rate", STAGES, *extra)
+    done = cli("run", "--contender", "tcp-raw", "--rate", STAGES, *extra)
     assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
 
 
@@ -68,8 +70,8 @@ def _counted(out, done) -> None:
 @pytest.mark.parametrize("client", ["py", "go", "rust", "java"])
 def test_each_stage_counts_its_own_calls(tmp_path, client):
     out = tmp_path / "r.json"
-    done = run_cli("run", "--contender", "tcp-raw", "--client", client, "--workload", "usp.void", "--rate", STAGES,
-                   "--warmup", "0", "--warmup-max", "0", "--out", str(out))
+    done = cli("run", "--contender", "tcp-raw", "--client", client, "--workload", "usp.void", "--rate", STAGES,
+               "--warmup", "0", "--warmup-max", "0", "--out", str(out))
     _counted(out, done)
     assert "--rate stages" in done.stdout
 
@@ -77,6 +79,6 @@ def test_each_stage_counts_its_own_calls(tmp_path, client):
 @pytest.mark.parametrize("client", ["py", "go"])
 def test_a_target_is_driven_in_stages(items, tmp_path, client):  # noqa: F811
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", client, "--http", items + "/items/{{id}}", "--var", "id=7",
-                   "--expect-json", "id=7", "--rate", STAGES, "--warmup", "0", "--out", str(out), timeout=300)
+    done = cli("target", "--client", client, "--http", items + "/items/{{id}}", "--var", "id=7",
+               "--expect-json", "id=7", "--rate", STAGES, "--warmup", "0", "--out", str(out))
     _counted(out, done)

@@ -20,7 +20,7 @@ from rpcarena.commands.target import TargetOption
 from rpcarena.process.children import free_port
 from rpcarena.results import load
 from rpcarena.targets import template
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.2s")
@@ -110,14 +110,14 @@ def _ok(done) -> None:
 def test_grpc_from_proto_http_and_rpyc_side_by_side(servers, tmp_path):
     grpc, rest, rpyc = servers["grpc-py"], servers["rest-fastapi"], servers["rpyc"]
     out = tmp_path / "t.json"
-    done = run_cli("target", "--calls", "120", *FAST, "--clients", "1,2", "--out", str(out),
-                   "--name", "grpc", "--grpc", grpc.address, "--method", "arena.Arena/SayHello", "--proto", PROTO,
-                   "--data", '{"name": "{{who}}"}', "--var", "who=ann,bob", "--expect-json", "message=Hello {{who}}",
-                   "--server-pid", str(grpc.pid),
-                   "--name", "rest", "--http", f"http://{rest.address}/arena/SayHello", "--body", '{"name": "x"}',
-                   "--expect-status", "200", "--expect-json", "message=Hello x",
-                   "--name", "rpyc", "--rpyc", rpyc.address, "--rpyc-method", "SayHello", "--args", '["x"]',
-                   "--expect-json", "$=Hello x", timeout=180)
+    done = cli("target", "--calls", "120", *FAST, "--clients", "1,2", "--out", str(out),
+               "--name", "grpc", "--grpc", grpc.address, "--method", "arena.Arena/SayHello", "--proto", PROTO,
+               "--data", '{"name": "{{who}}"}', "--var", "who=ann,bob", "--expect-json", "message=Hello {{who}}",
+               "--server-pid", str(grpc.pid),
+               "--name", "rest", "--http", f"http://{rest.address}/arena/SayHello", "--body", '{"name": "x"}',
+               "--expect-status", "200", "--expect-json", "message=Hello x",
+               "--name", "rpyc", "--rpyc", rpyc.address, "--rpyc-method", "SayHello", "--args", '["x"]',
+               "--expect-json", "$=Hello x")
     _ok(done)
     for name in ("grpc", "rest", "rpyc", "arena.Arena/SayHello", "POST /arena/SayHello"):
         assert name in done.stdout
@@ -135,9 +135,9 @@ def test_grpc_from_proto_http_and_rpyc_side_by_side(servers, tmp_path):
 
 def test_grpc_schema_by_reflection(reflecting_grpc, tmp_path):
     out = tmp_path / "t.json"
-    done = run_cli("target", "--grpc", reflecting_grpc, "--method", "arena.Arena/Average",
-                   "--data", '{"values": [{{a}}, {{a}}]}', "--var", "a=2,6", "--expect-json", "value={{a}}",
-                   "--calls", "40", *FAST, "--out", str(out), timeout=120)
+    done = cli("target", "--grpc", reflecting_grpc, "--method", "arena.Arena/Average",
+               "--data", '{"values": [{{a}}, {{a}}]}', "--var", "a=2,6", "--expect-json", "value={{a}}",
+               "--calls", "40", *FAST, "--out", str(out))
     _ok(done)
     (cell,) = load(out).cells
     assert (cell.status, cell.calls, cell.errors) == ("ok", 40, {})
@@ -145,9 +145,9 @@ def test_grpc_schema_by_reflection(reflecting_grpc, tmp_path):
 
 def test_templating_renders_distinct_requests(items, tmp_path):
     out = tmp_path / "t.json"
-    done = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=range:1:25",
-                   "--expect-json", "id={{id}}", "--expect-json", "double={{twice}}",
-                   "--var", "twice=range:2:50:2", "--calls", "100", *FAST, "--out", str(out), timeout=120)
+    done = cli("target", "--http", items + "/items/{{id}}", "--var", "id=range:1:25",
+               "--expect-json", "id={{id}}", "--expect-json", "double={{twice}}",
+               "--var", "twice=range:2:50:2", "--calls", "100", *FAST, "--out", str(out))
     _ok(done)
     (cell,) = load(out).cells
     assert (cell.calls, cell.errors) == (100, {})
@@ -159,8 +159,8 @@ def test_a_failed_check_is_a_wrong_answer(items, tmp_path):
     """Half the replies wrong: the cell fails, the command exits 3 (a gate), the example says what differed;
     per-call figures are per call sent."""
     out = tmp_path / "t.json"
-    done = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=7,8", "--expect-json", "id=7",
-                   "--calls", "50", "--warmup", "0", "--clients", "1,2", "--fail-fast", "--out", str(out), timeout=120)
+    done = cli("target", "--http", items + "/items/{{id}}", "--var", "id=7,8", "--expect-json", "id=7",
+               "--calls", "50", "--warmup", "0", "--clients", "1,2", "--fail-fast", "--out", str(out))
     assert done.returncode == 3, done.stderr
     assert "above --max-error-rate 0" in done.stderr and "Traceback" not in done.stderr
     (cell,) = load(out).cells  # --fail-fast: the cell at 2 clients is not measured
@@ -169,17 +169,16 @@ def test_a_failed_check_is_a_wrong_answer(items, tmp_path):
     assert cell.error_examples["wrong_answer"] == "--expect-json id=7: at id expected 7, got 8"
     assert cell.calls_sent == 50 and cell.throughput_per_s == 50 / cell.wall_s
     assert cell.client_cpu_us_per_call == (cell.client_cpu_user_s + cell.client_cpu_sys_s) * 1e6 / 50
-    allowed = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=7,8", "--expect-json", "id=7",
-                      "--calls", "50", "--warmup", "0", "--max-error-rate", "60%", "--out", str(out), "--force",
-                      timeout=120)
+    allowed = cli("target", "--http", items + "/items/{{id}}", "--var", "id=7,8", "--expect-json", "id=7",
+                  "--calls", "50", "--warmup", "0", "--max-error-rate", "60%", "--out", str(out), "--force")
     _ok(allowed)
     assert load(out).cells[0].status == "ok"
 
 
 def test_open_loop_against_a_target(items, tmp_path):
     out = tmp_path / "t.json"
-    done = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=1,2,3", "--rate", "200",
-                   "--calls", "100", "--clients", "2", *FAST, "--out", str(out), timeout=120)
+    done = cli("target", "--http", items + "/items/{{id}}", "--var", "id=1,2,3", "--rate", "200",
+               "--calls", "100", "--clients", "2", *FAST, "--out", str(out))
     _ok(done)
     (cell,) = load(out).cells
     assert (cell.rate_per_s, cell.calls, cell.errors) == (200, 100, {})
@@ -216,8 +215,8 @@ BAD = {
 @pytest.mark.parametrize("case", list(BAD))
 def test_bad_input_is_one_line(case, servers, bad_proto, tmp_path):
     args, needle = BAD[case]
-    done = run_cli("target", *args(servers, bad_proto), "--calls", "5", "--warmup", "0",
-                   "--out", str(tmp_path / "t.json"), timeout=60)
+    done = cli("target", *args(servers, bad_proto), "--calls", "5", "--warmup", "0",
+               "--out", str(tmp_path / "t.json"))
     assert done.returncode != 0
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and needle in lines[0] and "Traceback" not in done.stderr, done.stderr
@@ -250,8 +249,8 @@ def test_bindings_cycle_to_the_longest_variable():
 def test_find_max_against_a_target(items, tmp_path):
     """The same bisection as for built-in contenders, on a server rpcarena did not start."""
     out = tmp_path / "fm.json"
-    done = run_cli("target", "--http", items + "/items/{{id}}", "--var", "id=1,2,3", "--find-max",
-                   "--slo", "p99<2s", "--duration", "0.4s", "--warmup", "0", "--out", str(out), timeout=300)
+    done = cli("target", "--http", items + "/items/{{id}}", "--var", "id=1,2,3", "--find-max",
+               "--slo", "p99<2s", "--duration", "0.4s", "--warmup", "0", "--out", str(out))
     _ok(done)
     results = load(out)
     (answer,) = results.find_max

@@ -24,7 +24,7 @@ import pytest
 
 from rpcarena.results import load
 from rpcarena.targets import checks
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.1s")
@@ -133,9 +133,9 @@ def test_a_slow_server_trips_the_timeout(http, tmp_path, client):
     """Odd ids take ~3 ms, each read under 2 ms (httpx's deadline is per read): with --timeout 2ms
     they are errors of kind timeout, never samples, and no sample is over 2 ms."""
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", client, f"{http}/slow/{{{{id}}}}", "--var", "id=2,1",
-                   "--expect-json", "id={{id}}", "--timeout", "2ms", "--calls", "60", *FAST, "--max-error-rate", "100%",
-                   "--out", str(out), timeout=120)
+    done = cli("target", "--client", client, f"{http}/slow/{{{{id}}}}", "--var", "id=2,1",
+               "--expect-json", "id={{id}}", "--timeout", "2ms", "--calls", "60", *FAST, "--max-error-rate", "100%",
+               "--out", str(out))
     _ok(done)
     (cell,) = load(out).cells
     assert set(cell.errors) == {"timeout"} and cell.errors["timeout"] >= 30
@@ -147,19 +147,19 @@ def test_a_slow_server_trips_the_timeout(http, tmp_path, client):
 def test_a_timeout_below_a_millisecond(http, tmp_path):
     """--timeout 500us parses and is what the clients use (every ~3.6 ms reply is a timeout); 50us is refused."""
     out = tmp_path / "t.json"
-    done = run_cli("target", f"{http}/slow/1", "--timeout", "500us", "--calls", "10", "--warmup", "0",
-                   "--out", str(out), timeout=120)
+    done = cli("target", f"{http}/slow/1", "--timeout", "500us", "--calls", "10", "--warmup", "0",
+               "--out", str(out))
     assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
     (cell,) = load(out).cells
     assert (cell.calls, cell.errors) == (0, {"timeout": 10}) and load(out).config["timeout_ms"] == 0.5
-    refused = run_cli("target", f"{http}/items/1", "--timeout", "50us", "--out", str(tmp_path / "r.json"), timeout=60)
+    refused = cli("target", f"{http}/items/1", "--timeout", "50us", "--out", str(tmp_path / "r.json"))
     _one_line(refused, "100us")
 
 
 def test_positional_target_and_a_list_in_any_order(http, tmp_path):
     out = tmp_path / "t.json"
-    done = run_cli("target", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c"]', "--calls", "30", *FAST,
-                   "--out", str(out), timeout=120)
+    done = cli("target", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c"]', "--calls", "30", *FAST,
+               "--out", str(out))
     _ok(done)
     results = load(out)
     (cell,) = results.cells
@@ -167,8 +167,8 @@ def test_positional_target_and_a_list_in_any_order(http, tmp_path):
     assert results.targets[0]["kind"] == "http" and results.targets[0]["call"] == "GET /tags"
     assert cell.placement["policy"] == "none" and cell.placement["server_cpus"] is None
     assert cell.placement["clients_ran_on"]
-    in_order = run_cli("target", f"{http}/tags", "--expect-json", 'tags=["a", "b", "c"]', "--calls", "5",
-                       "--warmup", "0", "--out", str(out), "--force", timeout=120)
+    in_order = cli("target", f"{http}/tags", "--expect-json", 'tags=["a", "b", "c"]', "--calls", "5",
+                   "--warmup", "0", "--out", str(out), "--force")
     # a wrong first reply fails the gate (3), as the measurement would
     assert in_order.returncode == 3 and 'expected ["a", "b", "c"], got ["c", "b", "a"]' in in_order.stderr
 
@@ -186,14 +186,14 @@ def test_requests_from_a_data_file(http, tmp_path):
     lines = tmp_path / "requests.jsonl"
     lines.write_text('{"n": 1}\n{"n": 2}\n\n{"n": {{k}}}\n')
     out = tmp_path / "t.json"
-    done = run_cli("target", "--http", f"{http}/echo", "--data-file", str(lines), "--var", "k=3",
-                   "--calls", "30", *FAST, "--out", str(out), timeout=120)
+    done = cli("target", "--http", f"{http}/echo", "--data-file", str(lines), "--var", "k=3",
+               "--calls", "30", *FAST, "--out", str(out))
     _ok(done)
     assert load(out).targets[0]["distinct_requests"] == 3
     assert {body["n"] for body in Service.bodies} == {1, 2, 3}
     (tmp_path / "bad.jsonl").write_text('{"n": 1}\nnot json\n')
-    bad = run_cli("target", "--http", f"{http}/echo", "--data-file", str(tmp_path / "bad.jsonl"),
-                  "--out", str(tmp_path / "b.json"), timeout=60)
+    bad = cli("target", "--http", f"{http}/echo", "--data-file", str(tmp_path / "bad.jsonl"),
+              "--out", str(tmp_path / "b.json"))
     _one_line(bad, "line 2 is not JSON")
 
 
@@ -204,10 +204,10 @@ def test_a_server_pid_must_own_the_listening_socket(tmp_path):
     try:
         port = server.stdout.readline().split(" port ")[1].split()[0]
         url = f"http://127.0.0.1:{port}/"
-        wrong = run_cli("target", url, "--server-pid", str(os.getpid()), "--calls", "5",
-                        "--out", str(tmp_path / "w.json"), timeout=60)
-        right = run_cli("target", url, "--server-pid", str(server.pid), "--calls", "20", *FAST,
-                        "--out", str(tmp_path / "r.json"), timeout=60)
+        wrong = cli("target", url, "--server-pid", str(os.getpid()), "--calls", "5",
+                    "--out", str(tmp_path / "w.json"))
+        right = cli("target", url, "--server-pid", str(server.pid), "--calls", "20", *FAST,
+                    "--out", str(tmp_path / "r.json"))
     finally:
         server.kill()
         server.wait(10)
@@ -222,12 +222,10 @@ def test_https_with_a_ca_and_insecure(certs, tmp_path):
     server = _tls_server(certs, client_auth=False)
     url = f"https://127.0.0.1:{server.server_address[1]}/items/4"
     try:
-        verified = run_cli("target", url, "--cacert", str(certs / "ca.pem"), "--expect-json", "id=4",
-                           "--calls", "20", *FAST, "--out", str(tmp_path / "a.json"), timeout=120)
-        insecure = run_cli("target", url, "--insecure", "--calls", "20", *FAST, "--out", str(tmp_path / "b.json"),
-                           timeout=120)
-        unverified = run_cli("target", url, "--calls", "5", "--warmup", "0", "--out", str(tmp_path / "c.json"),
-                             timeout=120)
+        verified = cli("target", url, "--cacert", str(certs / "ca.pem"), "--expect-json", "id=4",
+                       "--calls", "20", *FAST, "--out", str(tmp_path / "a.json"))
+        insecure = cli("target", url, "--insecure", "--calls", "20", *FAST, "--out", str(tmp_path / "b.json"))
+        unverified = cli("target", url, "--calls", "5", "--warmup", "0", "--out", str(tmp_path / "c.json"))
     finally:
         server.shutdown()
         server.server_close()
@@ -241,11 +239,11 @@ def test_https_with_a_client_certificate(certs, tmp_path):
     server = _tls_server(certs, client_auth=True)
     url = f"https://127.0.0.1:{server.server_address[1]}/items/5"
     try:
-        mtls = run_cli("target", "--http", url, "--cacert", str(certs / "ca.pem"), "--cert",
-                       str(certs / "client.pem"), "--key", str(certs / "client.key"), "--expect-json", "id=5",
-                       "--calls", "20", *FAST, "--out", str(tmp_path / "a.json"), timeout=120)
-        half = run_cli("target", "--http", url, "--cacert", str(certs / "ca.pem"), "--cert",
-                       str(certs / "client.pem"), "--out", str(tmp_path / "b.json"), timeout=60)
+        mtls = cli("target", "--http", url, "--cacert", str(certs / "ca.pem"), "--cert",
+                   str(certs / "client.pem"), "--key", str(certs / "client.key"), "--expect-json", "id=5",
+                   "--calls", "20", *FAST, "--out", str(tmp_path / "a.json"))
+        half = cli("target", "--http", url, "--cacert", str(certs / "ca.pem"), "--cert",
+                   str(certs / "client.pem"), "--out", str(tmp_path / "b.json"))
     finally:
         server.shutdown()
         server.server_close()
@@ -283,22 +281,21 @@ def grpc_tls(certs):
 
 def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):
     out = tmp_path / "t.json"
-    done = run_cli("target", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
-                   "--data", '{"name": "tls"}', "--expect-json", "message=Hello tls", "--metadata", "x-team: arena",
-                   "--cacert", str(certs / "ca.pem"), "--cert", str(certs / "client.pem"),
-                   "--key", str(certs / "client.key"), "--calls", "30", *FAST, "--out", str(out), timeout=120)
+    done = cli("target", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
+               "--data", '{"name": "tls"}', "--expect-json", "message=Hello tls", "--metadata", "x-team: arena",
+               "--cacert", str(certs / "ca.pem"), "--cert", str(certs / "client.pem"),
+               "--key", str(certs / "client.key"), "--calls", "30", *FAST, "--out", str(out))
     _ok(done)
     results = load(out)
     assert (results.cells[0].calls, results.cells[0].errors) == (30, {})
     assert results.targets[0]["tls"]["cacert"] == str(certs / "ca.pem")
     assert ("x-team", "arena") in SEEN_METADATA
-    insecure = run_cli("target", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
-                       "--insecure", "--cert", str(certs / "client.pem"), "--key", str(certs / "client.key"),
-                       "--calls", "10", "--warmup", "0", "--out", str(tmp_path / "i.json"), timeout=120)
+    insecure = cli("target", f"grpcs://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
+                   "--insecure", "--cert", str(certs / "client.pem"), "--key", str(certs / "client.key"),
+                   "--calls", "10", "--warmup", "0", "--out", str(tmp_path / "i.json"))
     _ok(insecure)  # the certificate the server presents, trusted as it is
-    plaintext = run_cli("target", f"grpc://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
-                        "--calls", "5", "--warmup", "0", "--timeout", "2s", "--out", str(tmp_path / "p.json"),
-                        timeout=120)
+    plaintext = cli("target", f"grpc://{grpc_tls}", "--method", "arena.Arena/SayHello", "--proto", PROTO,
+                    "--calls", "5", "--warmup", "0", "--timeout", "2s", "--out", str(tmp_path / "p.json"))
     assert plaintext.returncode != 0 and "Traceback" not in plaintext.stderr
 
 
@@ -351,15 +348,15 @@ def _wait_for(port: int) -> None:
 def test_http2_by_prior_knowledge_and_by_alpn(h2, certs, tmp_path):
     ca = ("--cacert", str(certs / "ca.pem"))
     for n, (url, extra) in enumerate(((h2["plain"], ()), (h2["tls"], ca))):
-        done = run_cli("target", url, "--http2", *extra, "--expect-json", 'version="2"', "--calls", "20", *FAST,
-                       "--out", str(tmp_path / f"{n}.json"), timeout=120)
+        done = cli("target", url, "--http2", *extra, "--expect-json", 'version="2"', "--calls", "20", *FAST,
+                   "--out", str(tmp_path / f"{n}.json"))
         _ok(done)
         results = load(tmp_path / f"{n}.json")
         assert (results.cells[0].calls, results.targets[0]["http2"]) == (20, True)
     one = _tls_server(certs, client_auth=False)  # http.server: HTTP/1.1 only, whatever ALPN offers
     try:
-        refused = run_cli("target", f"https://127.0.0.1:{one.server_address[1]}/items/1", "--http2", *ca,
-                          "--calls", "5", "--out", str(tmp_path / "x.json"), timeout=60)
+        refused = cli("target", f"https://127.0.0.1:{one.server_address[1]}/items/1", "--http2", *ca,
+                      "--calls", "5", "--out", str(tmp_path / "x.json"))
     finally:
         one.shutdown()
         one.server_close()

@@ -23,7 +23,7 @@ from rpcarena.orchestration.findmax import find_max
 from rpcarena.process.children import free_port
 from rpcarena.report import interop
 from rpcarena.results import load
-from tests.conftest import ROOT, FakeCells, cli, fake_plans, run_cli
+from tests.conftest import ROOT, FakeCells, cli, fake_plans
 from tests.e2e import test_target_breadth as breadth
 
 FAST = ("--warmup", "0.1s")
@@ -107,8 +107,8 @@ def limited():
 def test_a_keep_alive_limit_is_not_a_failed_call(limited, tmp_path, client):
     """Item 1: `Connection: close` every 5 calls; every client reconnects and counts every reply."""
     out = tmp_path / "t.json"
-    done = run_cli("target", f"{limited}/n", "--client", client, "--expect-json", "ok=true", "--calls", "60",
-                   "--clients", "2", *FAST, "--out", str(out), timeout=300)
+    done = cli("target", f"{limited}/n", "--client", client, "--expect-json", "ok=true", "--calls", "60",
+               "--clients", "2", *FAST, "--out", str(out))
     assert done.returncode == 0, done.stderr
     (cell,) = load(out).cells
     assert (cell.status, cell.calls, cell.errors) == ("ok", 60, {})
@@ -123,8 +123,8 @@ def wrong():
 
 
 def _target(url: str, client: str, tmp_path, *more: str):
-    return run_cli("target", url, "--client", client, "--expect-json", "ok=true", "--calls", "40", *FAST,
-                   "--out", str(tmp_path / "t.json"), "--force", *more, timeout=300)
+    return cli("target", url, "--client", client, "--expect-json", "ok=true", "--calls", "40", *FAST,
+               "--out", str(tmp_path / "t.json"), "--force", *more)
 
 
 @pytest.mark.parametrize("client", CLIENTS)
@@ -149,9 +149,9 @@ def test_the_first_call_respects_max_error_rate(wrong, tmp_path, client):
 def test_a_run_with_nothing_measured_is_not_a_success(health, tmp_path):
     """Item 3: the Python client cannot call a stream; a run whose only cell is unsupported exits 2, saying why."""
     address, proto = health
-    done = run_cli("target", "--client", "py", "--grpc", address, "--method", "grpc.health.v1.Health/Watch",
-                   "--proto", proto, "--stream-messages", "1", "--calls", "5", *FAST,
-                   "--out", str(tmp_path / "t.json"), timeout=300)
+    done = cli("target", "--client", "py", "--grpc", address, "--method", "grpc.health.v1.Health/Watch",
+               "--proto", proto, "--stream-messages", "1", "--calls", "5", *FAST,
+               "--out", str(tmp_path / "t.json"))
     assert done.returncode == 2, done.stderr
     assert "nothing measured: the Python client cannot call a server stream: use --client go" in done.stderr
 
@@ -159,8 +159,8 @@ def test_a_run_with_nothing_measured_is_not_a_success(health, tmp_path):
 @pytest.mark.parametrize("client", CLIENTS)
 def test_a_closed_port_is_a_runtime_error_for_every_client(tmp_path, client):
     """Item 4: nothing listens there: exit 1 (runtime) and one line, whichever client would call."""
-    done = run_cli("target", f"http://127.0.0.1:{free_port('127.0.0.1')}/n", "--client", client, "--calls", "5",
-                   "--out", str(tmp_path / "t.json"), timeout=120)
+    done = cli("target", f"http://127.0.0.1:{free_port('127.0.0.1')}/n", "--client", client, "--calls", "5",
+               "--out", str(tmp_path / "t.json"))
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 1 and len(lines) == 1 and "is down (Connection refused)" in lines[0], done.stderr
 
@@ -186,7 +186,7 @@ def test_a_closed_pipe_ends_quietly_with_0(argv):
 ])
 def test_a_misspelled_name_gets_the_closest_one(argv, said, tmp_path):
     """Item 10: did-you-mean for contenders, workloads, suites and options; a glob says it matched nothing."""
-    done = run_cli(*argv, timeout=120, cwd=tmp_path)  # no results/ file of an earlier run in the way
+    done = cli(*argv, cwd=tmp_path)  # no results/ file of an earlier run in the way
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
 
@@ -199,7 +199,7 @@ def test_a_misspelled_name_gets_the_closest_one(argv, said, tmp_path):
 ])
 def test_durations_need_units_and_a_count_or_a_time(argv, said, tmp_path):
     """Item 7: a bare number is no duration (ghz asks for the unit too); -n with -z is refused, not half-read."""
-    done = run_cli(*argv, "--out", str(tmp_path / "r.json"), timeout=120)
+    done = cli(*argv, "--out", str(tmp_path / "r.json"))
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
     assert not (tmp_path / "r.json").exists()
@@ -227,9 +227,9 @@ def test_a_grpc_error_is_one_line_in_the_results(health, tmp_path):
     """Item 5: grpcio's RpcError prints as a multi-line `<_InactiveRpcError ...>`; its example is one line."""
     address, proto = health
     out = tmp_path / "t.json"
-    done = run_cli("target", "--grpc", address, "--method", "grpc.health.v1.Health/Check", "--proto", proto,
-                   "--data", '{"service": "nobody"}', "--max-error-rate", "100%", "--calls", "10", *FAST,
-                   "--out", str(out), timeout=300)
+    done = cli("target", "--grpc", address, "--method", "grpc.health.v1.Health/Check", "--proto", proto,
+               "--data", '{"service": "nobody"}', "--max-error-rate", "100%", "--calls", "10", *FAST,
+               "--out", str(out))
     assert done.returncode == 0, done.stderr
     (cell,) = load(out).cells
     assert cell.errors == {"status_not_found": 10}
@@ -281,9 +281,9 @@ def test_a_grpc_channel_failure_names_its_cause(grpc_tls, certs, tmp_path, clien
     """Item 5: Go said `grpc channel TRANSIENT_FAILURE` for all three, with 'start its server' as the fix;
     each now says its own cause and fix in one line, and no C-core 'Handshake failed' line comes first."""
     argv, said = _grpc_cases(certs, grpc_tls)[case]
-    done = run_cli("target", *argv, "--method", "arena.Arena/SayHello", "--proto", PROTO, "--data", '{"name": "x"}',
-                   "--client", client, "--calls", "5", "--warmup", "0s", "--timeout", "3s",
-                   "--out", str(tmp_path / "t.json"), timeout=120)
+    done = cli("target", *argv, "--method", "arena.Arena/SayHello", "--proto", PROTO, "--data", '{"name": "x"}',
+               "--client", client, "--calls", "5", "--warmup", "0s", "--timeout", "3s",
+               "--out", str(tmp_path / "t.json"))
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and said in lines[0] and "TRANSIENT_FAILURE" not in lines[0], done.stderr
     assert done.returncode == (1 if case == "closed port" else 2)
@@ -292,8 +292,8 @@ def test_a_grpc_channel_failure_names_its_cause(grpc_tls, certs, tmp_path, clien
 @pytest.mark.parametrize("client", CLIENTS[:2])
 def test_a_refused_client_certificate_is_named_over_http(hypercorn_mtls, certs, tmp_path, client):
     """Item 5: py said 'Server disconnected without sending a response.; start its server or fix --http'."""
-    done = run_cli("target", "--http", hypercorn_mtls, "--cacert", str(certs / "ca.pem"), "--client", client,
-                   "--calls", "5", "--warmup", "0s", "--out", str(tmp_path / "t.json"), timeout=120)
+    done = cli("target", "--http", hypercorn_mtls, "--cacert", str(certs / "ca.pem"), "--client", client,
+               "--calls", "5", "--warmup", "0s", "--out", str(tmp_path / "t.json"))
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert "client certificate" in lines[0] and "give --cert and --key" in lines[0], done.stderr
@@ -321,10 +321,10 @@ def test_targets_of_different_methods_share_one_ranking_and_a_failed_cell_keeps_
     server = _serve(Flaky)
     base, out = f"http://127.0.0.1:{server.server_address[1]}", tmp_path / "t.json"
     try:
-        done = run_cli("target", "--name", "good", "--http", f"{base}/good", "--expect-json", "ok=true",
-                       "--name", "flaky", "--http", f"{base}/flaky", "--expect-json", "ok=true",
-                       "--max-error-rate", "1%", "--calls", "400", *FAST, "--out", str(out), timeout=300,
-                       env={**os.environ, "COLUMNS": "120"})
+        done = cli("target", "--name", "good", "--http", f"{base}/good", "--expect-json", "ok=true",
+                   "--name", "flaky", "--http", f"{base}/flaky", "--expect-json", "ok=true",
+                   "--max-error-rate", "1%", "--calls", "400", *FAST, "--out", str(out),
+                   env={**os.environ, "COLUMNS": "120"})
     finally:
         server.shutdown()
         server.server_close()
@@ -348,7 +348,7 @@ def test_list_as_json_and_piped_output_without_padding():
     assert {"tcp-raw", "grpc-py"} <= {c["id"] for c in inventory["contenders"]}
     assert "usp2018" in {s["name"] for s in inventory["suites"]}
     for argv in (["list"], ["show", str(FIXTURE)]):
-        done = run_cli(*argv, timeout=120)
+        done = cli(*argv)
         assert done.returncode == 0 and done.stdout.strip(), done.stderr
         assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == []
 
@@ -357,7 +357,7 @@ def test_verbose_is_offered_only_where_it_means_something():
     """Item 11: -v changes what run, suite and target print; list, show, compare... do not offer it."""
     for name, offered in (("run", True), ("suite", True), ("target", True), ("list", False), ("show", False),
                           ("compare", False), ("export", False), ("build", False)):
-        done = run_cli(name, "--help", timeout=60)
+        done = cli(name, "--help")
         assert ("--verbose" in done.stdout) == offered, name
 
 
@@ -375,8 +375,8 @@ def test_figures_want_a_folder_and_the_hlog_header_names_its_units(tmp_path):
 def test_several_clients_measure_every_target(limited, tmp_path):
     """Item 6: `--client py,go` is a matrix, as in `run`: a cell per client, each with its calls."""
     out = tmp_path / "t.json"
-    done = run_cli("target", f"{limited}/n", "--client", "py,go", "--expect-json", "ok=true", "--calls", "30", *FAST,
-                   "--out", str(out), timeout=300)
+    done = cli("target", f"{limited}/n", "--client", "py,go", "--expect-json", "ok=true", "--calls", "30", *FAST,
+               "--out", str(out))
     assert done.returncode == 0, done.stderr
     cells = load(out).cells
     assert sorted((c.client, c.status, c.calls) for c in cells) == [("go", "ok", 30), ("py", "ok", 30)]

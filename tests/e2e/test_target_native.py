@@ -15,7 +15,7 @@ import pytest
 from rpcarena.analysis import hist
 from rpcarena.contenders import native as native_contenders
 from rpcarena.results import load
-from tests.conftest import run_cli
+from tests.conftest import cli
 from tests.e2e.test_target import PROTO, Items, items, reflecting_grpc  # noqa: F401 (fixtures)
 from tests.e2e.test_target_breadth import SEEN_METADATA, _tls_server, certs, grpc_tls, h2, http  # noqa: F401 (fixtures)
 
@@ -71,10 +71,10 @@ def _ok(done) -> None:
 def test_a_server_stream_of_a_server_rpcarena_did_not_write_from_its_proto(health, tmp_path):
     address, proto = health
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", "go", "--grpc", address, "--method", "grpc.health.v1.Health/Watch",
-                   "--proto", proto, "--data", '{"service": "shop.Cart"}', "--stream-messages", "1",
-                   "--expect-json", "0.status=SERVING", "--calls", "60", "--clients", "2", *FAST,
-                   "--out", str(out), timeout=300)
+    done = cli("target", "--client", "go", "--grpc", address, "--method", "grpc.health.v1.Health/Watch",
+               "--proto", proto, "--data", '{"service": "shop.Cart"}', "--stream-messages", "1",
+               "--expect-json", "0.status=SERVING", "--calls", "60", "--clients", "2", *FAST,
+               "--out", str(out))
     _ok(done)
     (cell,) = load(out).cells
     assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 60, {})
@@ -85,9 +85,9 @@ def test_a_server_stream_of_a_server_rpcarena_did_not_write_from_its_proto(healt
 def test_the_python_client_leaves_a_stream_to_the_native_one(health, tmp_path):
     address, proto = health
     out = tmp_path / "t.json"
-    done = run_cli("target", "--grpc", address, "--method", "grpc.health.v1.Health/Watch", "--proto", proto,
-                   "--data", '{"service": "shop.Cart"}', "--stream-messages", "1", "--calls", "10", *FAST,
-                   "--out", str(out), timeout=120)
+    done = cli("target", "--grpc", address, "--method", "grpc.health.v1.Health/Watch", "--proto", proto,
+               "--data", '{"service": "shop.Cart"}', "--stream-messages", "1", "--calls", "10", *FAST,
+               "--out", str(out))
     # nothing measured is an error (issue 28 item 3), and the cell that says why is kept
     assert done.returncode == 2 and "nothing measured" in done.stderr and "--client go" in done.stderr, done.stderr
     (cell,) = load(out).cells
@@ -97,11 +97,11 @@ def test_the_python_client_leaves_a_stream_to_the_native_one(health, tmp_path):
 
 def test_unary_grpc_and_http_every_reply_checked(reflecting_grpc, items, tmp_path):  # noqa: F811
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", "go", "--calls", "80", "--clients", "1,3", *FAST, "--out", str(out),
-                   "--name", "grpc", "--grpc", reflecting_grpc, "--method", "arena.Arena/Average", "--proto", PROTO,
-                   "--data", '{"values": [{{a}}, {{a}}]}', "--var", "a=2,6", "--expect-json", "value={{a}}",
-                   "--name", "http", "--http", items + "/items/{{id}}", "--var", "id=range:1:20",
-                   "--expect-json", "double={{twice}}", "--var", "twice=range:2:40:2", timeout=300)
+    done = cli("target", "--client", "go", "--calls", "80", "--clients", "1,3", *FAST, "--out", str(out),
+               "--name", "grpc", "--grpc", reflecting_grpc, "--method", "arena.Arena/Average", "--proto", PROTO,
+               "--data", '{"values": [{{a}}, {{a}}]}', "--var", "a=2,6", "--expect-json", "value={{a}}",
+               "--name", "http", "--http", items + "/items/{{id}}", "--var", "id=range:1:20",
+               "--expect-json", "double={{twice}}", "--var", "twice=range:2:40:2")
     _ok(done)
     cells = load(out).cells
     assert [(c.contender, c.clients, c.status, c.calls, c.errors) for c in cells] == [
@@ -112,8 +112,8 @@ def test_unary_grpc_and_http_every_reply_checked(reflecting_grpc, items, tmp_pat
 @pytest.mark.parametrize("client", ["go", "rust"])
 def test_wrong_answers_are_counted_with_the_check_that_failed(items, tmp_path, client):  # noqa: F811
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", client, "--http", items + "/items/{{id}}", "--var", "id=7,8",
-                   "--expect-json", "id=7", "--calls", "50", "--warmup", "0", "--out", str(out), timeout=300)
+    done = cli("target", "--client", client, "--http", items + "/items/{{id}}", "--var", "id=7,8",
+               "--expect-json", "id=7", "--calls", "50", "--warmup", "0", "--out", str(out))
     assert "Traceback" not in done.stderr
     (cell,) = load(out).cells
     assert cell.calls == 25 and cell.errors["wrong_answer"] == 25
@@ -122,8 +122,8 @@ def test_wrong_answers_are_counted_with_the_check_that_failed(items, tmp_path, c
 
 @pytest.mark.parametrize("client", ["go", "rust"])
 def test_a_failing_first_call_is_refused_before_measuring(items, tmp_path, client):  # noqa: F811
-    done = run_cli("target", "--client", client, "--http", items + "/nothing", "--calls", "10",
-                   "--out", str(tmp_path / "t.json"), timeout=300)
+    done = cli("target", "--client", client, "--http", items + "/nothing", "--calls", "10",
+               "--out", str(tmp_path / "t.json"))
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "the first call failed (status_404" in done.stderr
 
@@ -131,13 +131,13 @@ def test_a_failing_first_call_is_refused_before_measuring(items, tmp_path, clien
 def test_a_list_in_any_order(http, tmp_path):  # noqa: F811
     """/tags answers ["c", "b", "a"]: the same items in another order hold, another count does not."""
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", "go", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c"]',
-                   "--calls", "30", *FAST, "--out", str(out), timeout=120)
+    done = cli("target", "--client", "go", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c"]',
+               "--calls", "30", *FAST, "--out", str(out))
     _ok(done)
     (cell,) = load(out).cells
     assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 30, {})
-    repeated = run_cli("target", "--client", "go", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c", "c"]',
-                       "--calls", "5", "--warmup", "0", "--out", str(out), "--force", timeout=120)
+    repeated = cli("target", "--client", "go", f"{http}/tags", "--expect-json", 'tags~=["a", "b", "c", "c"]',
+                   "--calls", "5", "--warmup", "0", "--out", str(out), "--force")
     assert repeated.returncode == 3 and "Traceback" not in repeated.stderr  # a wrong reply fails the gate
     assert 'tags: got ["c","b","a"], want ["a","b","c","c"] in any order' in repeated.stderr
 
@@ -150,8 +150,8 @@ def test_https_with_a_ca_insecure_and_a_client_certificate(certs, tmp_path):  # 
     url = f"https://127.0.0.1:{server.server_address[1]}/items/4"
     runs = {"ca": ("--cacert", str(certs / "ca.pem"), *pair), "insecure": ("--insecure", *pair), "system": pair}
     try:
-        done = {name: run_cli("target", "--client", "go", url, *options, "--expect-json", "id=4", "--calls", "20",
-                              *FAST, "--out", str(tmp_path / f"{name}.json"), timeout=120)
+        done = {name: cli("target", "--client", "go", url, *options, "--expect-json", "id=4", "--calls", "20",
+                          *FAST, "--out", str(tmp_path / f"{name}.json"))
                 for name, options in runs.items()}
     finally:
         server.shutdown()
@@ -173,7 +173,7 @@ def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):  # noqa: F811
     SEEN_METADATA.clear()
     for n, options in enumerate((("--cacert", str(certs / "ca.pem"), "--metadata", "x-team: go"), ("--insecure",))):
         out = tmp_path / f"{n}.json"
-        done = run_cli(*call, *options, "--calls", "30", *FAST, "--out", str(out), timeout=120)
+        done = cli(*call, *options, "--calls", "30", *FAST, "--out", str(out))
         _ok(done)
         (cell,) = load(out).cells
         assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 30, {})
@@ -183,16 +183,16 @@ def test_grpc_over_mtls_with_metadata(grpc_tls, certs, tmp_path):  # noqa: F811
 def test_http2_over_tls_by_alpn(h2, certs, tmp_path):  # noqa: F811
     """h2 negotiated with a server verified by --cacert; a server that answers in HTTP/1.1 is refused."""
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", "go", h2["tls"], "--http2", "--cacert", str(certs / "ca.pem"),
-                   "--expect-json", 'version="2"', "--calls", "20", *FAST, "--out", str(out), timeout=120)
+    done = cli("target", "--client", "go", h2["tls"], "--http2", "--cacert", str(certs / "ca.pem"),
+               "--expect-json", 'version="2"', "--calls", "20", *FAST, "--out", str(out))
     _ok(done)
     (cell,) = load(out).cells
     assert (cell.status, cell.client, cell.calls, cell.errors) == ("ok", "go", 20, {})
     one = _tls_server(certs, client_auth=False)  # http.server: HTTP/1.1 only, whatever ALPN offers
     try:
-        refused = run_cli("target", "--client", "go", f"https://127.0.0.1:{one.server_address[1]}/items/1",
-                          "--http2", "--cacert", str(certs / "ca.pem"), "--calls", "5", "--out",
-                          str(tmp_path / "x.json"), timeout=60)
+        refused = cli("target", "--client", "go", f"https://127.0.0.1:{one.server_address[1]}/items/1",
+                      "--http2", "--cacert", str(certs / "ca.pem"), "--calls", "5", "--out",
+                      str(tmp_path / "x.json"))
     finally:
         one.shutdown()
         one.server_close()
@@ -201,6 +201,5 @@ def test_http2_over_tls_by_alpn(h2, certs, tmp_path):  # noqa: F811
 
 
 def test_an_unknown_client_is_refused(items, tmp_path):  # noqa: F811
-    done = run_cli("target", "--client", "cobol", "--http", items + "/items/1", "--out", str(tmp_path / "t.json"),
-                   timeout=120)
+    done = cli("target", "--client", "cobol", "--http", items + "/items/1", "--out", str(tmp_path / "t.json"))
     assert done.returncode == 2 and "bad --client 'cobol' for targets: use one of py, go, rust" in done.stderr

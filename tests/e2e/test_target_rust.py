@@ -8,7 +8,7 @@ import pytest
 
 from rpcarena.contenders import native as native_contenders
 from rpcarena.results import load
-from tests.conftest import run_cli
+from tests.conftest import cli
 from tests.e2e.test_target import Items, items  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(
@@ -18,10 +18,10 @@ pytestmark = pytest.mark.skipif(
 
 def test_right_answers_are_counted_and_every_request_is_sent(items, tmp_path):  # noqa: F811
     out = tmp_path / "t.json"
-    done = run_cli("target", "--client", "rust", "--http", items + "/items/{{id}}", "--var", "id=range:1:20",
-                   "--expect-json", "id={{id}}", "--expect-json", "double={{twice}}", "--var", "twice=range:2:40:2",
-                   "--calls", "80",
-                   "--clients", "1,3", "--warmup", "0.2s", "--out", str(out), timeout=300)
+    done = cli("target", "--client", "rust", "--http", items + "/items/{{id}}", "--var", "id=range:1:20",
+               "--expect-json", "id={{id}}", "--expect-json", "double={{twice}}", "--var", "twice=range:2:40:2",
+               "--calls", "80",
+               "--clients", "1,3", "--warmup", "0.2s", "--out", str(out))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     cells = load(out).cells
     assert [(c.clients, c.status, c.client, c.calls, c.errors) for c in cells] == [
@@ -32,7 +32,7 @@ def test_right_answers_are_counted_and_every_request_is_sent(items, tmp_path):  
 
 def test_http2_is_left_to_the_go_client(items, tmp_path):  # noqa: F811
     out = tmp_path / "t.json"
-    run_cli("target", "--client", "rust", "--http", items + "/items/1", "--http2", "--calls", "10",
-            "--warmup", "0", "--out", str(out), timeout=120)
+    cli("target", "--client", "rust", "--http", items + "/items/1", "--http2", "--calls", "10",
+        "--warmup", "0", "--out", str(out))
     (cell,) = load(out).cells
     assert cell.status == "unsupported" and "--http2" in cell.reason and "--client go" in cell.reason

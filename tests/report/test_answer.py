@@ -1,7 +1,7 @@
 """The answer first: the post-run summary at 100 columns, its warnings, `show`, the exports, the conventions.
 
-Two tests measure for real (a small run, and RPyC's default socket on a list reply, whose
-calls wait on delayed ACKs); the rest read documents whose answer is known (`trials`).
+None measures: a run's answer is printed over made-up cells (`--debug-mode`); the rest read
+documents whose answer is known (`trials`). A real run's answer is in tests/e2e/test_arena.py.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from rpcarena.config import RunConfig
 from rpcarena.orchestration.arena import Arena
 from rpcarena.report import answer, terminal
 from rpcarena.report.progress import CellProgress
-from tests.conftest import FIXTURE, FakeCells, cli, document, fake_context, fake_plans, run_cli, trials
+from tests.conftest import FIXTURE, FakeCells, cli, document, fake_context, fake_plans, trials
 
 WIDTH = 100
 
@@ -58,10 +58,10 @@ def assert_every_number_shown(doc: rpcarena.Results, out: str) -> None:
             assert cells[-1] in flat(out), cells
 
 
-def test_a_small_real_run_prints_every_number_of_its_answer_at_100_columns(tmp_path):
+def test_a_small_run_prints_every_number_of_its_answer_at_100_columns(tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli("run", "--contender", "tcp-raw,grpc-py,rpyc-nodelay", "--workload", "usp.int32", "-n", "300",
-                   "--warmup", "0.2s", "-o", str(out), env=narrow())
+    done = cli("run", "--debug-mode", "--contender", "tcp-raw,grpc-py,rpyc-nodelay", "--workload", "usp.int32",
+               "-n", "300", "--warmup", "0.2s", "-o", str(out), env=narrow())
     assert done.returncode == 0, done.stderr
     assert_fits(done.stdout)
     doc = rpcarena.load(out)
@@ -155,7 +155,7 @@ def test_a_streams_per_message_latency_and_rate_are_in_the_wide_table_the_csv_an
     entry = json.loads(cli("show", str(path), "--format", "json").stdout)["rankings"][0]["entries"][0]
     assert entry["message_p50_us"] > 0 and entry["messages_per_s"] > 0
     plain = cli("show", str(document(trials("grpc-py", "usp.int32")).save(tmp_path / "u.json")), "--wide",
-                    env=dict(os.environ, COLUMNS="240"))
+                env=dict(os.environ, COLUMNS="240"))
     assert "msg p50" not in plain.stdout  # unary calls: no stream columns, and none said left out
     page = report.write_html([report.Source("run", rpcarena.load(path))], tmp_path / "s.html").read_text()
     table = page.split('class="numbers"')[1].split("</table>")[0]
@@ -209,8 +209,8 @@ def test_show_formats_speak_one_vocabulary_with_warnings_per_cell_and_per_group(
 
 
 def test_run_out_dash_writes_the_document_to_stdout_and_leaves_no_file(tmp_path):
-    done = run_cli("run", "--contender", "tcp-raw", "--workload", "usp.void", "-n", "20", "--warmup", "0.1s",
-                   "-o", "-", cwd=tmp_path)
+    done = cli("run", "--debug-mode", "--contender", "tcp-raw", "--workload", "usp.void", "-n", "20", "--warmup",
+               "0.1s", "-o", "-", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["format"] == "rpcarena-results" and doc["cells"][0]["calls"] == 20

@@ -16,7 +16,7 @@ from rpcarena.analysis.groups import group
 from rpcarena.report import overview
 from rpcarena.seeds import SUITES
 from rpcarena.suites.findings import findings
-from tests.conftest import cli, document, run_cli, trials
+from tests.conftest import cli, document, trials
 from tests.helpers import FIXTURE
 
 
@@ -174,8 +174,8 @@ def test_to_pandas():
 
 
 def test_run_writes_the_report(tmp_path):
-    done = run_cli("run", "--contender", "tcp-raw", "--workload", "usp.int32", "--calls", "50", "--warmup", "0s",
-                   "--out", str(tmp_path / "r.json"), "--report", str(tmp_path / "r.html"))
+    done = cli("run", "--debug-mode", "--contender", "tcp-raw", "--workload", "usp.int32", "--calls", "50",
+               "--warmup", "0s", "--out", str(tmp_path / "r.json"), "--report", str(tmp_path / "r.html"))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "r.html").read_text().count("<svg") >= 5
 

@@ -118,7 +118,7 @@ def test_pyperf_values_from_the_histogram_when_no_samples_were_kept(doc):
 
 def test_export_cli_writes_each_format(tmp_path):
     done = cli("export", str(FIXTURE), "--hgrm", str(tmp_path / "hgrm"), "--hlog", str(tmp_path / "r.hlog"),
-                   "--pyperf", str(tmp_path / "r.json"))
+               "--pyperf", str(tmp_path / "r.json"))
     assert done.returncode == 0, done.stderr
     assert len(list((tmp_path / "hgrm").glob("*.hgrm"))) == 8
     assert (tmp_path / "r.hlog").read_text().count("\nTag=") == 8

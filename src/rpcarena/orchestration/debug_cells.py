@@ -21,7 +21,7 @@ from rpcarena.contract import DriveResult
 from rpcarena.orchestration.backing import Backing
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
-from rpcarena.orchestration.plan import CellRunner, Plan
+from rpcarena.orchestration.plan import CellRunner, Plan, Subject
 from rpcarena.process.placement import plan as placement_plan
 from rpcarena.process.server_process import Usage
 from rpcarena.workloads import Workload
@@ -36,7 +36,8 @@ TRIAL_WOBBLE = (1.0, 1.02, 0.98, 1.01, 0.99)  # trials differ a little, as trial
 
 class DebugCells(CellRunner):
     """Measures every cell by making it up: a latency of its own per subject (so a ranking has an
-    order), a few percent apart between trials, every call answered right."""
+    order; the tcp-raw floor the least, as a bare echo is), a few percent apart between trials, every
+    call answered right."""
 
     def skip(self, plan: Plan, context: RunContext) -> None:
         return None
@@ -44,15 +45,21 @@ class DebugCells(CellRunner):
     def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
         config = context.config
         calls = config.calls or CALLS
-        latency_ns = LATENCY_NS * (1 + zlib.crc32(plan.subject.id.encode()) % 16 / 8)
-        latency_ns *= TRIAL_WOBBLE[plan.trial % len(TRIAL_WOBBLE)]
+        latency_ns = LATENCY_NS * _slower(plan.subject) * TRIAL_WOBBLE[plan.trial % len(TRIAL_WOBBLE)]
+        latencies = [int(latency_ns * SHAPE[k % len(SHAPE)]) for k in range(calls)]
         histogram = hist.new()
-        hist.record_many(histogram, (int(latency_ns * SHAPE[k % len(SHAPE)]) for k in range(calls)))
+        hist.record_many(histogram, latencies)
         wall_s = calls * latency_ns / 1e9 / plan.clients
         cpu_s = wall_s / 4
+        samples = [[k, ns] for k, ns in enumerate(latencies[:config.sample_limit])]  # (call index, latency)
         clients = DriveResult(calls=calls, errors={}, wall_s=wall_s, cpu_user_s=cpu_s, cpu_sys_s=cpu_s / 4,
-                              histogram=hist.encode(histogram), samples=[], tool={"name": "debug-mode"})
+                              histogram=hist.encode(histogram), samples=samples, tool={"name": "debug-mode"})
         return Measurement(clients, 1, ServerFigures(Usage(cpu_s, cpu_s / 4)), warmup_s=config.warmup_s)
+
+
+def _slower(subject: Subject) -> float:
+    """How much longer than the floor a subject's made-up call takes: 1 for a floor, 1.25 to 3 for the rest."""
+    return 1.0 if subject.protocol == "tcp-raw" else 1.25 + zlib.crc32(subject.id.encode()) % 8 / 4
 
 
 def plans(todo: list[Plan]) -> list[Plan]:
