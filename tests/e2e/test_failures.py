@@ -30,7 +30,7 @@ def _one_line_error(done, needle: str, code: int) -> None:
     (["--contender", "tcp-raw", "--pin", "diagonal"], "--pin"),
 ])
 def test_bad_input(args, needle, tmp_path):
-    done = cli("run", *args, "--out", str(tmp_path / "r.json"))
+    done = cli("run", *args, "--debug-mode", "--out", str(tmp_path / "r.json"))  # refused before any cell
     _one_line_error(done, needle, 2)
 
 

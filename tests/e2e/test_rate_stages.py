@@ -51,7 +51,7 @@ def test_staged_offsets_keep_each_stage_rate():
                                         (("--find-max", "--slo", "p99<5ms"), "drop --rate"),
                                         (("--rate", "500:10"), "give its unit")])
 def test_what_stages_cannot_go_with_is_refused(extra, said):
-    done = cli("run", "--contender", "tcp-raw", "--rate", STAGES, *extra)
+    done = cli("run", "--debug-mode", "--contender", "tcp-raw", "--rate", STAGES, *extra)
     assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
 
 

@@ -186,7 +186,7 @@ def test_a_closed_pipe_ends_quietly_with_0(argv):
 ])
 def test_a_misspelled_name_gets_the_closest_one(argv, said, tmp_path):
     """Item 10: did-you-mean for contenders, workloads, suites and options; a glob says it matched nothing."""
-    done = cli(*argv, cwd=tmp_path)  # no results/ file of an earlier run in the way
+    done = cli(*argv, "--debug-mode", cwd=tmp_path)  # no results/ file of an earlier run in the way
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
 
@@ -199,7 +199,7 @@ def test_a_misspelled_name_gets_the_closest_one(argv, said, tmp_path):
 ])
 def test_durations_need_units_and_a_count_or_a_time(argv, said, tmp_path):
     """Item 7: a bare number is no duration (ghz asks for the unit too); -n with -z is refused, not half-read."""
-    done = cli(*argv, "--out", str(tmp_path / "r.json"))
+    done = cli(*argv, "--debug-mode", "--out", str(tmp_path / "r.json"))
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and said in lines[0], done.stderr
     assert not (tmp_path / "r.json").exists()

@@ -201,5 +201,6 @@ def test_http2_over_tls_by_alpn(h2, certs, tmp_path):  # noqa: F811
 
 
 def test_an_unknown_client_is_refused(items, tmp_path):  # noqa: F811
-    done = cli("target", "--client", "cobol", "--http", items + "/items/1", "--out", str(tmp_path / "t.json"))
+    done = cli("target", "--debug-mode", "--client", "cobol", "--http", items + "/items/1", "--out",
+               str(tmp_path / "t.json"))
     assert done.returncode == 2 and "bad --client 'cobol' for targets: use one of py, go, rust" in done.stderr

@@ -12,7 +12,7 @@ import pytest
 import rpcarena
 from rpcarena import report
 from rpcarena.report import html
-from tests.conftest import cli, run_cli
+from tests.conftest import cli
 from tests.e2e.test_target import Items
 
 
@@ -25,15 +25,16 @@ class Anything(Items):
 
 @pytest.fixture(scope="module")
 def target_results(tmp_path_factory) -> Path:
-    """A real `rpcarena target` run of two URLs whose workload names clean to the same file name."""
+    """An `rpcarena target` run of two URLs whose workload names clean to the same file name (its cells
+    made up: the names are what is tested)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), Anything)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
     out = tmp_path_factory.mktemp("target") / "t.json"
     try:
-        done = run_cli("target", "--name", "slash", "--http", url + "/items/{{id}}", "--var", "id=1,2",
-                       "--name", "dash", "--http", url + "/items-{{id}}", "--var", "id=1,2",
-                       "--calls", "60", "--warmup", "0", "--out", str(out), timeout=180)
+        done = cli("target", "--debug-mode", "--name", "slash", "--http", url + "/items/{{id}}", "--var", "id=1,2",
+                   "--name", "dash", "--http", url + "/items-{{id}}", "--var", "id=1,2",
+                   "--calls", "60", "--warmup", "0", "--out", str(out))
     finally:
         server.shutdown()
         server.server_close()
