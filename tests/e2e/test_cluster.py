@@ -32,6 +32,8 @@ from rpcarena.orchestration.arena import Arena, cell_of
 from rpcarena.process.server_process import Usage
 from tests.conftest import command_of, descendants, popen_cli, wait_for
 
+pytestmark = pytest.mark.serial  # timing-sensitive: a testbed's nodes across an emulated link
+
 distributed = pytest.importorskip("distributed")
 
 # --- what the user says ---------------------------------------------------------------------

@@ -23,6 +23,8 @@ from tests.conftest import run_cli
 from tests.e2e.test_cluster import _credentials, _need_testbed
 from tests.e2e.test_cluster_tls import greeter  # noqa: F401, F811 - a fixture
 
+pytestmark = pytest.mark.serial  # timing-sensitive: a testbed's nodes across an emulated link
+
 distributed = pytest.importorskip("distributed")
 RTT_MS = 10
 

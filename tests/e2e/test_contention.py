@@ -22,6 +22,8 @@ from rpcarena.process import contention
 from rpcarena.report import export
 from tests.conftest import popen_cli, server_of, wait_for
 
+pytestmark = pytest.mark.serial  # it tells the run's own load from other load, which other tests would be
+
 
 def _yes(outside: bool) -> tuple[subprocess.Popen, int]:
     """`yes`, started by this process, or by a shell that exits at once so that init adopts it."""

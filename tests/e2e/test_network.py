@@ -23,6 +23,8 @@ from rpcarena.orchestration.contender_cells import plans
 from rpcarena.report import export
 from tests.conftest import popen_cli, server_of, wait_for
 
+pytestmark = pytest.mark.serial  # across an emulated link: its delay line needs a CPU as it holds packets
+
 
 def _need(reason: str | None) -> None:
     if reason and os.environ.get("CI") != "true":
