@@ -14,9 +14,13 @@ imported here too, for the tests that import them from conftest.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
 import pytest
 
 from rpcarena import contenders
+from rpcarena.orchestration import contender_cells
 from rpcarena.process.server_process import ServerProcess
 from tests.helpers import FIXTURE, ROOT
 from tests.helpers.cli import cli, popen_cli, run_cli
@@ -67,3 +71,37 @@ def start_server(tmp_path):
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The server of the contender a test is parametrized with, indirectly
+    (`@pytest.mark.parametrize("served", IDS, indirect=True)`), on 127.0.0.1, port 0: one for all the
+    module's tests of that contender, which pytest runs one after another; for tests that need a
+    server, not a fresh one. Skipped where the contender cannot run, except in CI, where it must."""
+    yield from serve_shared(request, tmp_path_factory)
+
+
+def serve_shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                 env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """`served`'s server, started with `env` added to the environment (a module's own fixture: a
+    short idle timeout), stopped after its tests."""
+    contender = contenders.get(request.param)
+    if contender.unavailable() and os.environ.get("CI") != "true":
+        pytest.skip(contender.unavailable())
+    log = tmp_path_factory.mktemp("served") / f"{contender.id}.log"
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in (env or {}).items():
+            patch.setenv(name, value)
+        server = ServerProcess(contender, "127.0.0.1", None, log).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def no_jit_warmup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells measured in this process (`cli`, `Arena`) without the least warm-up a JIT's manifest asks
+    (`min_warmup_s`: 5 s a JVM cell, server or client): for tests of answers, not of speed."""
+    monkeypatch.setattr(contender_cells, "_least_warmup_s", lambda side: 0.0)
