@@ -1,7 +1,8 @@
 """Bounded resources in every server: a count over the cap is refused naming it, a lying header
 costs no memory, an idle connection is closed.
 
-Real servers, started as the orchestrator starts them (ServerProcess, port 0). Memory is read
+Real servers, started as the orchestrator starts them (ServerProcess, port 0), one per contender for
+the module's tests (`served`). Memory is read
 from /proc (VmRSS of the server and its child processes) or traced in-process; no duration is
 ever asserted, and every wait is bounded.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import socket
 import struct
 import threading
@@ -35,12 +35,6 @@ RSS_LIMIT = 16 << 20
 SETTLE_S = 1.5  # how long RSS is watched after the last header went out
 
 
-def _available(contender_id: str) -> None:
-    reason = contenders.get(contender_id).unavailable()
-    if reason and os.environ.get("CI") != "true":
-        pytest.skip(reason)
-
-
 # The cap
 
 def test_the_cap_is_the_contracts() -> None:
@@ -58,11 +52,9 @@ SERVERS = [c.id for c in contenders.all_contenders().values() if c.protocol in R
 OVER = {"count": CAP + 1, "seed": 1}
 
 
-@pytest.mark.parametrize("contender_id", SERVERS)
-def test_rand_nums_over_the_cap_is_refused_naming_the_cap(contender_id, start_server):
-    _available(contender_id)
-    contender = contenders.get(contender_id)
-    server = start_server(contender_id)
+@pytest.mark.parametrize("served", SERVERS, indirect=True)
+def test_rand_nums_over_the_cap_is_refused_naming_the_cap(served):
+    server, contender = served, contenders.get(served.contender.id)
     client_id = contender.default_client() if isinstance(contender, PythonContender) else "py"
     client = contenders.python_client(contender.protocol, client_id)(server.target, "GetRandNums", 30.0)
     try:
@@ -215,10 +207,9 @@ def _round_trip(target: tuple[str, int], contender_id: str) -> None:
             got += chunk
 
 
-@pytest.mark.parametrize("contender_id", list(OWN_PROTOCOL))
-def test_headers_announcing_64_mib_frames_cost_no_memory(contender_id, start_server):
-    _available(contender_id)
-    server = start_server(contender_id)
+@pytest.mark.parametrize("served", list(OWN_PROTOCOL), indirect=True)
+def test_headers_announcing_64_mib_frames_cost_no_memory(served):
+    server, contender_id = served, served.contender.id
     host, _, port = server.target.rpartition(":")
     target = (host, int(port))
     _round_trip(target, contender_id)

@@ -3,8 +3,9 @@ with its protocol's own error (HTTP 413, gRPC RESOURCE_EXHAUSTED, a closed conne
 a normal call after; closes a connection that sends nothing; and closes one that takes none of its
 replies.
 
-Real servers on port 0, started as the orchestrator starts them, with the idle timeout lowered
-through RPCARENA_IDLE_TIMEOUT_S. Outcomes are asserted, never durations; every wait is bounded.
+Real servers on port 0, started as the orchestrator starts them, one per contender for the tests that
+share it (`served`), and one with the idle timeout lowered through RPCARENA_IDLE_TIMEOUT_S for
+those that wait on it (`idle_served`). Outcomes are asserted, never durations; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rpcarena import contenders
 from rpcarena.codec import frames
 from rpcarena.codec.tagless import varint
 from rpcarena.protocol import limits, schema, semantics
-from tests.e2e.test_bounds import _available
+from tests.conftest import serve_shared
 
 OVER = limits.MAX_REQUEST_BYTES + 1
 IDLE_S = "2"  # short, yet long enough for one call of a server under load
@@ -109,6 +110,12 @@ OWN_ANSWERS = {("rest-warp", "_http_chunked"): {"411"},  # warp reads no chunked
 SERVERS = sorted(c.id for c in contenders.all_contenders().values() if c.protocol in (*RAW_ATTACKS, "grpc"))
 
 
+@pytest.fixture(scope="module")
+def idle_served(request, tmp_path_factory):
+    """`served`, with the idle timeout lowered to IDLE_S (parametrized indirectly, as `served` is)."""
+    yield from serve_shared(request, tmp_path_factory, {limits.IDLE_TIMEOUT_ENV: IDLE_S})
+
+
 def _address(server) -> tuple[str, int]:
     host, _, port = server.target.rpartition(":")
     return host, int(port)
@@ -140,10 +147,9 @@ def _grpc_oversized(target: str) -> str:
     return "OK"
 
 
-@pytest.mark.parametrize("contender_id", SERVERS)
-def test_a_request_over_the_bound_gets_the_protocols_error_and_the_server_answers_on(contender_id, start_server):
-    _available(contender_id)
-    server = start_server(contender_id)
+@pytest.mark.parametrize("served", SERVERS, indirect=True)
+def test_a_request_over_the_bound_gets_the_protocols_error_and_the_server_answers_on(served):
+    server, contender_id = served, served.contender.id
     protocol = contenders.get(contender_id).protocol
     if protocol == "grpc":
         assert _grpc_oversized(server.target) in GRPC_REFUSALS.get(contender_id, {"RESOURCE_EXHAUSTED"})
@@ -153,11 +159,9 @@ def test_a_request_over_the_bound_gets_the_protocols_error_and_the_server_answer
     _answers(contender_id, server.target)
 
 
-@pytest.mark.parametrize("contender_id", SERVERS)
-def test_a_connection_that_sends_nothing_is_closed(contender_id, start_server, monkeypatch):
-    _available(contender_id)
-    monkeypatch.setenv(limits.IDLE_TIMEOUT_ENV, IDLE_S)
-    server = start_server(contender_id)
+@pytest.mark.parametrize("idle_served", SERVERS, indirect=True)
+def test_a_connection_that_sends_nothing_is_closed(idle_served):
+    server, contender_id = idle_served, idle_served.contender.id
     _answers(contender_id, server.target)  # warm: a cold server's first reply may take the timeout
     with socket.create_connection(_address(server), timeout=WAIT_S) as sock:
         assert _read_to_end(sock) == "closed"
@@ -167,13 +171,11 @@ def test_a_connection_that_sends_nothing_is_closed(contender_id, start_server, m
 TCP_ESTABLISHED = 1  # tcpi_state, the first byte of TCP_INFO
 
 
-@pytest.mark.parametrize("contender_id", [s for s in SERVERS if contenders.get(s).protocol == "tcp-raw"])
-def test_a_peer_that_takes_no_reply_is_closed(contender_id, start_server, monkeypatch):
+@pytest.mark.parametrize("idle_served", [s for s in SERVERS if contenders.get(s).protocol == "tcp-raw"], indirect=True)
+def test_a_peer_that_takes_no_reply_is_closed(idle_served):
     """Echo requests sent until neither side's buffers take more, no reply read: the server's
     write stalls, and it must give the connection up rather than hold it."""
-    _available(contender_id)
-    monkeypatch.setenv(limits.IDLE_TIMEOUT_ENV, IDLE_S)
-    server = start_server(contender_id)
+    server, contender_id = idle_served, idle_served.contender.id
     with socket.create_connection(_address(server), timeout=WAIT_S) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.setblocking(False)
@@ -202,12 +204,11 @@ def _state(sock: socket.socket) -> int:
 SLOWLORIS = 200
 
 
-@pytest.mark.parametrize("contender_id", [s for s in SERVERS if contenders.get(s).protocol == "http-json"])
-def test_the_server_answers_while_200_slowloris_connections_are_held(contender_id, start_server):
+@pytest.mark.parametrize("served", [s for s in SERVERS if contenders.get(s).protocol == "http-json"], indirect=True)
+def test_the_server_answers_while_200_slowloris_connections_are_held(served):
     """200 connections each holding a request whose headers never end: a server whose handler
     threads wait on them answers nobody else."""
-    _available(contender_id)
-    server = start_server(contender_id)
+    server, contender_id = served, served.contender.id
     held = []
     try:
         for _ in range(SLOWLORIS):
