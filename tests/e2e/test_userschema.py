@@ -4,6 +4,7 @@ and the schema served and called by every mechanism that serves one, against rea
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from pathlib import Path
 
@@ -11,10 +12,15 @@ import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
 
 import rpcarena
+from rpcarena import workloads
+from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import UsageError
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.contender_cells import plans
 from rpcarena.userschema import compiled, fill, replies, samples
-from tests.conftest import cli, run_cli
+from rpcarena.userschema.workload import UserWorkload, build
+from tests.conftest import cli
 from tests.helpers import EXAMPLES
 
 SHOP = """syntax = "proto3";
@@ -115,11 +121,11 @@ def _cells(path: Path) -> dict[str, rpcarena.Cell]:
 def test_a_user_schema_through_every_python_mechanism(tmp_path):
     """Served and called for real; every answer checked against the expected reply."""
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method", "orders.Orders/Place",
-                   "--data-file", str(EXAMPLES / "orders" / "requests.jsonl"), "--reply-size", "1KB",
-                   "--server-work", "50us", "--contender",
-                   "tcp-raw,grpc-py,rest-fastapi,tagless,typed-json,rpyc-tuple-nodelay,thrift-binary",
-                   "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    done = cli("run", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method", "orders.Orders/Place",
+               "--data-file", str(EXAMPLES / "orders" / "requests.jsonl"), "--reply-size", "1KB",
+               "--server-work", "50us", "--contender",
+               "tcp-raw,grpc-py,rest-fastapi,tagless,typed-json,rpyc-tuple-nodelay,thrift-binary",
+               "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
     for contender in ("tcp-raw", "grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay",
@@ -152,9 +158,9 @@ def _time_goes_in_parts(out: Path) -> None:
 
 def test_a_stream_is_measured_by_grpc_and_unsupported_in_rest(tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-py,rest-fastapi",
-                   "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    done = cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
+               "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-py,rest-fastapi",
+               "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
     assert cells["grpc-py"].status == "ok" and cells["grpc-py"].calls == 20 and cells["grpc-py"].errors == {}
@@ -169,10 +175,10 @@ def test_a_one_way_stream_is_a_stream_a_call_measured_by_grpc_and_named_unsuppor
     reads K replies: the bytes a call moves say so, every reply is checked, and the mechanisms
     without such a stream say why."""
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
-                   "--data-file", str(EXAMPLES / "streaming" / "requests.jsonl"), "--reply-size", "200B",
-                   "--stream-messages", "7", "--contender", "grpc-py,tcp-raw,rest-fastapi,tagless",
-                   "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    done = cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
+               "--data-file", str(EXAMPLES / "streaming" / "requests.jsonl"), "--reply-size", "200B",
+               "--stream-messages", "7", "--contender", "grpc-py,tcp-raw,rest-fastapi,tagless",
+               "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert f"7 {'requests' if stream == 'client' else 'replies'} a call's stream" in done.stderr
     cells = _cells(out)
@@ -185,48 +191,39 @@ def test_a_one_way_stream_is_a_stream_a_call_measured_by_grpc_and_named_unsuppor
     assert recorded["stream_messages"] == 7
 
 
-ONE_WAY_WRONG = """
-import dataclasses, json, sys
-from pathlib import Path
-from rpcarena import workloads
-from rpcarena.config import RunConfig
-from rpcarena.orchestration.arena import Arena
-from rpcarena.orchestration.contender_cells import plans
-from rpcarena.userschema.workload import UserWorkload, build
-
-options = UserWorkload(proto=sys.argv[1], method=sys.argv[3], data='{"symbol": "A"}', stream_messages=3)
-right = build(options)
-short = lambda call: right.reference(call) + right.reference(call)[:1]  # one reply more than the server sends
-other = lambda call: {"symbol": "B"}
-workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=short if right.mode == "server_stream" else other)
-config = RunConfig(contenders=json.loads(sys.argv[4]), client_drivers=json.loads(sys.argv[5]), workloads=[right.id],
-                   calls=5, warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
-print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
-"""
+def wrong_cells(proto: Path, method: str, data: str, expected, contenders: list[str], clients: list[str] | None,
+                out: Path, warmup_max_s: float | None = None, **options) -> dict[str, dict]:
+    """The errors of each contender's cell of METHOD when the drivers expect `expected(right reply)`
+    instead of the right reply: measured in this process, the workload's reference replaced while
+    the arena runs."""
+    user = UserWorkload(proto=str(proto), method=method, data=data, **options)
+    right = build(user)
+    config = RunConfig(contenders=contenders, client_drivers=clients, workloads=[right.id], calls=5, warmup_s=0,
+                       warmup_max_s=warmup_max_s, out=out, user_schema=user.to_json())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(workloads.WORKLOADS, right.id,
+                      dataclasses.replace(right, reference=lambda call: expected(right.reference(call))))
+        return {c.contender: c.errors for c in Arena(config, plans(config)).run().cells}
 
 
 def one_way_wrong(tmp_path: Path, method: str, contenders: list[str], clients: list[str] | None) -> dict:
     """The errors of each contender's cell when its client expects another reply to a client stream,
-    or one reply more than a server stream sends (ONE_WAY_WRONG, in a process of its own)."""
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-c", ONE_WAY_WRONG, str(EXAMPLES / "streaming" / "ticks.proto"),
-                           str(tmp_path / "w.json"), f"ticks.Ticker/{method}", json.dumps(contenders),
-                           json.dumps(clients)], capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1])
+    or one reply more than a server stream sends."""
+    def wrong(replies):  # Watch is a server stream (one tick sent, its replies), Record a client stream
+        return replies + replies[:1] if method == "Watch" else {"symbol": "B"}
+    return wrong_cells(EXAMPLES / "streaming" / "ticks.proto", f"ticks.Ticker/{method}", '{"symbol": "A"}', wrong,
+                       contenders, clients, tmp_path / "w.json", stream_messages=3)
 
 
 def one_way_served(tmp_path: Path, method: str, contenders: str, clients: str, served: list[tuple[str, str]],
-                   *options: str, timeout: float = 600) -> None:
+                   *options: str) -> None:
     """Runs ticks.Ticker/METHOD (--fill ticks, 4 messages a call's stream) with CONTENDERS and CLIENTS
     and checks that each (contender, client) of SERVED made its 20 calls, every reply right."""
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--stream-messages", "4", "--contender",
-                   contenders, "--client", clients, "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out),
-                   *options, timeout=timeout)
+    done = cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", f"ticks.Ticker/{method}",
+               "--fill", "strings=8B,repeated=4,seed=3,count=2", "--stream-messages", "4", "--contender",
+               contenders, "--client", clients, "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out),
+               *options)
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in served:
@@ -241,10 +238,10 @@ def test_a_one_way_streams_wrong_answer_or_missing_reply_is_counted(tmp_path, me
 
 def test_a_feature_a_mechanism_cannot_express_is_an_unsupported_cell_naming_it(tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "large" / "documents.proto"), "--method", "documents.Store/Put",
-                   "--fill", "bytes=1KB", "--reply-size", "64B", "--contender", "tagless,typed-json,thrift-binary",
-                   "-n", "5",
-                   "--repeat", "1", "-o", str(out))
+    done = cli("run", "--proto", str(EXAMPLES / "large" / "documents.proto"), "--method", "documents.Store/Put",
+               "--fill", "bytes=1KB", "--reply-size", "64B", "--contender", "tagless,typed-json,thrift-binary",
+               "-n", "5",
+               "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = _cells(out)
     assert cells["tagless"].status == cells["thrift-binary"].status == "unsupported"
@@ -273,9 +270,9 @@ def test_typed_json_and_tagless_carry_bytes_enums_and_typed_json_maps_and_oneofs
                                        (flat, "shop.Lines/Put", '{"sku": "s", "kind": "TOOL", "tag": "/wA=", '
                                         '"more": ["AA==", ""]}', ())):
         out = tmp_path / "r.json"
-        done = run_cli("run", "--proto", str(proto), "--method", method, "--data", data, *reply,
-                       "--contender", "typed-json,tagless,grpc-py", "-n", "20", "--warmup", "0s", "--repeat", "1",
-                       "-o", str(out), "--force")
+        done = cli("run", "--proto", str(proto), "--method", method, "--data", data, *reply,
+                   "--contender", "typed-json,tagless,grpc-py", "-n", "20", "--warmup", "0s", "--repeat", "1",
+                   "-o", str(out), "--force")
         assert done.returncode == 0, done.stderr
         cells = _cells(out)
         measured = ("typed-json", "grpc-py") if proto == shop else ("typed-json", "tagless", "grpc-py")
@@ -289,8 +286,8 @@ def test_typed_json_and_tagless_carry_bytes_enums_and_typed_json_maps_and_oneofs
 def test_a_bad_sample_on_the_command_line_is_one_line_naming_it(tmp_path):
     data = tmp_path / "requests.jsonl"
     data.write_text('{"order_id": "A-1"}\n{"order_id": 5, "items": "none"}\n')
-    done = run_cli("run", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method", "orders.Orders/Place",
-                   "--data-file", str(data), "-o", str(tmp_path / "r.json"))
+    done = cli("run", "--debug-mode", "--proto", str(EXAMPLES / "orders" / "orders.proto"), "--method",
+               "orders.Orders/Place", "--data-file", str(data), "-o", str(tmp_path / "r.json"))
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert f"{data}:2: the sample does not fit orders.PlaceRequest" in done.stderr
     assert not (tmp_path / "r.json").exists()
@@ -304,34 +301,9 @@ def test_the_drive_spec_carries_the_compiled_schema_and_leaves_it_out_otherwise(
     assert "schema_b64" not in spec.but(schema_b64=None).to_json()  # the seeds' specs are as they were
 
 
-WRONG_ANSWERS = """
-import dataclasses, json, sys
-from pathlib import Path
-from rpcarena import workloads
-from rpcarena.config import RunConfig
-from rpcarena.orchestration.arena import Arena
-from rpcarena.orchestration.contender_cells import plans
-from rpcarena.userschema.workload import UserWorkload, build
-
-options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"order_id": "A-1"}')
-right = build(options)
-workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
-config = RunConfig(contenders=["grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay",
-                                "thrift-compact"],
-                   workloads=[right.id], calls=5,
-                   warmup_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
-print(json.dumps({c.contender: c.errors for c in Arena(config, plans(config)).run().cells}))
-"""
-
-
 def test_every_mechanism_checks_each_reply_against_the_expected_one(tmp_path):
     """The servers answer "A-1" while the drivers expect "A-2": every call is a wrong answer."""
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-c", WRONG_ANSWERS, str(EXAMPLES / "orders" / "orders.proto"),
-                           str(tmp_path / "r.json")], capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    errors = json.loads(done.stdout.splitlines()[-1])
-    mechanisms = ("grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay", "thrift-compact")
+    mechanisms = ["grpc-py", "rest-fastapi", "tagless", "typed-json", "rpyc-tuple-nodelay", "thrift-compact"]
+    errors = wrong_cells(EXAMPLES / "orders" / "orders.proto", "orders.Orders/Place", '{"order_id": "A-1"}',
+                         lambda right: {"order_id": "A-2"}, mechanisms, None, tmp_path / "r.json")
     assert errors == {c: {"wrong_answer": 5} for c in mechanisms}
