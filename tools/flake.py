@@ -8,7 +8,7 @@ a line per run and, at the end, each failed test with how many of its file's run
 Exits 1 when any run failed. The loops end with it (normally, on Ctrl-C or SIGTERM).
 
     python tools/flake.py tests/e2e/test_fault_drill.py -n 3
-    python tools/flake.py $(python tools/flake.py --starting) -n 3 --report flake.txt
+    python tools/flake.py $(python tools/flake.py --starting) -n 3 -m e2e --report flake.txt
 """
 
 from __future__ import annotations
@@ -43,11 +43,13 @@ def busy_loops(count: int) -> Iterator[None]:
             loop.wait()
 
 
-def run_once(target: str, python: str, timeout_s: float) -> tuple[list[str], str, float]:
-    """One pytest of the target: the failed tests' ids, its summary line, its wall time."""
+def run_once(target: str, python: str, timeout_s: float, marks: str | None) -> tuple[list[str], str, float]:
+    """One pytest of the target (its tests of `marks` only, when given): the failed tests' ids, its
+    summary line, its wall time."""
     start = time.monotonic()
+    selected = ["-m", marks] if marks else []
     try:
-        done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", target],
+        done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *selected, target],
                               cwd=ROOT, capture_output=True, text=True, timeout=timeout_s, check=False)
         out = done.stdout
     except subprocess.TimeoutExpired as late:
@@ -72,6 +74,7 @@ def main() -> int:
     parser.add_argument("targets", nargs="*", help="test files (or FILE::TEST ids), relative to the checkout")
     parser.add_argument("-n", "--runs", type=int, default=3, help="runs of each target (default 3)")
     parser.add_argument("--loops", type=int, default=os.cpu_count() or 2, help="busy loops (default: one per CPU)")
+    parser.add_argument("-m", "--marks", help="only the tests of this marker expression, e.g. e2e (default: all)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds one run may take (default 3600)")
     parser.add_argument("--report", type=Path, help="also write the report to this file")
     parser.add_argument("--starting", action="store_true", help="print the files that start processes, and exit")
@@ -86,7 +89,7 @@ def main() -> int:
     with busy_loops(args.loops):
         for target in args.targets:
             for k in range(1, args.runs + 1):
-                failed, summary, took = run_once(target, sys.executable, args.timeout)
+                failed, summary, took = run_once(target, sys.executable, args.timeout, args.marks)
                 runs[target] += 1
                 failures.update(failed)
                 lines.append(f"{target} run {k}/{args.runs}: {summary} ({took:.0f} s)")

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import builtins
 import dis
-import importlib
 import inspect
 import multiprocessing
 import subprocess
@@ -61,11 +60,12 @@ STARTS: tuple[Any, ...] = (
     proxy.Haproxy, Link, testbed.Testbed, cluster_engine.Engine, cluster_cells.ClusterCells, cluster_cells.shared,
     Worker.ensure_built, STARTS_METHOD,
 )
-DEBUG_MODE = "--debug-mode"  # a measuring command that makes its cells up (orchestration.debug_cells)
+DEBUG_OPTION = "--debug-mode"  # a measuring command that makes its cells up (orchestration.debug_cells)
 STARTING_MODULES = ("distributed",)  # Dask: its clusters start worker processes
 # the plans of real cells: they start processes once an arena runs them
 REAL_PLANS: tuple[Any, ...] = (contender_cells.plans, target_cells.plans, cluster_cells.plans, cluster_targets.plans)
 RUNS_PLANS: tuple[Any, ...] = (Arena, find_max)
+_STARTS, _REAL_PLANS, _RUNS_PLANS = ({id(o) for o in objects} for objects in (STARTS, REAL_PLANS, RUNS_PLANS))
 # one-shot tools a unit test may run (through the code it tests: the sweep of what a dead rpcarena
 # left, the git revision of the environment, protoc compiling a schema into descriptors, cached)
 QUICK_TOOLS = frozenset({"git", "nft", "ip", "protoc", "sysctl", "tc", "ethtool", "sudo", "uname"})
@@ -74,12 +74,10 @@ QUICK_MODULES = frozenset({"grpc_tools.protoc"})  # python -m MODULE
 
 def is_e2e(item: pytest.Item) -> bool:
     """Whether `item` starts a process, by the rule of this module's docstring."""
-    found = _Found()
+    found = 0
     for function in _walked(item):
-        found.read(function, getattr(item, "cls", None))
-        if found.starts:
-            return True
-    return found.starts
+        found |= _summary(function, getattr(item, "cls", None))
+    return starts(found)
 
 
 def _walked(item: pytest.Item) -> Iterator[Any]:
@@ -94,57 +92,73 @@ def _walked(item: pytest.Item) -> Iterator[Any]:
                 yield fixture.func
 
 
+_OURS: dict[int, bool] = {}
+
+
 def _ours(obj: Any) -> bool:
     """A function or class of a test module or conftest (not of tests/helpers, listed in STARTS)."""
-    try:
-        path = Path(inspect.getfile(obj)).resolve()
-    except (TypeError, OSError):
-        return False
-    return TESTS in path.parents and HELPERS not in path.parents
+    if id(obj) not in _OURS:
+        try:
+            path = Path(inspect.getfile(obj)).resolve()
+        except (TypeError, OSError):
+            path = HELPERS
+        _OURS[id(obj)] = TESTS in path.parents and HELPERS not in path.parents
+    return _OURS[id(obj)]
 
 
-class _Found:
-    """What the code read so far names: a starter, real plans, an arena to run them."""
+# What some code names, itself or through the code of tests/ it calls: bits of an int, or-ed together
+STARTER, PLANS, RUNS, MEASURING_CLI, DEBUG = 1, 2, 4, 8, 16  # a starter, real plans, an arena to run them,
+# the command measuring in this process, --debug-mode
 
-    def __init__(self) -> None:
-        self.seen: set[int] = set()
-        self.starter = self.plans = self.runs = self.measuring_cli = self.debug = False
 
-    @property
-    def starts(self) -> bool:
-        return self.starter or (self.plans and self.runs) or (self.measuring_cli and not self.debug)
+def starts(found: int) -> bool:
+    real_plans_run = found & (PLANS | RUNS) == PLANS | RUNS
+    return bool(found & STARTER) or real_plans_run or found & (MEASURING_CLI | DEBUG) == MEASURING_CLI
 
-    def read(self, function: Any, cls: type | None = None) -> None:
-        code = getattr(function, "__code__", None)
-        if code is None or id(code) in self.seen:
-            return
-        self.seen.add(id(code))
-        self._code(code, function.__globals__, {"self": cls} if cls else {})
 
-    def _code(self, code: types.CodeType, globals_: dict[str, Any], local: dict[str, Any]) -> None:
-        for obj, after in _named(code, globals_, local):
-            self._judge(obj, after)
-        for const in code.co_consts:  # lambdas, nested functions, comprehensions
-            if isinstance(const, types.CodeType) and id(const) not in self.seen:
-                self.seen.add(id(const))
-                self._code(const, globals_, dict(local))
+_SUMMARIES: dict[tuple[int, int], int] = {}  # a function's (and its class's) once read: tests share them
 
-    def _judge(self, obj: Any, after: Any) -> None:
-        if obj is cli.cli:  # in this process: it measures (or builds) when its command does, unless in debug mode
-            self.measuring_cli |= not (isinstance(after, str) and after not in cli.STARTING)
-        elif obj == DEBUG_MODE if isinstance(obj, str) else isinstance(obj, (tuple, list)) and DEBUG_MODE in obj:
-            self.debug = True
-        elif any(obj is s for s in STARTS) or _from_starting_module(obj):
-            self.starter = True
-        elif any(obj is p for p in REAL_PLANS):
-            self.plans = True
-        elif any(obj is r for r in RUNS_PLANS):
-            self.runs = True
-        elif inspect.isclass(obj) and _ours(obj):
-            for member in vars(obj).values():
-                self.read(getattr(member, "__func__", member), obj)
-        elif inspect.isfunction(obj) and _ours(obj):
-            self.read(obj)
+
+def _summary(function: Any, cls: type | None = None) -> int:
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return 0
+    key = (id(code), id(cls))
+    if key not in _SUMMARIES:
+        _SUMMARIES[key] = 0  # while it is read: a call back into it adds nothing
+        _SUMMARIES[key] = _read(code, function.__globals__, {"self": cls} if cls else {})
+    return _SUMMARIES[key]
+
+
+def _read(code: types.CodeType, globals_: dict[str, Any], local: dict[str, Any]) -> int:
+    found = 0
+    for obj, after in _named(code, globals_, local):
+        found |= _judged(obj, after)
+    for const in code.co_consts:  # lambdas, nested functions, comprehensions
+        if isinstance(const, types.CodeType):
+            found |= _read(const, globals_, dict(local))
+    return found
+
+
+def _judged(obj: Any, after: Any) -> int:
+    if obj is cli.cli:  # in this process: it measures (or builds) when its command does, unless in debug mode
+        return 0 if isinstance(after, str) and after not in cli.STARTING else MEASURING_CLI
+    if obj == DEBUG_OPTION if isinstance(obj, str) else isinstance(obj, (tuple, list)) and DEBUG_OPTION in obj:
+        return DEBUG
+    if id(obj) in _STARTS or _from_starting_module(obj):
+        return STARTER
+    if id(obj) in _REAL_PLANS:
+        return PLANS
+    if id(obj) in _RUNS_PLANS:
+        return RUNS
+    if inspect.isclass(obj) and _ours(obj):
+        found = 0
+        for member in vars(obj).values():
+            found |= _summary(getattr(member, "__func__", member), obj)
+        return found
+    if inspect.isfunction(obj) and _ours(obj):
+        return _summary(obj)
+    return 0
 
 
 def _from_starting_module(obj: Any) -> bool:
@@ -175,7 +189,7 @@ def _named(code: types.CodeType, globals_: dict[str, Any], local: dict[str, Any]
             if obj is None and inspect.ismodule(imported):
                 obj = _module(f"{imported.__name__}.{name}")
         elif op == "LOAD_CONST":  # "--debug-mode", or a tuple of options holding it
-            obj = name if name == DEBUG_MODE or isinstance(name, tuple) else None
+            obj = name if name == DEBUG_OPTION or isinstance(name, tuple) else None
         elif op in ("STORE_FAST", "STORE_DEREF", "STORE_NAME"):
             local[name] = obj
             continue
@@ -186,14 +200,9 @@ def _named(code: types.CodeType, globals_: dict[str, Any], local: dict[str, Any]
 
 
 def _module(name: str) -> Any:
-    if not name or name.startswith("."):
-        return None
-    if name in sys.modules:
-        return sys.modules[name]
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
+    """The module, if imported already (what a test imports inside its body and nothing imported
+    before goes unread: the unit tier's guard sees it)."""
+    return sys.modules.get(name)
 
 
 def guard_unit(monkeypatch: pytest.MonkeyPatch, nodeid: str) -> None:
