@@ -5,8 +5,9 @@ marked `e2e` here, by the rule of tests/helpers/tiers.py (no test is marked by h
 the unit tier (`make check`: `pytest -m "not e2e"`), where a test that starts a process fails.
 A module of timing- or CPU-sensitive tests (an open loop's pacing, contention, drift, a link,
 pinned CPUs) says `pytestmark = pytest.mark.serial`: under xdist (`--dist loadgroup`) its tests
-run one after another on one worker with the other serial modules; every other module's tests
-stay together on one worker (a module's shared servers and builds are made once).
+run one after another on one worker with the other serial modules. A module's tests that share a
+fixture made once (a server, a build) stay together on one worker; the rest go to whichever worker
+is free.
 
 The helpers live in tests/helpers/ (`from tests.helpers.cli import run_cli`); the names below are
 imported here too, for the tests that import them from conftest.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -47,8 +49,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if is_e2e(item):
             item.add_marker(pytest.mark.e2e)
-        group = "serial" if item.get_closest_marker("serial") else item.nodeid.partition("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        group = "serial" if item.get_closest_marker("serial") else _shared_by_module(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _shared_by_module(item: pytest.Item) -> str | None:
+    """The test's file, when the test uses a fixture of tests/ made once for more than one test (a
+    module's server, a build): its module's tests then run on one worker, which makes it once. Other
+    tests go to whichever worker is free."""
+    info = getattr(item, "_fixtureinfo", None)
+    for name in item.fixturenames if info else ():
+        defs = info.name2fixturedefs.get(name, ())
+        if defs and defs[-1].scope != "function" and "tests" in Path(defs[-1].func.__code__.co_filename).parts:
+            return item.nodeid.partition("::")[0]
+    return None
 
 
 @pytest.fixture(autouse=True)
@@ -100,8 +115,12 @@ def serve_shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         server.stop()
 
 
+COLD_TIMEOUT_S = 60  # a call's timeout where a JVM's first calls are measured cold, on a busy machine
+
+
 @pytest.fixture
 def no_jit_warmup(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cells measured in this process (`cli`, `Arena`) without the least warm-up a JIT's manifest asks
-    (`min_warmup_s`: 5 s a JVM cell, server or client): for tests of answers, not of speed."""
+    (`min_warmup_s`: 5 s a JVM cell, server or client): for tests of answers, not of speed. A cold
+    JVM's first call can take seconds on a busy machine: such a test gives its calls COLD_TIMEOUT_S."""
     monkeypatch.setattr(contender_cells, "_least_warmup_s", lambda side: 0.0)
