@@ -19,7 +19,7 @@ from tests.conftest import cli
 def usp_run(tmp_path_factory):
     """A small arena from the command line: four contenders, two usp2018 functions. (Every function
     over every Python contender's server is tests/e2e/test_contenders.py's; a pattern's workloads,
-    tests/test_units.py's.)"""
+    tests/seeds/test_workloads.py's.)"""
     out = tmp_path_factory.mktemp("usp") / "usp.json"
     done = cli("run", "--contender", "grpc-py,rpyc,rest-fastapi,tcp-raw", "--workload", "usp.int32,usp.distance",
                "--calls", "30", "--warmup", "0", "--out", str(out))
