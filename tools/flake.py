@@ -92,7 +92,8 @@ def main() -> int:
                 failed, summary, took = run_once(target, sys.executable, args.timeout, args.marks)
                 runs[target] += 1
                 failures.update(failed)
-                lines.append(f"{target} run {k}/{args.runs}: {summary} ({took:.0f} s)")
+                lines.append(f"{target} run {k}/{args.runs}: {summary} ({took:.0f} s)"
+                             + "".join(f"\n  failed: {test}" for test in failed))
                 print(lines[-1], flush=True)
     lines.append(f"{sum(runs.values())} runs of {len(runs)} targets under {args.loops} busy loops: "
                  f"{sum(failures.values())} failures" + ("" if failures else ", none"))
