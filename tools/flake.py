@@ -43,9 +43,10 @@ def busy_loops(count: int) -> Iterator[None]:
             loop.wait()
 
 
-def run_once(target: str, python: str, timeout_s: float, marks: str | None) -> tuple[list[str], str, float]:
+def run_once(target: str, python: str, timeout_s: float, marks: str | None,
+             log: Path | None = None) -> tuple[list[str], str, float]:
     """One pytest of the target (its tests of `marks` only, when given): the failed tests' ids, its
-    summary line, its wall time."""
+    summary line, its wall time; its whole output kept in `log` when given."""
     start = time.monotonic()
     selected = ["-m", marks] if marks else []
     try:
@@ -55,6 +56,8 @@ def run_once(target: str, python: str, timeout_s: float, marks: str | None) -> t
     except subprocess.TimeoutExpired as late:
         out = (late.stdout or b"").decode() if isinstance(late.stdout, bytes) else (late.stdout or "")
         return [f"{target} (timed out after {timeout_s:.0f} s)"], "timed out", time.monotonic() - start
+    if log is not None:
+        log.write_text(out + (done.stderr or ""))
     failed = [m.group(1) for line in out.splitlines() if (m := FAILED.match(line))]
     summary = next((m.group(1) for line in reversed(out.splitlines()) if (m := SUMMARY.match(line))), "no summary")
     if done.returncode not in (0, 5) and not failed:  # pytest itself failed (collection, a crash)
@@ -77,6 +80,7 @@ def main() -> int:
     parser.add_argument("-m", "--marks", help="only the tests of this marker expression, e.g. e2e (default: all)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds one run may take (default 3600)")
     parser.add_argument("--report", type=Path, help="also write the report to this file")
+    parser.add_argument("--logs", type=Path, help="keep each run's pytest output in this folder")
     parser.add_argument("--starting", action="store_true", help="print the files that start processes, and exit")
     args = parser.parse_args()
     if args.starting:
@@ -86,10 +90,13 @@ def main() -> int:
         parser.error("give test files, e.g. tests/e2e/test_fault_drill.py (--starting lists the e2e ones)")
     lines, failures, runs = [], Counter[str](), Counter[str]()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # through the loops' cleanup
+    if args.logs:
+        args.logs.mkdir(parents=True, exist_ok=True)
     with busy_loops(args.loops):
         for target in args.targets:
             for k in range(1, args.runs + 1):
-                failed, summary, took = run_once(target, sys.executable, args.timeout, args.marks)
+                log = args.logs / f"{target.replace('/', '_').replace(':', '_')}.{k}.log" if args.logs else None
+                failed, summary, took = run_once(target, sys.executable, args.timeout, args.marks, log)
                 runs[target] += 1
                 failures.update(failed)
                 lines.append(f"{target} run {k}/{args.runs}: {summary} ({took:.0f} s)"
