@@ -133,6 +133,21 @@ def _answers(contender_id: str, target: str) -> None:
         client.close()
 
 
+WARM_TRIES = 3
+
+
+def _warm(contender_id: str, target: str) -> None:
+    """A first call, tried again when it fails: a cold server on a busy machine (a JVM loading its
+    classes) may not read its first request within the short idle timeout, which then closes the
+    connection under it. Once a call has gone through, the server reads in time."""
+    for attempt in range(1, WARM_TRIES + 1):
+        try:
+            return _answers(contender_id, target)
+        except Exception:  # the protocol's own error for a connection closed under a call; the last is raised
+            if attempt == WARM_TRIES:
+                raise
+
+
 def _grpc_oversized(target: str) -> str:
     import grpc
 
@@ -162,7 +177,7 @@ def test_a_request_over_the_bound_gets_the_protocols_error_and_the_server_answer
 @pytest.mark.parametrize("idle_served", SERVERS, indirect=True)
 def test_a_connection_that_sends_nothing_is_closed(idle_served):
     server, contender_id = idle_served, idle_served.contender.id
-    _answers(contender_id, server.target)  # warm: a cold server's first reply may take the timeout
+    _warm(contender_id, server.target)
     with socket.create_connection(_address(server), timeout=WAIT_S) as sock:
         assert _read_to_end(sock) == "closed"
     _answers(contender_id, server.target)
