@@ -17,12 +17,21 @@ from rpcarena.contenders import native
 from rpcarena.errors import UsageError
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import client_ids, plans
+from tests.conftest import COLD_TIMEOUT_S
 
 # a scalar, a nested message, a large one and a stream: every encoding of every shared vector is the
 # workers' own tests' to check (test-native), so here each path end to end once, a cell per server start
 WORKLOADS = ["usp.int64", "usp.distance", "hprpc.large8192", "cs6650.stream"]
 JVM_WORKLOADS = ["usp.int64", "hprpc.large8192", "cs6650.stream"]
 NATIVE = [c.id for c in contenders.all_contenders().values() if isinstance(c, native.NativeContender)]
+# answers are checked here, not speed: a JVM's cells need not warm up for 5 s (the JIT's manifest)
+pytestmark = pytest.mark.usefixtures("no_jit_warmup")
+
+
+def _cold(**fields) -> RunConfig:
+    """A configuration whose cells start measuring at once, a JVM's too (no_jit_warmup), each call
+    given the time a cold runtime takes on a busy machine."""
+    return RunConfig(**{"warmup_s": 0, "warmup_max_s": 0, "timeout_ms": COLD_TIMEOUT_S * 1000, **fields})
 
 
 def _available(contender_id: str) -> None:
@@ -37,8 +46,8 @@ def test_native_contender_verified_by_its_own_and_python_clients(contender_id, t
     contender = contenders.get(contender_id)
     clients = [contender.language] + contenders.python_client_ids(contender.protocol)[:1]
     loads = JVM_WORKLOADS if contender.language == "java" else WORKLOADS
-    config = RunConfig(contenders=[contender_id], workloads=loads, client_drivers=clients, calls=20,
-                       warmup_s=0, warmup_max_s=0, out=tmp_path / "r.json")
+    config = _cold(contenders=[contender_id], workloads=loads, client_drivers=clients, calls=20,
+                   out=tmp_path / "r.json")
     results = Arena(config, plans(config)).run()
     measured = [c for c in results.cells if c.status == "ok"]
     for cell in results.cells:
@@ -52,8 +61,8 @@ def test_matrix_python_client_to_every_grpc_server(tmp_path):
     servers = [c for c in ("grpc-go", "grpc-tonic", "grpc-java") if c in NATIVE]
     for server in servers:
         _available(server)
-    config = RunConfig(contenders=servers + ["grpc-py"], workloads=["usp.person"], client_drivers=["py"],
-                       calls=20, warmup_s=0, warmup_max_s=0, out=tmp_path / "r.json")
+    config = _cold(contenders=servers + ["grpc-py"], workloads=["usp.person"], client_drivers=["py"], calls=20,
+                   out=tmp_path / "r.json")
     for cell in Arena(config, plans(config)).run().cells:
         assert cell.status == "ok" and cell.calls == 20, (cell.contender, cell.reason)
 
@@ -64,8 +73,7 @@ def test_native_driver_reports_synced_server_counters(tmp_path):
         pytest.skip("no native worker syncs")
     ids = [next(c.id for c in contenders.all_contenders().values()
                 if c.language == lang and c.protocol == "tcp-raw") for lang in synced]
-    config = RunConfig(contenders=ids, workloads=["usp.int32"], calls=50, warmup_s=0.2, warmup_max_s=0,
-                       out=tmp_path / "r.json")
+    config = _cold(contenders=ids, workloads=["usp.int32"], calls=50, warmup_s=0.2, out=tmp_path / "r.json")
     for cell in Arena(config, plans(config)).run().cells:
         assert cell.status == "ok", cell.reason
         assert not cell.server_counters_include_warmup
@@ -81,8 +89,8 @@ def test_load_client_rust_h1_verifies_every_http_json_server(tmp_path):
     if load_client.unavailable() and os.environ.get("CI") != "true":
         pytest.skip(load_client.unavailable())
     servers = [c for c in ("rest-warp", "rest-go", "rest-jackson") if c in NATIVE] + ["rest-fastapi"]
-    config = RunConfig(contenders=servers, workloads=["usp.person", "hprpc.large8192", "infobip.items10"],
-                       client_drivers=["rust-h1"], calls=20, warmup_s=0, warmup_max_s=0, out=tmp_path / "r.json")
+    config = _cold(contenders=servers, workloads=["usp.person", "hprpc.large8192", "infobip.items10"],
+                   client_drivers=["rust-h1"], calls=20, out=tmp_path / "r.json")
     cells = Arena(config, plans(config)).run().cells
     assert len(cells) == 3 * len(servers)
     for cell in cells:

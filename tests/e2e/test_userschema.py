@@ -20,7 +20,7 @@ from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
 from rpcarena.userschema import compiled, fill, replies, samples
 from rpcarena.userschema.workload import UserWorkload, build
-from tests.conftest import cli
+from tests.conftest import COLD_TIMEOUT_S, cli
 from tests.helpers import EXAMPLES
 
 SHOP = """syntax = "proto3";
@@ -195,11 +195,12 @@ def wrong_cells(proto: Path, method: str, data: str, expected, contenders: list[
                 out: Path, warmup_max_s: float | None = None, **options) -> dict[str, dict]:
     """The errors of each contender's cell of METHOD when the drivers expect `expected(right reply)`
     instead of the right reply: measured in this process, the workload's reference replaced while
-    the arena runs."""
+    the arena runs (each call given the time a cold JVM's first takes on a busy machine)."""
     user = UserWorkload(proto=str(proto), method=method, data=data, **options)
     right = build(user)
     config = RunConfig(contenders=contenders, client_drivers=clients, workloads=[right.id], calls=5, warmup_s=0,
-                       warmup_max_s=warmup_max_s, out=out, user_schema=user.to_json())
+                       warmup_max_s=warmup_max_s, timeout_ms=COLD_TIMEOUT_S * 1000, out=out,
+                       user_schema=user.to_json())
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(workloads.WORKLOADS, right.id,
                       dataclasses.replace(right, reference=lambda call: expected(right.reference(call))))

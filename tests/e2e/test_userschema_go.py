@@ -7,10 +7,8 @@ test that needs it); the build cache is the user's own, as every other native te
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -22,8 +20,8 @@ from rpcarena.process import builds
 from rpcarena.protocol import schema
 from rpcarena.results import Cell
 from rpcarena.userschema import compiled
-from tests.conftest import run_cli
-from tests.e2e.test_userschema import one_way_wrong
+from tests.conftest import cli
+from tests.e2e.test_userschema import one_way_wrong, wrong_cells
 from tests.helpers import EXAMPLES
 
 ORDERS = EXAMPLES / "orders" / "orders.proto"
@@ -64,9 +62,9 @@ def all_ok(out: Path, calls: int = 30) -> dict[tuple[str, str], Cell]:
 
 
 def run_orders(out: Path, contenders: str, *extra: str) -> subprocess.CompletedProcess:
-    return run_cli("run", "--proto", str(ORDERS), "--method", "orders.Orders/Place", "--data-file",
-                   str(EXAMPLES / "orders" / "requests.jsonl"), "--server-work", "50us", "--contender", contenders,
-                   "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out), *extra)
+    return cli("run", "--proto", str(ORDERS), "--method", "orders.Orders/Place", "--data-file",
+               str(EXAMPLES / "orders" / "requests.jsonl"), "--server-work", "50us", "--contender", contenders,
+               "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out), *extra)
 
 
 def test_the_go_mechanisms_serve_a_user_schema_to_the_go_and_the_python_clients(orders_variant, tmp_path):
@@ -131,9 +129,9 @@ def test_tagless_carries_bytes_and_enums_between_go_and_python(go, tmp_path):
     proto = tmp_path / "blobs.proto"
     proto.write_text(BLOBS)
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(proto), "--method", "blobs.Blobs/Put", "--fill",
-                   "bytes=300B,repeated=3,seed=2,count=3", "--contender", "tagless,tagless-go", "--client", "go,py",
-                   "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    done = cli("run", "--proto", str(proto), "--method", "blobs.Blobs/Put", "--fill",
+               "bytes=300B,repeated=3,seed=2,count=3", "--contender", "tagless,tagless-go", "--client", "go,py",
+               "-n", "30", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     assert sorted(cells) == [(c, client) for c in ("tagless", "tagless-go") for client in ("go", "py")]
@@ -148,10 +146,10 @@ def test_one_way_streams_between_go_and_python_every_reply_checked(go, tmp_path,
     client expecting another reply (or one reply more) counts every call wrong."""
     ticks = EXAMPLES / "streaming" / "ticks.proto"
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(ticks), "--method", f"ticks.Ticker/{method}", "--data-file",
-                   str(EXAMPLES / "streaming" / "requests.jsonl"), "--stream-messages", "4", "--contender",
-                   "grpc-go,grpc-py,rest-go", "--client", "go,py", "-n", "20", "--warmup", "0s", "--repeat", "1",
-                   "-o", str(out))
+    done = cli("run", "--proto", str(ticks), "--method", f"ticks.Ticker/{method}", "--data-file",
+               str(EXAMPLES / "streaming" / "requests.jsonl"), "--stream-messages", "4", "--contender",
+               "grpc-go,grpc-py,rest-go", "--client", "go,py", "-n", "20", "--warmup", "0s", "--repeat", "1",
+               "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in [(c, client) for c in ("grpc-go", "grpc-py") for client in ("go", "py")]:
@@ -164,9 +162,9 @@ def test_one_way_streams_between_go_and_python_every_reply_checked(go, tmp_path,
 
 def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go_and_tagless_go(go, tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go,rest-go,tagless-go",
-                   "--client", "go,py", "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    done = cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
+               "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-go,rest-go,tagless-go",
+               "--client", "go,py", "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in (("grpc-go", "go"), ("grpc-go", "py")):
@@ -175,35 +173,16 @@ def test_a_stream_is_served_by_grpc_go_and_unsupported_in_rest_go_and_tagless_go
     assert len(unary_only) == 4 and all(c.status == "unsupported" and "stream" in c.reason for c in unary_only)
 
 
-WRONG_ANSWERS = """
-import dataclasses, json, sys
-from pathlib import Path
-from rpcarena import workloads
-from rpcarena.config import RunConfig
-from rpcarena.orchestration.arena import Arena
-from rpcarena.orchestration.contender_cells import plans
-from rpcarena.userschema.workload import UserWorkload, build
-
-options = UserWorkload(proto=sys.argv[1], method="orders.Orders/Place", data='{"order_id": "A-1"}')
-right = build(options)
-workloads.WORKLOADS[right.id] = dataclasses.replace(right, reference=lambda request: {"order_id": "A-2"})
-config = RunConfig(contenders=json.loads(sys.argv[3]), client_drivers=json.loads(sys.argv[4]), workloads=[right.id],
-                   calls=5, warmup_s=0, warmup_max_s=0, out=Path(sys.argv[2]), user_schema=options.to_json())
-print(json.dumps([[c.contender, c.client, c.errors] for c in Arena(config, plans(config)).run().cells]))
-"""
-
-
 def wrong_answers(tmp_path: Path, served: tuple[str, ...], clients: tuple[str, ...]) -> None:
     """The servers answer "A-1" while the drivers expect "A-2": every call is a wrong answer, whichever
     client calls whichever server."""
-    done = subprocess.run([sys.executable, "-c", WRONG_ANSWERS, str(ORDERS), str(tmp_path / "r.json"),
-                           json.dumps(list(served)), json.dumps(list(clients))],
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    errors = json.loads(done.stdout.splitlines()[-1])
-    assert sorted(map(tuple, ([c, client] for c, client, _ in errors))) == sorted(
-        (c, client) for c in served for client in clients)
-    assert all(found == {"wrong_answer": 5} for _, _, found in errors), errors
+    errors = {}
+    for client in clients:
+        found = wrong_cells(ORDERS, "orders.Orders/Place", '{"order_id": "A-1"}', lambda right: {"order_id": "A-2"},
+                            list(served), [client], tmp_path / f"{client}.json", warmup_max_s=0)
+        errors.update({(contender, client): found[contender] for contender in found})
+    assert sorted(errors) == sorted((c, client) for c in served for client in clients)
+    assert all(found == {"wrong_answer": 5} for found in errors.values()), errors
 
 
 def test_the_go_client_counts_a_wrong_answer_and_a_go_server_answering_wrong_is_caught(orders_variant, tmp_path):

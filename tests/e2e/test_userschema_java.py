@@ -3,8 +3,8 @@
 Against real servers on free ports, with the Java, the Python and (for wire interop) the Go clients;
 every reply checked. The variant of the Java worker for the orders schema (the base jar plus
 protoc-java's classes for it) is built once for the module (the first test that needs it); the
-build cache is the user's own, as every other native test's. `--warmup-max 0`: the JIT's warm-up
-is not what these tests check (as the other Java correctness tests).
+build cache is the user's own, as every other native test's. `--warmup-max 0` and no least warm-up
+(`no_jit_warmup`): the JIT's warm-up is not what these tests check (as the other Java correctness tests).
 """
 
 from __future__ import annotations
@@ -19,13 +19,16 @@ from rpcarena.contenders import all_contenders
 from rpcarena.process import builds
 from rpcarena.protocol import schema
 from rpcarena.userschema import compiled
-from tests.conftest import run_cli
+from tests.conftest import COLD_TIMEOUT_S, cli
 from tests.e2e.test_userschema import one_way_served, one_way_wrong
 from tests.e2e.test_userschema_go import all_ok, buildable, orders_built, reused_and_changed, run_orders, wrong_answers
 from tests.helpers import EXAMPLES
 
 ORDERS = EXAMPLES / "orders" / "orders.proto"
 JAVA_SERVED = ("grpc-java", "rest-jackson")
+COLD = ("--warmup-max", "0", "--timeout", f"{COLD_TIMEOUT_S}s")  # measured from a cold JVM's first call
+# answers are checked here, not speed: a JVM's cells need not warm up for 5 s (the JIT's manifest)
+pytestmark = pytest.mark.usefixtures("no_jit_warmup")
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +42,7 @@ def orders_variant(java) -> builds.Worker:
 
 
 def _run(out: Path, contenders: str, *extra: str) -> subprocess.CompletedProcess:
-    return run_orders(out, contenders, "--warmup-max", "0", *extra)
+    return run_orders(out, contenders, *COLD, *extra)
 
 
 def test_the_java_mechanisms_serve_a_user_schema_to_the_java_python_and_go_clients(orders_variant, tmp_path):
@@ -67,10 +70,10 @@ def test_the_java_floor_echoes_a_user_schemas_bytes(orders_variant, tmp_path):
 
 def test_a_stream_is_served_by_grpc_java_and_unsupported_in_rest_jackson(java, tmp_path):
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-java,rest-jackson",
-                   "--client", "java,py", "-n", "20", "--warmup", "0s", "--warmup-max", "0", "--repeat", "1",
-                   "-o", str(out), timeout=600)
+    done = cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
+               "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", "grpc-java,rest-jackson",
+               "--client", "java,py", "-n", "20", "--warmup", "0s", *COLD, "--repeat", "1",
+               "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in (("grpc-java", "java"), ("grpc-java", "py")):
@@ -103,5 +106,5 @@ def test_one_way_streams_between_java_go_and_python_every_reply_checked(java, tm
     replies) served by grpc-java to the Java and Python clients, and by grpc-go to the Java client;
     then the Java client expecting another reply (or one reply more) counts every call wrong."""
     served = [("grpc-java", "java"), ("grpc-java", "py"), ("grpc-go", "java")]
-    one_way_served(tmp_path, method, "grpc-java,grpc-go", "java,py", served, "--warmup-max", "0")
+    one_way_served(tmp_path, method, "grpc-java,grpc-go", "java,py", served, *COLD)
     assert one_way_wrong(tmp_path, method, ["grpc-java"], ["java"]) == {"grpc-java": {"wrong_answer": 5}}

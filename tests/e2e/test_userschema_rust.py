@@ -17,7 +17,7 @@ from rpcarena.contenders import all_contenders
 from rpcarena.process import builds
 from rpcarena.protocol import schema
 from rpcarena.userschema import compiled
-from tests.conftest import run_cli
+from tests.conftest import cli
 from tests.e2e.test_userschema import one_way_served, one_way_wrong
 from tests.e2e.test_userschema_go import all_ok, buildable, orders_built, reused_and_changed, run_orders, wrong_answers
 from tests.helpers import EXAMPLES
@@ -85,9 +85,9 @@ def test_a_stream_is_served_by_grpc_tonic_both_ways_and_unsupported_in_rest_warp
     """A bidirectional stream: tonic's server to the Rust and Python clients, and the Rust client to
     grpcio's server (which sends its headers only with its first reply)."""
     out = tmp_path / "r.json"
-    done = run_cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
-                   "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", ",".join((*RUST_SERVED, "grpc-py")),
-                   "--client", "rust,py", "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
+    done = cli("run", "--proto", str(EXAMPLES / "streaming" / "ticks.proto"), "--method", "ticks.Ticker/Follow",
+               "--fill", "strings=8B,repeated=4,seed=3,count=2", "--contender", ",".join((*RUST_SERVED, "grpc-py")),
+               "--client", "rust,py", "-n", "20", "--warmup", "0s", "--repeat", "1", "-o", str(out))
     assert done.returncode == 0, done.stderr
     cells = {(c.contender, c.client): c for c in rpcarena.load(out).cells}
     for key in (("grpc-tonic", "rust"), ("grpc-tonic", "py"), ("grpc-py", "rust")):
