@@ -27,7 +27,9 @@ from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.errors import UsageError
 from rpcarena.orchestration.live import LiveSeries
 from rpcarena.results import Cell, load
-from tests.conftest import cli, run_cli
+from tests.conftest import cli
+
+pytestmark = pytest.mark.serial  # timing-sensitive: a stall must fall in its interval
 
 QUIET_S = 0.5  # the gap before the measured phase: the driver process starting after the probe
 STALL_AT_S, STALL_S = 1.4, 0.3
@@ -83,8 +85,8 @@ def stalling():
 
 
 def _target(url: str, out, *args: str):
-    done = run_cli("target", "--http", url, "--expect-status", "200", "--warmup", "0s", "--out", str(out),
-                   *args, timeout=180)
+    done = cli("target", "--http", url, "--expect-status", "200", "--warmup", "0s", "--out", str(out),
+               *args)
     assert "Traceback" not in done.stderr
     return done
 
@@ -196,11 +198,10 @@ def test_a_native_target_driver_keeps_intervals_too(client, stalling, tmp_path):
 
 
 def test_the_java_driver_keeps_intervals_of_a_contender_cell(tmp_path):
-    done = run_cli("run", "--contender", "tcp-raw", "--client", "java", "--workload", "usp.int32",
-                   "--duration", "1500ms", "--warmup", "0s", "--warmup-max", "0", "--clients", "2",
-                   "--interval", "500ms",
-                   "--out", str(tmp_path / "r.json"),
-                   timeout=300)
+    done = cli("run", "--contender", "tcp-raw", "--client", "java", "--workload", "usp.int32",
+               "--duration", "1500ms", "--warmup", "0s", "--warmup-max", "0", "--clients", "2",
+               "--interval", "500ms",
+               "--out", str(tmp_path / "r.json"))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     results = load(tmp_path / "r.json")
     (cell,) = results.cells
@@ -258,8 +259,8 @@ def test_met_thresholds_exit_0(slow, tmp_path):
 
 
 def test_a_threshold_without_its_unit_is_a_usage_error_before_anything_starts(tmp_path):
-    done = run_cli("target", "--http", "http://127.0.0.1:9/ok", "--threshold", "p99<1",
-                   "--out", str(tmp_path / "t.json"))
+    done = cli("target", "--debug-mode", "--http", "http://127.0.0.1:9/ok", "--threshold", "p99<1",
+               "--out", str(tmp_path / "t.json"))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "error: bad --threshold 'p99<1'" in done.stderr.strip().splitlines()[-1], done.stderr
     assert not (tmp_path / "t.json").exists()

@@ -17,7 +17,9 @@ from rpcarena.analysis.groups import group
 from rpcarena.errors import UsageError
 from rpcarena.process import placement
 from rpcarena.results import Cell, load
-from tests.conftest import command_of, descendants, popen_cli, run_cli, wait_for
+from tests.conftest import cli, command_of, descendants, popen_cli, wait_for
+
+pytestmark = pytest.mark.serial  # timing-sensitive: an open loop keeps its schedule only with a CPU to itself
 
 STALL_S = 0.3
 RATE = 100
@@ -99,8 +101,8 @@ def _starved_run(out) -> list[str]:
     client_cpus = set(placement.plan("split").clients or ())
     loops = _busy_loops(client_cpus, LOOPS_PER_CPU * len(client_cpus))
     try:
-        done = run_cli("run", "--contender", "grpc-go", "--client", "py", "--workload", "usp.int32",
-                       "--rate", "2000", "--duration", "2s", "--warmup", "0", "--force", "--out", str(out))
+        done = cli("run", "--contender", "grpc-go", "--client", "py", "--workload", "usp.int32",
+                   "--rate", "2000", "--duration", "2s", "--warmup", "0", "--force", "--out", str(out))
     finally:
         for loop in loops:
             loop.kill()

@@ -16,7 +16,7 @@ import pytest
 
 import rpcarena
 from rpcarena import report
-from tests.conftest import document, run_cli, trials
+from tests.conftest import cli, document, trials
 from tests.helpers import FIXTURE
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -86,9 +86,9 @@ def landmarks(dom: str) -> Landmarks:
 def real_report(tmp_path_factory) -> Path:
     """The report of a small real run: two contenders, one workload, two concurrency levels."""
     folder = tmp_path_factory.mktemp("chromium")
-    done = run_cli("run", "--contender", "tcp-raw,grpc-py", "--workload", "usp.int32", "--clients", "1,2",
-                   "--calls", "200", "--warmup", "0s", "--out", str(folder / "r.json"),
-                   "--report", str(folder / "r.html"))
+    done = cli("run", "--contender", "tcp-raw,grpc-py", "--workload", "usp.int32", "--clients", "1,2",
+               "--calls", "200", "--warmup", "0s", "--out", str(folder / "r.json"),
+               "--report", str(folder / "r.html"))
     assert done.returncode == 0, done.stderr
     return folder / "r.html"
 
