@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SYSTEM_PYTHON ?= python3
 
-.PHONY: arena setup system natives test test-python test-native lint bench clean
+.PHONY: arena setup system natives test test-python test-native check lint bench clean
 
 arena: setup system natives
 	$(VENV)/bin/rpcarena run --force --out results/arena.json --report results/arena.html
@@ -24,8 +24,17 @@ natives: setup system
 
 test: test-native test-python
 
+# Test files spread over the cores (xdist): a module's tests stay on one worker, and the modules
+# marked serial (timing- and CPU-sensitive) run one after another on one (tests/conftest.py).
+TEST_WORKERS ?= auto
+PYTEST := $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
+
 test-python: setup system natives
-	$(PY) -m pytest -q -p no:cacheprovider --durations=25
+	$(PYTEST) --durations=25
+
+# The edit loop: the static checks and the unit tier (every test that starts no process), in minutes.
+check: lint
+	$(PYTEST) -m "not e2e"
 
 # The delay line's timing checks (its round trip and throughput against the configured link) measure
 # durations: they are a benchmark (`make bench`), not a test; its loss and order check stays a test.

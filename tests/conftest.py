@@ -1,111 +1,76 @@
-"""Shared fixtures: real servers on ephemeral ports, and the CLI in a subprocess."""
+"""Shared fixtures, and the tiers: which tests are end to end (`e2e`) and which must run alone (`serial`).
+
+Every test that starts a server, a CLI in a fresh process, a native worker or a schema build is
+marked `e2e` here, by the rule of tests/helpers/tiers.py (no test is marked by hand); the rest is
+the unit tier (`make check`: `pytest -m "not e2e"`), where a test that starts a process fails.
+A module of timing- or CPU-sensitive tests (an open loop's pacing, contention, drift, a link,
+pinned CPUs) says `pytestmark = pytest.mark.serial`: under xdist (`--dist loadgroup`) its tests
+run one after another on one worker with the other serial modules. A module's tests that share a
+fixture made once (a server, a build) stay together on one worker; the rest go to whichever worker
+is free.
+
+The helpers live in tests/helpers/ (`from tests.helpers.cli import run_cli`); the names below are
+imported here too, for the tests that import them from conftest.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import dataclasses
-import json
 import os
-import subprocess
-import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 import pytest
 
-import rpcarena
 from rpcarena import contenders
-from rpcarena.contract import DriveResult
-from rpcarena.errors import ServerError
-from rpcarena.network import wire
 from rpcarena.orchestration import contender_cells
-from rpcarena.orchestration.arena import Arena
-from rpcarena.orchestration.backing import Backing
-from rpcarena.orchestration.context import RunContext
-from rpcarena.orchestration.measurement import Measurement, ServerFigures
-from rpcarena.orchestration.plan import CellRunner, Plan
-from rpcarena.process import placement
-from rpcarena.process.server_process import ServerProcess, Usage
+from rpcarena.process.server_process import ServerProcess
+from tests.helpers import FIXTURE, ROOT
+from tests.helpers.cli import cli, popen_cli, run_cli
+from tests.helpers.fakes import (
+    NOISE,
+    FakeCells,
+    document,
+    fake_arena,
+    fake_context,
+    fake_plans,
+    template_measurement,
+    trials,
+)
+from tests.helpers.processes import cells_in, command_of, descendants, server_of, wait_for
+from tests.helpers.tiers import guard_unit, is_e2e
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURE = Path(__file__).parent / "fixtures" / "results_usp_int32_small.json"
-
-
-class FakeCells(CellRunner):
-    """A cell runner that starts nothing (hyperfine's mock executor): every cell it measures returns
-    the fixture's first measured cell as a template measurement (the arena labels and stores it),
-    so the arena, --repeat, --find-max, suites and reports run without a server. `fail` names
-    contenders whose cells fail; `skip` those skipped."""
-
-    def __init__(self, fail: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> None:
-        self.template = template_measurement(rpcarena.load(FIXTURE).cells[0])
-        self.fail, self.skip_ids = fail, skip
-        self.measured: list[str] = []
-
-    def skip(self, plan: Plan, context: RunContext):
-        return ("unsupported", "skipped by the fake runner") if plan.subject.id in self.skip_ids else None
-
-    def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
-        self.measured.append(plan.label)
-        if plan.subject.id in self.fail:
-            raise ServerError(f"{plan.subject.id} server died (fake)")
-        return dataclasses.replace(self.template, warmup_s=context.config.warmup_s)
+__all__ = ["FIXTURE", "NOISE", "ROOT", "FakeCells", "cells_in", "cli", "command_of", "descendants", "document",
+           "fake_arena", "fake_context", "fake_plans", "popen_cli", "run_cli", "server_of", "template_measurement",
+           "trials", "wait_for"]
 
 
-def template_measurement(cell) -> Measurement:
-    """A stored cell's figures as the measurement a runner would have returned for it."""
-    clients = DriveResult(calls=cell.calls, errors=dict(cell.errors), wall_s=cell.wall_s,
-                          cpu_user_s=cell.client_cpu_user_s, cpu_sys_s=cell.client_cpu_sys_s,
-                          histogram=cell.latency_histogram, samples=copy.deepcopy(cell.samples_ns), tool={})
-    wired = wire.Count(cell.wire_in_bytes, cell.wire_in_packets, cell.wire_out_bytes, cell.wire_out_packets)
-    return Measurement(clients, cell.client_processes,
-                       ServerFigures(Usage(cell.server_cpu_user_s, cell.server_cpu_sys_s), wired))
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_e2e(item):
+            item.add_marker(pytest.mark.e2e)
+        group = "serial" if item.get_closest_marker("serial") else _shared_by_module(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
-NOISE = (1.0, 1.02, 0.98, 1.01, 0.99)  # five trials that differ a little, as trials do
+def _shared_by_module(item: pytest.Item) -> str | None:
+    """The test's file, when the test uses a fixture of tests/ made once for more than one test (a
+    module's server, a build): its module's tests then run on one worker, which makes it once. Other
+    tests go to whichever worker is free."""
+    info = getattr(item, "_fixtureinfo", None)
+    for name in item.fixturenames if info else ():
+        defs = info.name2fixturedefs.get(name, ())
+        if defs and defs[-1].scope != "function" and "tests" in Path(defs[-1].func.__code__.co_filename).parts:
+            return item.nodeid.partition("::")[0]
+    return None
 
 
-def trials(contender: str, workload: str, scale: float = 1.0, *, clients: int = 1, noise=NOISE,
-           link: str | None = None, cpu: float | None = None) -> list:
-    """A group of trials cut from the fixture's first cell, relabelled: trial k's latencies are the
-    fixture's times `scale` times noise[k]; its CPU per call the fixture's times `cpu` (default
-    `scale`) times noise[k]. A judge's test builds its document from these, so it knows the answer."""
-    template = rpcarena.load(FIXTURE).cells[0]
-    out = []
-    for k, wobble in enumerate(noise):
-        cell = dataclasses.replace(template.slowed(scale * wobble), contender=contender, workload=workload,
-                                   clients=clients, trial=k, link=link)
-        spent = (scale if cpu is None else cpu) * wobble
-        for name in ("client_cpu_user_s", "client_cpu_sys_s", "server_cpu_user_s", "server_cpu_sys_s"):
-            setattr(cell, name, getattr(template, name) * spent)
-        out.append(cell)
-    return out
-
-
-def document(*groups: list) -> rpcarena.Results:
-    """A results document of these groups of trials (see `trials`)."""
-    return rpcarena.Results(cells=[cell for g in groups for cell in g])
-
-
-def fake_plans(config, runner=None):
-    """The configuration's contender plans, each measured by the fake runner."""
-    runner = runner or FakeCells()
-    return [dataclasses.replace(p, runner=runner) for p in contender_cells.plans(config)]
-
-
-@contextlib.contextmanager
-def fake_context(config, workloads):
-    """A run context that starts no Redis and makes no link (the suites' network parts included)."""
-    with Backing([], {}, config.host) as backing:
-        yield RunContext(config, placement.plan("none"), Path(config.out).parent / "logs", backing, None,
-                         "not counted: a fake run")
-
-
-def fake_arena(config, runner=None):
-    """The real arena over fake cells: what suite tests run in place of measuring."""
-    return Arena(config, fake_plans(config, runner), context=fake_context).run()
+@pytest.fixture(autouse=True)
+def unit_guard(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unit test that starts a process fails, naming what it started (tiers.guard_unit)."""
+    if not request.node.get_closest_marker("e2e"):
+        guard_unit(monkeypatch, request.node.nodeid)
 
 
 @pytest.fixture
@@ -123,55 +88,39 @@ def start_server(tmp_path):
         server.stop()
 
 
-def run_cli(*args: str, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
-    """`rpcarena ARGS` in a fresh process, output captured."""
-    return subprocess.run([sys.executable, "-m", "rpcarena", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=kwargs.pop("cwd", None), env=kwargs.pop("env", os.environ.copy()),
-                          **kwargs)
+@pytest.fixture(scope="module")
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The server of the contender a test is parametrized with, indirectly
+    (`@pytest.mark.parametrize("served", IDS, indirect=True)`), on 127.0.0.1, port 0: one for all the
+    module's tests of that contender, which pytest runs one after another; for tests that need a
+    server, not a fresh one. Skipped where the contender cannot run, except in CI, where it must."""
+    yield from serve_shared(request, tmp_path_factory)
 
 
-def popen_cli(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "rpcarena", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-
-
-def descendants(proc: psutil.Process) -> list[psutil.Process]:
+def serve_shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                 env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """`served`'s server, started with `env` added to the environment (a module's own fixture: a
+    short idle timeout), stopped after its tests."""
+    contender = contenders.get(request.param)
+    if contender.unavailable() and os.environ.get("CI") != "true":
+        pytest.skip(contender.unavailable())
+    log = tmp_path_factory.mktemp("served") / f"{contender.id}.log"
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in (env or {}).items():
+            patch.setenv(name, value)
+        server = ServerProcess(contender, "127.0.0.1", None, log).start()
     try:
-        return proc.children(recursive=True)
-    except psutil.NoSuchProcess:
-        return []
+        yield server
+    finally:
+        server.stop()
 
 
-def command_of(proc: psutil.Process) -> str:
-    """The process's command line, or "" once it is gone or a zombie (it can die between the
-    listing and the read)."""
-    try:
-        return " ".join(proc.cmdline())
-    except psutil.Error:
-        return ""
+COLD_TIMEOUT_S = 60  # a call's timeout where a JVM's first calls are measured cold, on a busy machine
 
 
-def wait_for(predicate, timeout_s: float = 60.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("condition not reached")
-
-
-def cells_in(path) -> int:
-    try:
-        return len(json.loads(path.read_text())["cells"])
-    except (OSError, ValueError):
-        return 0
-
-
-def server_of(cli: psutil.Process, contender: str):
-    for child in descendants(cli):
-        command = command_of(child)
-        if "rpcarena.worker.serve" in command and contender in command.split():
-            drivers = [c for c in descendants(cli) if "rpcarena.worker.drive" in command_of(c)]
-            return child if drivers else None
-    return None
+@pytest.fixture
+def no_jit_warmup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells measured in this process (`cli`, `Arena`) without the least warm-up a JIT's manifest asks
+    (`min_warmup_s`: 5 s a JVM cell, server or client): for tests of answers, not of speed. A cold
+    JVM's first call can take seconds on a busy machine: such a test gives its calls COLD_TIMEOUT_S."""
+    monkeypatch.setattr(contender_cells, "_least_warmup_s", lambda side: 0.0)

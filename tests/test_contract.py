@@ -7,11 +7,11 @@ import subprocess
 import sys
 
 import pytest
-from tests.conftest import ROOT
 
 from rpcarena.contract import ContractError, DriveResult, DriveSpec, ManifestEntry, Ready
 from rpcarena.process import builds
 from rpcarena.worker import drive
+from tests.conftest import ROOT
 
 GOLDEN = ROOT / "proto" / "contract"
 

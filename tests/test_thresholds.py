@@ -9,14 +9,14 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from tests.test_compare import five_trials
-from tests.test_input_checks import RUN, _stub_measuring, call, one_line
 
 from rpcarena import thresholds
 from rpcarena.analysis import hist, slo
 from rpcarena.errors import ThresholdFailed, UsageError
 from rpcarena.results import Cell
 from rpcarena.targets.cells import Gate
+from tests.analysis.test_comparison import five_trials
+from tests.commands.test_input_checks import RUN, _stub_measuring, call, one_line
 
 PROPERTY = settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 NUMBERS = st.one_of(st.floats(0, 2).map(repr), st.floats(0, 120).map(lambda v: f"{v:g}"), st.integers(0, 120).map(str),

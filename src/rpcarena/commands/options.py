@@ -239,6 +239,12 @@ def report_file(text: str, out: Path, force: bool) -> Path:
     return path
 
 
+def add_debug_option(p: Any) -> None:
+    """--debug-mode, left out of --help as hyperfine leaves its own: every cell made up, nothing started
+    (orchestration.debug_cells), for tests of what a command prints, writes and exits with."""
+    p.add_argument("--debug-mode", action="store_true", help=argparse.SUPPRESS)
+
+
 def add_cluster_options(p: Any) -> None:
     """Where cells run on a Dask cluster (docs/cluster.md)."""
     p.add_argument("--cluster", metavar="SPEC",

@@ -21,6 +21,7 @@ from rpcarena.commands.options import (
     STDOUT,
     aborting,
     add_cluster_options,
+    add_debug_option,
     add_measure_options,
     add_out_options,
     add_output_options,
@@ -37,8 +38,9 @@ from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import ArenaError, Interrupted, UsageError
-from rpcarena.orchestration import contender_cells
+from rpcarena.orchestration import contender_cells, debug_cells
 from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.context import open_context
 from rpcarena.orchestration.findmax import find_max
 from rpcarena.orchestration.plan import Plan
 from rpcarena.report.progress import CellProgress
@@ -147,11 +149,12 @@ def _key(*parts: object) -> tuple[object, ...]:
 
 def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = None,
               resume: Results | None = None, part: str = "", quiet: bool = False,
-              verbose: bool = False, terms: Sequence[gate.Threshold] = ()) -> Results:
+              verbose: bool = False, terms: Sequence[gate.Threshold] = (), debug: bool = False) -> Results:
     """Run with progress on stderr (the configuration's contender cells, or `todo`, added to `resume`
     when given); return the results. A `terms` ending ':abort' is judged at each interval the drivers
-    say as it closes, and stops the run at the first that fails."""
+    say as it closes, and stops the run at the first that fails. `debug`: --debug-mode's made-up cells."""
     todo = todo if todo is not None else plans_of(config)
+    todo = debug_cells.plans(todo) if debug else todo
     stderr = Console(stderr=True, width=console.width)
     exposed = cluster_spec.exposure(cluster_spec.parse(config.cluster)) if config.cluster else None
     if exposed:
@@ -159,7 +162,8 @@ def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = Non
     with CellProgress(stderr, part, quiet, verbose) as progress:
         told = [progress.on_interval] if progress.live else []
         check = aborting(list(terms))
-        return Arena(config, todo, progress, results=resume, on_interval=_each([*told, check] if check else told)).run()
+        return Arena(config, todo, progress, context=debug_cells.context if debug else open_context, results=resume,
+                     on_interval=_each([*told, check] if check else told)).run()
 
 
 def _each(calls: list[Callable[[LiveInterval], None]]) -> Callable[[LiveInterval], None] | None:
@@ -219,6 +223,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_cluster_options(p)
     add_output_options(p)
     schema_options.add(p)
+    add_debug_option(p)
 
 
 def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
@@ -229,8 +234,11 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
     objectives = slo.parse(slo_text)
     quiet = bool(getattr(args, "quiet", False))
     todo = todo if todo is not None else plans_of(config)
+    debug = bool(getattr(args, "debug_mode", False))
     with console.status("searching the highest rate that meets the objective"), cluster_cells.held(todo, config):
-        results = find_max(config, objectives, todo, on_cell=None if quiet else _probe_line(console, objectives))
+        results = find_max(config, objectives, debug_cells.plans(todo) if debug else todo,
+                           on_cell=None if quiet else _probe_line(console, objectives),
+                           context=debug_cells.context if debug else open_context)
     for search in results.find_max:  # the objective as typed ('p99<5ms'), for show, report and export to say
         search["slo_typed"] = slo_text
     results.save(config.out)
@@ -287,7 +295,7 @@ def measure(args: argparse.Namespace, console: Console) -> int:
             console.print(f"nothing to measure: every cell of {config.out} is there")
         try:
             results = run_arena(config, console, todo, resume=doc, quiet=args.quiet, verbose=args.verbose,
-                                terms=threshold_gate(args))
+                                terms=threshold_gate(args), debug=args.debug_mode)
         except Interrupted as stop:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         present(results, args, console)

@@ -14,6 +14,7 @@ from rpcarena.cluster import cells as cluster_cells
 from rpcarena.cluster.cells import ClusterCells
 from rpcarena.commands.options import (
     add_cluster_options,
+    add_debug_option,
     add_output_options,
     add_threshold_option,
     command,
@@ -63,6 +64,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_cluster_options(p)
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
     add_output_options(p)
+    add_debug_option(p)
 
 
 
@@ -105,7 +107,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
             config = _on_nodes(config, args, console) if nodes else config
             todo = contender_cells.plans(config, nodes) if nodes else None
             return run_arena(config, console, todo, part=f"part {next(done)} of {parts}", quiet=args.quiet,
-                             verbose=args.verbose, terms=terms)
+                             verbose=args.verbose, terms=terms, debug=args.debug_mode)
         results = runner.run(suite, args.quick, args.repeat, out, run_part, refuse=refuse)
     missing = results.suite["missing"]
     for skipped in (p for p in results.config["parts"] if p.get("skipped") and not args.quiet):

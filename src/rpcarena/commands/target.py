@@ -23,6 +23,7 @@ from rpcarena.cluster import targets as cluster_targets
 from rpcarena.commands.options import (
     DEFAULT_WARMUP,
     add_cluster_options,
+    add_debug_option,
     add_measure_options,
     add_out_options,
     add_output_options,
@@ -151,6 +152,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     _add_measure_options(p.add_argument_group("measurement (every target alike)"))
     add_output_options(p)
     add_verbosity(p)
+    add_debug_option(p)
 
 
 def _metavar(option: str) -> str:
@@ -277,14 +279,14 @@ def main(args: argparse.Namespace, console: Console) -> int:
     gate = cells.Gate(thresholds.share(args.max_error_rate, "--max-error-rate"))
     targets = targets_from(args)
     config = config_from(args, targets)
-    for target in targets if not config.cluster else []:  # a check of the answer, not of speed
+    for target in targets if not (config.cluster or args.debug_mode) else []:  # a check of the answer, not of speed
         _probe(target, config, setup_timeout_s(args), gate)  # (on a cluster, a node checks: it reaches the target)
     plans = cluster_targets.plans if config.cluster else cells.plans
     if args.find_max:  # its probes go past the rate where calls fail: no gate
         results = find_max_arena(config, args.slo, console, plans(targets, config), args)
     else:
         results = run_arena(config, console, plans(targets, config, gate), quiet=args.quiet,
-                            verbose=args.verbose, terms=threshold_gate(args))
+                            verbose=args.verbose, terms=threshold_gate(args), debug=args.debug_mode)
         results.targets = [describe(t, gate) for t in targets]  # the answer ranks targets across methods
         present(results, args, console)
         if not args.quiet:

@@ -16,6 +16,7 @@ from rpcarena.analysis.slo import Objective, verdict
 from rpcarena.config import RunConfig
 from rpcarena.errors import Interrupted
 from rpcarena.orchestration.arena import Arena, OnCell
+from rpcarena.orchestration.context import OpenContext, open_context
 from rpcarena.orchestration.plan import Plan
 from rpcarena.results import Cell, Results
 
@@ -23,26 +24,26 @@ PROBE_S = 2.0
 
 
 def find_max(config: RunConfig, objectives: list[Objective], todo: list[Plan], steps: int = 6,
-             on_cell: OnCell | None = None) -> Results:
-    """Bisect the rate for each plan (contenders' or external targets')."""
+             on_cell: OnCell | None = None, context: OpenContext = open_context) -> Results:
+    """Bisect the rate for each plan (contenders' or external targets'), each arena in `context`."""
     base = dataclasses.replace(config, rate_per_s=None, calls=None, duration_s=config.duration_s or PROBE_S)
-    capacity_run = Arena(base, todo, on_cell).run()
+    capacity_run = Arena(base, todo, on_cell, context).run()
     found = []
     for plan, cell in zip(todo, list(capacity_run.cells)):  # the arena keeps one cell per plan, in order
         if cell.status == "ok":
-            found.append(_bisect(config, plan, cell, objectives, steps, capacity_run, on_cell))
+            found.append(_bisect(config, plan, cell, objectives, steps, capacity_run, on_cell, context))
     capacity_run.find_max = found
     capacity_run.save(config.out)
     return capacity_run
 
 
 def _bisect(config: RunConfig, plan: Plan, capacity: Cell, objectives: list[Objective], steps: int,
-            results: Results, on_cell: OnCell | None) -> dict[str, Any]:
+            results: Results, on_cell: OnCell | None, context: OpenContext) -> dict[str, Any]:
     good, bad = 0.0, max(1.0, capacity.throughput_per_s * 1.2)
     probes = []
     rate = capacity.throughput_per_s * 0.5
     for _ in range(steps):
-        cell = _probe(config, plan, rate, on_cell, results)
+        cell = _probe(config, plan, rate, on_cell, results, context)
         results.cells.append(cell)
         results.save(config.out)
         ok = verdict(cell, objectives)
@@ -61,13 +62,14 @@ def _node_calls(cell: Cell) -> dict[str, Any]:
     return {"node_calls": {name: nodes[name].get("calls", 0) for name in names}} if names else {}
 
 
-def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, results: Results) -> Cell:
+def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, results: Results,
+           context: OpenContext) -> Cell:
     """One open-loop probe, measured into a scratch document; a stop during it marks the real --out
     file interrupted (the scratch one alone was marked), so a reader does not take it as finished."""
     probe = dataclasses.replace(config, calls=None, duration_s=config.duration_s or PROBE_S, rate_per_s=rate,
                                 repeat=1, out=config.out.parent / ".probes" / "probe.json")
     try:
-        (cell,) = Arena(probe, [dataclasses.replace(plan, trial=0)], on_cell).run().cells
+        (cell,) = Arena(probe, [dataclasses.replace(plan, trial=0)], on_cell, context).run().cells
     except Interrupted as stop:
         results.interrupted = str(stop).removeprefix("interrupted by ").partition(":")[0]
         results.save(config.out)
