@@ -12,9 +12,9 @@ import re
 
 import pytest
 from rich.console import Console
-from tests.conftest import document, trials
 
 from rpcarena.report import answer, headline, terminal
+from tests.conftest import document, trials
 
 SCREEN = 50  # lines of the terminal the answer must end on, headline included
 

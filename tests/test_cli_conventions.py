@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 
 import pytest
-from tests.conftest import FIXTURE, document, run_cli, trials
 
 from rpcarena.config import parse_duration
 from rpcarena.errors import UsageError
+from tests.conftest import FIXTURE, document, run_cli, trials
 
 
 @pytest.mark.parametrize("argv, ours", [

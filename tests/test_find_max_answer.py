@@ -11,13 +11,13 @@ import json
 
 import pytest
 from rich.console import Console
-from tests.conftest import fake_plans, run_cli
 
 import rpcarena
 from rpcarena import report
 from rpcarena.commands import run
 from rpcarena.config import RunConfig
 from rpcarena.report import searches
+from tests.conftest import fake_plans, run_cli
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,11 @@ import re
 
 import pytest
 from rich.console import Console
-from tests.conftest import FakeCells, fake_context, fake_plans
 
 from rpcarena.config import RunConfig
 from rpcarena.orchestration.arena import Arena
 from rpcarena.report.progress import CellProgress
+from tests.conftest import FakeCells, fake_context, fake_plans
 
 
 def live_line(progress: CellProgress, width: int) -> str:

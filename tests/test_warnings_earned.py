@@ -14,10 +14,10 @@ import io
 import numpy as np
 import pytest
 from rich.console import Console
-from tests.conftest import document, trials
 
 from rpcarena.analysis import hist, intervals, stability
 from rpcarena.report import answer, causes, export, terminal
+from tests.conftest import document, trials
 
 WORKLOAD = "usp.int32"
 

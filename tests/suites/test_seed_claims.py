@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from tests.conftest import document, trials
-
 from rpcarena.seeds import SUITES
 from rpcarena.suites.evidence import Evidence
 from rpcarena.suites.findings import findings
@@ -24,6 +22,7 @@ from rpcarena.suites.vocabulary import (
     UNDECIDED,
     VERDICTS,
 )
+from tests.conftest import document, trials
 
 WORD = "cs6650.word"
 SAME = (0.99, 1.0, 1.01, 1.02, 0.98)  # other trials of the same: no difference to find
