@@ -86,7 +86,8 @@ def build(options: UserWorkload) -> Workload:
     pairs = [[q, r] for q, r in zip(requests, expected, strict=True)]
     if options.reply == "file":
         replies.check_answerable(pairs, request_type)
-    served = {"method": key, "descriptor_set_b64": base64.b64encode(descriptor_set).decode(), "reply": options.reply,
+    served = {"method": key, "descriptor_set_b64": base64.b64encode(descriptor_set).decode(),
+              "reply": replies.served_mode(options.reply, request_type, reply_type),
               "pairs": pairs, "server_work_us": options.server_work_us, "server_wait_us": options.server_wait_us,
               "stream_messages": options.stream_messages}
     workload_id = f"{PREFIX}.{key.replace('/', '.')}"
