@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ class UserWorkload:
     server_work_us: float = 0.0
     server_wait_us: float = 0.0
     stream_messages: int = STREAM_MESSAGES  # a one-way stream's messages a call
+    import_paths: list[str] = field(default_factory=list)  # --import-path: protoc's -I for the schema's imports
 
     def __post_init__(self) -> None:
         given = [name for name, value in (("--data-file", self.data_file), ("--data", self.data),
@@ -76,7 +77,7 @@ def method_key(text: str) -> str:
 
 def build(options: UserWorkload) -> Workload:
     """The user's workload, registered as "user.package.Service.Method" (replacing one built before)."""
-    descriptor_set, digest = compiled.descriptor_set(Path(options.proto))
+    descriptor_set, digest = compiled.descriptor_set(Path(options.proto), [Path(p) for p in options.import_paths])
     schema.add_user(descriptor_set)
     key = method_key(options.method)
     method = _method(key, options.method)
