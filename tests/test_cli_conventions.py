@@ -86,5 +86,5 @@ def test_a_run_ends_with_the_command_that_draws_its_report(tmp_path):
     console = Console(record=True, width=200)
     doc = document(trials("grpc-py", "usp.int32"))
     doc.path = tmp_path / "r.json"
-    finish(doc, console)
+    finish(doc, console, 0.0)
     assert console.export_text().strip() == f"results: {doc.path}; HTML: rpcarena report {doc.path}"

@@ -143,6 +143,9 @@ class RunConfig:
     # --proto: the workload from the user's schema, as typed (rpcarena.userschema.workload.UserWorkload)
     user_schema: dict[str, Any] | None = None
     connections: int | None = None  # --connections M: each cell's clients share M connections (None: one each)
+    # --max-error-rate: the share of a cell's calls sent that may fail before it is failed
+    # (orchestration.error_gate); None: no gate (--find-max's probes go past failures on purpose)
+    max_error_rate: float | None = 0.0
 
     def __post_init__(self) -> None:
         if self.rate_stages:
@@ -173,6 +176,9 @@ class RunConfig:
         if self.connections is not None and not 1 <= self.connections <= min(self.clients):
             raise UsageError(f"bad --connections {self.connections}: give 1 to {min(self.clients)} "
                              f"(the fewest --clients: clients share connections, never the other way)")
+        if self.max_error_rate is not None and not 0 <= self.max_error_rate <= 1:
+            raise UsageError(f"bad --max-error-rate {self.max_error_rate:g}: give a share of the calls sent from 0% "
+                             "to 100%, such as 1% or 0.1%")
         if not 1 <= self.repeat <= MAX_REPEAT:
             raise UsageError(f"bad --repeat {self.repeat}: give 1 to {MAX_REPEAT:,} trials")
         if not 1 <= self.sample_limit <= MAX_SAMPLES:

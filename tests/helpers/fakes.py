@@ -28,11 +28,13 @@ class FakeCells(CellRunner):
     """A cell runner that starts nothing (hyperfine's mock executor): every cell it measures returns
     the fixture's first measured cell as a template measurement (the arena labels and stores it),
     so the arena, --repeat, --find-max, suites and reports run without a server. `fail` names
-    contenders whose cells fail; `skip` those skipped."""
+    contenders whose cells fail; `skip` those skipped; `wrong` the share of each named contender's
+    calls answered wrong (1.0: every call); `empty` those whose cells complete no call and count none."""
 
-    def __init__(self, fail: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> None:
+    def __init__(self, fail: tuple[str, ...] = (), skip: tuple[str, ...] = (), wrong: dict[str, float] | None = None,
+                 empty: tuple[str, ...] = ()) -> None:
         self.template = template_measurement(rpcarena.load(FIXTURE).cells[0])
-        self.fail, self.skip_ids = fail, skip
+        self.fail, self.skip_ids, self.wrong, self.empty = fail, skip, dict(wrong or {}), empty
         self.measured: list[str] = []
 
     def skip(self, plan: Plan, context: RunContext):
@@ -42,7 +44,21 @@ class FakeCells(CellRunner):
         self.measured.append(plan.label)
         if plan.subject.id in self.fail:
             raise ServerError(f"{plan.subject.id} server died (fake)")
-        return dataclasses.replace(self.template, warmup_s=context.config.warmup_s)
+        measured = dataclasses.replace(self.template, warmup_s=context.config.warmup_s)
+        if plan.subject.id in self.empty:
+            return _answered(measured, 0, {})
+        share = self.wrong.get(plan.subject.id, 0.0)
+        failed = round(measured.clients.calls * share)
+        return _answered(measured, measured.clients.calls - failed, {"wrong_answer": failed} if failed else {})
+
+
+def _answered(measured: Measurement, calls: int, errors: dict[str, int]) -> Measurement:
+    """The measurement with `calls` verified and `errors` failed (no latencies when none was verified)."""
+    said = {kind: "expected {'value': 1}, got {'value': 2}" for kind in errors}
+    clients = dataclasses.replace(measured.clients, calls=calls, errors=errors, error_examples=said)
+    if not calls:
+        clients = dataclasses.replace(clients, histogram=None, samples=[])
+    return dataclasses.replace(measured, clients=clients)
 
 
 def template_measurement(cell) -> Measurement:

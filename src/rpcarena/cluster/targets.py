@@ -40,9 +40,8 @@ PROBE_TIMEOUT_S, PROBE_GRACE_S = 10.0, 30.0
 class ClusterTargetCells(ClusterCells):
     """The runner of every target's cells on a cluster (one for the run: one connection to it)."""
 
-    def __init__(self, gate: cells.Gate) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.gate = gate
         self.checked: dict[tuple[str, str], ArenaError | None] = {}  # (target, client): its first call's fault
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
@@ -54,7 +53,7 @@ class ClusterTargetCells(ClusterCells):
             raise UsageError("cluster cells without a cluster: give --cluster")
         drivers = cluster_spec.target_clients(engine.nodes(), context.config.client_nodes)
         self._check(engine, plan, drivers[0], context.config)
-        return cells.gated(self.gate, plan, TargetCell(engine, plan, drivers, context, logs).measure())
+        return TargetCell(engine, plan, drivers, context, logs).measure()
 
     def _check(self, engine: Engine, plan: Plan, node: Node, config: RunConfig) -> None:
         """Before a target's first cell with a client: one checked call from a client node, as on one
@@ -64,7 +63,7 @@ class ClusterTargetCells(ClusterCells):
         if key not in self.checked:
             timeout_s = max(config.timeout_ms / 1000, PROBE_TIMEOUT_S)
             job = tasks.ProbeJob(f"check-{secrets.token_hex(4)}", node.name, dataclasses.replace(target), plan.client,
-                                 timeout_s, self.gate.max_error_rate or 0.0)
+                                 timeout_s, config.max_error_rate or 0.0)
             try:
                 engine.submit(tasks.probe_target, job, node).result(timeout=timeout_s + PROBE_GRACE_S)
                 self.checked[key] = None
@@ -78,10 +77,9 @@ class ClusterTargetCells(ClusterCells):
             raise fault
 
 
-def plans(targets: list[Target], config: RunConfig, gate: cells.Gate | None = None) -> list[Plan]:
+def plans(targets: list[Target], config: RunConfig) -> list[Plan]:
     """The targets' cells, as on one machine, their clients on the cluster's nodes."""
-    gate = gate or cells.Gate(None)
-    return cells.plans(targets, config, gate, ClusterTargetCells(gate))
+    return cells.plans(targets, config, ClusterTargetCells())
 
 
 def _target(plan: Plan) -> Target:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rpcarena import results
+from rpcarena import results, thresholds
 from rpcarena.analysis import gate, slo
 from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import parse_duration, parse_ints, parse_rate
@@ -28,14 +28,17 @@ DEFAULT_WARMUP = "1s"
 
 # Exit codes, documented in the README and `rpcarena --help`; the errors carry the same ones.
 EXIT_OK = 0
-EXIT_RUNTIME = ArenaError.exit_code  # 1: a cell failed, a server died, a worker broke its contract
+# (orchestration.error_gate: which a failed cell makes, the same for run, suite, target and --resume)
+EXIT_RUNTIME = ArenaError.exit_code  # 1: a cell measured nothing, a server died, a worker broke its contract
 EXIT_USAGE = UsageError.exit_code  # 2: bad input: an option, a path, a document
-EXIT_FAILED = ThresholdFailed.exit_code  # 3: a threshold failed (--fail-if-slower, --max-error-rate)
+EXIT_FAILED = ThresholdFailed.exit_code  # 3: a gate failed (--max-error-rate, --threshold, --fail-if-slower)
 EXIT_CODES = f"""exit codes:
   {EXIT_OK}  ok
-  {EXIT_RUNTIME}  runtime error (a cell failed, a server or worker died)
+  {EXIT_RUNTIME}  runtime error (a cell measured nothing: no call completed, a server or worker died); also
+     when cells failed both ways
   {EXIT_USAGE}  usage error (bad option, path or document)
-  {EXIT_FAILED}  a threshold or regression check failed (compare --fail-if-slower)
+  {EXIT_FAILED}  a gate failed: a cell's failed calls above --max-error-rate, a --threshold, or
+     compare --fail-if-slower
   128+N  stopped by signal N (130 for Ctrl-C); the cells measured so far are kept"""
 OUTPUT_FORMATS = ("table", "json", "csv", "markdown")
 # Other tools' spellings of rpcarena's options (ghz, hey, wrk, wrk2, k6, vegeta, hyperfine, pyperf): a
@@ -103,6 +106,7 @@ def add_measure_options(p: Any) -> None:
     p.add_argument("--find-max", action="store_true", help="search the highest rate meeting --slo")
     p.add_argument("--slo", help="latency objective for --find-max, e.g. 'p99<5ms' or 'p99.9<=20ms,mean<1ms'")
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed cell")
+    add_max_error_rate_option(p)
     add_threshold_option(p)
     p.add_argument("--report", metavar="PATH", help="also write the HTML report here")
 
@@ -121,6 +125,18 @@ def add_threshold_option(p: Any) -> None:
                    help="a CI gate judged per cell, repeatable: 'p99<5ms', 'errors<0.1%%', 'calls/s>1000'; "
                         f"a cell that fails one exits {EXIT_FAILED}; 'p99<5ms:abort' also judges each interval "
                         "the Python driver says as it closes and stops the run at the first that fails")
+
+
+def add_max_error_rate_option(p: Any) -> None:
+    p.add_argument("--max-error-rate", metavar="RATE",
+                   help="share of a cell's calls sent that may fail before the cell fails and the command exits "
+                        f"{EXIT_FAILED}: a percentage such as 1%% or 0.1%%; 0 (default): none may fail")
+
+
+def max_error_rate(args: argparse.Namespace) -> dict[str, float]:
+    """--max-error-rate as the RunConfig field, when typed."""
+    text = getattr(args, "max_error_rate", None)
+    return {} if text is None else {"max_error_rate": thresholds.share(text, "--max-error-rate")}
 
 
 def threshold_gate(args: argparse.Namespace) -> list[gate.Threshold]:
@@ -170,7 +186,8 @@ def measure_settings(args: argparse.Namespace) -> dict[str, Any]:
         "timeout_ms": _ms(parse_duration(args.timeout, "--timeout")),
         "cell_timeout_s": parse_duration(args.cell_timeout, "--cell-timeout"), "sample_limit": args.samples,
         **_rates(args.rate), "arrival": args.arrival, "fail_fast": args.fail_fast or None,
-        "interval_s": parse_duration(args.interval, "--interval"), "connections": args.connections}
+        "interval_s": parse_duration(args.interval, "--interval"), "connections": args.connections,
+        **max_error_rate(args)}
     return {name: value for name, value in given.items() if value is not None}
 
 

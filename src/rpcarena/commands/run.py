@@ -37,8 +37,8 @@ from rpcarena.commands.options import (
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.contenders import all_contenders
-from rpcarena.errors import ArenaError, Interrupted, UsageError
-from rpcarena.orchestration import contender_cells, debug_cells
+from rpcarena.errors import Interrupted, UsageError
+from rpcarena.orchestration import contender_cells, debug_cells, error_gate
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.context import open_context
 from rpcarena.orchestration.findmax import find_max
@@ -121,7 +121,7 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     if changed:
         raise UsageError(f"--resume {path}: this command line measures another configuration "
                          f"({', '.join(changed)}): drop those options, or measure into a new --out")
-    failed = _drop_failed(doc)
+    failed = _drop_failed(doc, config.max_error_rate)
     done = {_key(c.contender, c.client, c.workload, c.clients, c.trial) for c in doc.cells}
     todo = [p for p in plans_of(config)
             if _key(p.subject.id, p.client, p.workload.id, p.clients, p.trial) not in done]
@@ -130,11 +130,14 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     return config, doc, todo
 
 
-def _drop_failed(doc: Results) -> list[str]:
+def _drop_failed(doc: Results, max_error_rate: float | None) -> list[str]:
     """Failed cells are measured again, as missing ones are (a failure is often the machine's, not the
-    contender's); what they failed with stays in the resumed note."""
-    failed = list(doc.failures)
-    doc.cells = [c for c in doc.cells if c.status != "failed"]
+    contender's), and so is a cell stored as ok that the gate fails (a document written before it:
+    'ok' with no call completed); what they failed with stays in the resumed note."""
+    stale = {id(c): why for c in doc.cells if c.status == "ok" and (why := error_gate.reason(c, max_error_rate))}
+    failed = list(doc.failures) + [f"{c.contender}<-{c.client} {c.workload} x{c.clients}: {stale[id(c)]}"
+                                   for c in doc.cells if id(c) in stale]
+    doc.cells = [c for c in doc.cells if c.status != "failed" and id(c) not in stale]
     doc.failures = []
     return failed
 
@@ -177,17 +180,17 @@ def _each(calls: list[Callable[[LiveInterval], None]]) -> Callable[[LiveInterval
     return tell
 
 
-def finish(results: Results, console: Console, quiet: bool = False, page: str | None = None) -> int:
+def finish(results: Results, console: Console, max_error_rate: float | None, quiet: bool = False,
+           page: str | None = None) -> int:
     """Say where the results are, and the report (or the one command that draws it); exit non-zero
-    when a cell failed."""
+    when a cell failed: 3 when every failed cell failed by its failed calls past --max-error-rate,
+    else 1 (`error_gate.exit_error`)."""
     if not quiet:
         drawn = f"report: {page}" if page else f"HTML: rpcarena report {results.path}"
         console.print(f"results: {results.path}; {drawn}", highlight=False)
-    failures = results.failures
-    if failures:
-        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
-        raise ArenaError(f"{len(failures)} cell(s) failed, first: {failures[0]}{more}; "
-                         f"the others are kept in {results.path}")
+    error = error_gate.exit_error(results.cells, results.failures, results.path, max_error_rate)
+    if error is not None:
+        raise error
     return EXIT_OK
 
 
@@ -300,7 +303,8 @@ def measure(args: argparse.Namespace, console: Console) -> int:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         present(results, args, console)
     page = report.write_html([report.Source('run', results)], args.report) if args.report else None
-    code = finish(results, console, args.quiet or getattr(args, "to_stdout", False), str(page) if page else None)
+    code = finish(results, console, config.max_error_rate, args.quiet or getattr(args, "to_stdout", False),
+                  str(page) if page else None)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
         judge_thresholds(results.cells, threshold_gate(args))
     return code

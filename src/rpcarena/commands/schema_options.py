@@ -26,13 +26,16 @@ CONTENDERS = ["tcp-raw", "tcp-raw-go", "tcp-raw-rust", "tcp-raw-java",
               "grpc-py", "grpc-go", "grpc-tonic", "grpc-java", "rest-fastapi", "rest-go", "rest-warp", "rest-jackson",
               "thrift-binary", "tagless", "tagless-go", "typed-json", "rpyc-tuple"]
 _OPTIONS = ("method", "data_file", "data", "fill", "reply", "reply_file", "reply_size", "server_work", "server_wait",
-            "stream_messages")
+            "stream_messages", "import_path")
 
 
 def add(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("your own messages (instead of --workload)")
     g.add_argument("--proto", metavar="FILE", help="your service's .proto: measure one of its methods")
     g.add_argument("--method", help="the method, package.Service/Method")
+    g.add_argument("--import-path", metavar="DIR", action="append",
+                   help="a folder the .proto's imports are found under, as protoc's -I (repeatable; default: "
+                        "the .proto's own folder)")
     g.add_argument("--data-file", metavar="FILE", help="requests, one proto JSON message a line (cycled)")
     g.add_argument("--data", metavar="JSON", help="one request as proto JSON (or a JSON array of them)")
     g.add_argument("--fill", metavar="SPEC", help="generate requests: 'strings=32B,bytes=4KB,repeated=100,seed=1'")
@@ -57,7 +60,7 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
     if args.method is None:
         raise UsageError("--proto needs --method package.Service/Method")
     options = options_of(args)
-    cached, started = compiled.is_cached(Path(args.proto)), time.perf_counter()
+    cached, started = compiled.is_cached(Path(args.proto), [Path(p) for p in options.import_paths]), time.perf_counter()
     workload = build(options)
     built = "its compiled schema reused" if cached else f"compiled in {time.perf_counter() - started:.2f}s"
     if not getattr(args, "quiet", False):
@@ -80,6 +83,7 @@ def options_of(args: argparse.Namespace) -> UserWorkload:
         reply_file=args.reply_file,
         reply_size_bytes=fill.parse_size(args.reply_size, "--reply-size") if args.reply_size is not None else None,
         server_work_us=_us(args.server_work, "--server-work"), server_wait_us=_us(args.server_wait, "--server-wait"),
+        import_paths=list(args.import_path or []),
         **({"stream_messages": args.stream_messages} if args.stream_messages is not None else {}))
 
 

@@ -15,10 +15,12 @@ from rpcarena.cluster.cells import ClusterCells
 from rpcarena.commands.options import (
     add_cluster_options,
     add_debug_option,
+    add_max_error_rate_option,
     add_output_options,
     add_threshold_option,
     command,
     judge_thresholds,
+    max_error_rate,
     new_results_file,
     spare_results,
     threshold_gate,
@@ -26,8 +28,8 @@ from rpcarena.commands.options import (
 from rpcarena.commands.run import run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_names
-from rpcarena.errors import ArenaError, UsageError
-from rpcarena.orchestration import contender_cells
+from rpcarena.errors import UsageError
+from rpcarena.orchestration import contender_cells, error_gate
 from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
 from rpcarena.seeds import SUITES
@@ -60,6 +62,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="every part's clients share M connections (default: the seed's design, one per client)")
     p.add_argument("-o", "--out", help="results file (default results/suite-NAME.json; the report beside it)")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
+    add_max_error_rate_option(p)
     add_threshold_option(p)
     add_cluster_options(p)
     p.add_argument("--trim", action="store_true", help="report with calls below p2 and above p98 dropped")
@@ -95,6 +98,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
     terms = threshold_gate(args)
+    gate = max_error_rate(args)
     out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
     _check_report(out, args.force)
     refuse = _unplaced if args.cluster else (lambda config: None)
@@ -104,6 +108,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
         def run_part(config: RunConfig) -> Results:
             if args.connections is not None:
                 config = replace(config, connections=args.connections)  # checked against the part's clients
+            config = replace(config, **gate)
             config = _on_nodes(config, args, console) if nodes else config
             todo = contender_cells.plans(config, nodes) if nodes else None
             return run_arena(config, console, todo, part=f"part {next(done)} of {parts}", quiet=args.quiet,
@@ -122,7 +127,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
                              args.trim, title=f"rpcarena suite {suite.name}: {suite.seed}")
     if not args.quiet:
         console.print(f"results: {out}\nreport: {page}")
-    code = _done(results, out)
+    code = _done(results, out, gate.get("max_error_rate", 0.0))
     judge_thresholds(results.cells, terms)
     return code
 
@@ -166,8 +171,9 @@ def _check_report(out: Path, force: bool) -> None:
     spare_results(str(page), "the report", force)
 
 
-def _done(results: Results, out: Path) -> int:
-    failures = results.failures
-    if failures:
-        raise ArenaError(f"{len(failures)} cell(s) failed, first: {failures[0]}; the rest is in {out}")
+def _done(results: Results, out: Path, max_error_rate: float) -> int:
+    """0, or the error of the failed cells (exit 3 or 1, as `run` ends: `error_gate.exit_error`)."""
+    error = error_gate.exit_error(results.cells, results.failures, out, max_error_rate)
+    if error is not None:
+        raise error
     return 0

@@ -18,7 +18,7 @@ from typing import Any
 
 from rich.console import Console
 
-from rpcarena import report, thresholds
+from rpcarena import report
 from rpcarena.cluster import targets as cluster_targets
 from rpcarena.commands.options import (
     DEFAULT_WARMUP,
@@ -37,7 +37,7 @@ from rpcarena.commands.options import (
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
-from rpcarena.errors import ArenaError, ThresholdFailed, UsageError
+from rpcarena.errors import UsageError
 from rpcarena.report.nodes import node_lines
 from rpcarena.targets import cells, native
 from rpcarena.targets.build import build
@@ -169,9 +169,6 @@ def _add_measure_options(p: Any) -> None:
                         "several, e.g. py,go: each measures every target")
     p.add_argument("--vars-limit", type=int, default=10_000,
                    help=f"most distinct rendered requests per target (default 10000, at most {MAX_VARS:,})")
-    p.add_argument("--max-error-rate", default="0", metavar="RATE",
-                   help="share of calls sent that may fail before a cell fails and the command exits 3: "
-                        "a percentage such as 1%% or 0.1%%; 0 (default): none may fail")
     add_out_options(p, "results/target.json")
     add_cluster_options(p)
 
@@ -254,21 +251,21 @@ def _clients(text: str) -> list[str]:
     return [native.check_client(name) for name in dict.fromkeys(names)]
 
 
-def describe(target: Target, gate: cells.Gate) -> dict:
+def describe(target: Target, config: RunConfig) -> dict:
     """The target as the results document records it (the schema itself left out)."""
     secure = target.description.get("tls")
     return {"name": target.id, "kind": target.protocol, "address": target.address, "method": target.method,
             "call": target.label, "distinct_requests": len(target.requests), "server_pid": target.server_pid,
-            "expect_status": target.description.get("expect_status"), "max_error_rate": gate.max_error_rate,
+            "expect_status": target.description.get("expect_status"), "max_error_rate": config.max_error_rate,
             "tls": None if secure is None else {k: secure.get(k) for k in ("cacert", "cert", "insecure")},
             "http2": target.description.get("http2"),
             "placement": "not pinned by rpcarena (an external server)"}
 
 
-def _probe(target: Target, config: RunConfig, timeout_s: float, gate: cells.Gate) -> None:
+def _probe(target: Target, config: RunConfig, timeout_s: float) -> None:
     """One checked call before measuring, by each client that will measure (and can call the target)."""
-    for client in config.client_drivers:
-        native.probe_by(target, client, timeout_s, gate.max_error_rate or 0.0)
+    for client in config.client_drivers or []:
+        native.probe_by(target, client, timeout_s, config.max_error_rate or 0.0)
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
@@ -276,29 +273,28 @@ def main(args: argparse.Namespace, console: Console) -> int:
     out = new_results_file(args.out, "--out", args.force, resume=False)
     if args.report:
         report_file(args.report, out, args.force)
-    gate = cells.Gate(thresholds.share(args.max_error_rate, "--max-error-rate"))
     targets = targets_from(args)
     config = config_from(args, targets)
     for target in targets if not (config.cluster or args.debug_mode) else []:  # a check of the answer, not of speed
-        _probe(target, config, setup_timeout_s(args), gate)  # (on a cluster, a node checks: it reaches the target)
+        _probe(target, config, setup_timeout_s(args))  # (on a cluster, a node checks: it reaches the target)
     plans = cluster_targets.plans if config.cluster else cells.plans
-    if args.find_max:  # its probes go past the rate where calls fail: no gate
+    if args.find_max:  # its probes go past the rate where calls fail: no gate (`find_max`)
         results = find_max_arena(config, args.slo, console, plans(targets, config), args)
     else:
-        results = run_arena(config, console, plans(targets, config, gate), quiet=args.quiet,
+        results = run_arena(config, console, plans(targets, config), quiet=args.quiet,
                             verbose=args.verbose, terms=threshold_gate(args), debug=args.debug_mode)
-        results.targets = [describe(t, gate) for t in targets]  # the answer ranks targets across methods
+        results.targets = [describe(t, config) for t in targets]  # the answer ranks targets across methods
         present(results, args, console)
         if not args.quiet:
             console.print(f"[dim]{_placement(results)}[/]")
             for line in node_lines(results):
                 console.print(line, markup=False, highlight=False)
-    results.targets = [describe(t, gate) for t in targets]
+    results.targets = [describe(t, config) for t in targets]
     if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
         results.placement = dict(results.placement, server_cpus=None)
     results.save(config.out)
     page = report.write_html([report.Source('target', results)], args.report) if args.report else None
-    code = _finish(results, console, gate, args.quiet, str(page) if page else None)
+    code = _finish(results, console, config, args.quiet, str(page) if page else None)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
         judge_thresholds(results.cells, threshold_gate(args))
     return code
@@ -315,14 +311,9 @@ def _placement(results: Any) -> str:
     return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
 
 
-def _finish(results: Any, console: Console, gate: cells.Gate, quiet: bool, page: str | None) -> int:
-    """As `run` ends, but cells failed only by --max-error-rate exit 3 (a gate), not 1 (a broken run),
-    and a run that measured nothing (every cell unsupported by its client) is bad input, not a success."""
+def _finish(results: Any, console: Console, config: RunConfig, quiet: bool, page: str | None) -> int:
+    """As `run` ends (the same exit codes), but a run that measured nothing (every cell unsupported by
+    its client) is bad input, not a success."""
     if results.cells and all(c.status in ("unsupported", "unavailable") for c in results.cells):
         raise UsageError(f"nothing measured: {results.cells[0].reason}")
-    try:
-        return finish(results, console, quiet, page)
-    except ArenaError as error:
-        if gate.failed and len(gate.failed) == len(results.failures):
-            raise ThresholdFailed(str(error)) from None
-        raise
+    return finish(results, console, config.max_error_rate, quiet, page)

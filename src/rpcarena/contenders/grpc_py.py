@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent import futures
 from typing import Any
@@ -195,11 +196,30 @@ class GrpcOneWayClient(GrpcClient):
     def call(self, request: Any) -> Any:
         if self._upload:
             return self._call(iter(request), timeout=self.timeout_s)
-        return list(self._call(request, timeout=self.timeout_s))
+        replies, last = Streamed(), time.perf_counter_ns()
+        for reply in self._call(request, timeout=self.timeout_s):
+            now = time.perf_counter_ns()
+            replies.append(reply)
+            replies.latencies_ns.append(now - last)
+            last = now
+        return replies
+
+    def message_latencies(self, reply: Any, latency_ns: int) -> list[int]:
+        """Each reply message's latency (`worker.drive`): a server stream's from the stream's start or
+        the message before it; a client stream's one reply, the call's."""
+        return reply.latencies_ns if isinstance(reply, Streamed) else [latency_ns]
 
     def canonical(self, value: Any) -> Any:
         one = GrpcClient.canonical
         return [one(self, v) for v in value] if isinstance(value, list) else one(self, value)
+
+
+class Streamed(list):
+    """A server stream's replies, and when each came: from the call's start, or the reply before it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latencies_ns: list[int] = []
 
 
 class GrpcStreamClient(GrpcClient):

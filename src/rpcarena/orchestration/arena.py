@@ -18,6 +18,7 @@ from rpcarena import contenders, environment
 from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError, Interrupted, Stop, ThresholdAborted, UnavailableError
+from rpcarena.orchestration import error_gate
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
 from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.plan import Plan
@@ -102,7 +103,8 @@ class Arena:
         return lost is not None
 
     def measure(self, i: int, plan: Plan, context: RunContext) -> Cell:
-        """One cell: skipped with its reason, measured, or failed with its reason."""
+        """One cell: skipped with its reason, measured, or failed with its reason (also when what its
+        runner measured fails `--max-error-rate` or completed no call: `error_gate`)."""
         started = now()
         skip = plan.runner.skip(plan, context)
         if skip:
@@ -115,7 +117,7 @@ class Arena:
             raise  # the run stops, not only the cell
         except ArenaError as error:
             return cell_of(plan, self.config, started, status="failed", reason=str(error))
-        return cell_of(plan, self.config, started, measured)
+        return cell_of(plan, self.config, started, error_gate.gated(measured, self.config.max_error_rate))
 
 
 def cell_of(p: Plan, config: RunConfig, started: str, m: Measurement | None = None, *, status: str = "ok",

@@ -25,7 +25,9 @@ PROBE_S = 2.0
 
 def find_max(config: RunConfig, objectives: list[Objective], todo: list[Plan], steps: int = 6,
              on_cell: OnCell | None = None, context: OpenContext = open_context) -> Results:
-    """Bisect the rate for each plan (contenders' or external targets'), each arena in `context`."""
+    """Bisect the rate for each plan (contenders' or external targets'), each arena in `context`. No
+    --max-error-rate gate: a probe past the rate where calls fail is what the search looks for."""
+    config = dataclasses.replace(config, max_error_rate=None)
     base = dataclasses.replace(config, rate_per_s=None, calls=None, duration_s=config.duration_s or PROBE_S)
     capacity_run = Arena(base, todo, on_cell, context).run()
     found = []

@@ -70,9 +70,9 @@ class Entry:
         interval = self.ratio.interval if self.ratio else None
         cell = self.group.cells[0]
         return {"rank": rank, "contender": cell.contender, "client": cell.client, "trials": len(self.group.cells),
-                "calls": self.group.calls, "p50_us": self.p50_us, "p99_us": self.p99_us,
+                "calls": self.group.calls, "p50_us": self.p50_us if self.group.calls else None, "p99_us": self.p99_us,
                 "throughput_per_s": self.throughput_per_s, "errors": self.errors,
-                "ratio_to_best": self.ratio.estimate if self.ratio else 1.0,
+                "ratio_to_best": self.ratio.estimate if self.ratio else 1.0 if self.best else None,
                 "ratio_low": interval.low if interval else None, "ratio_high": interval.high if interval else None,
                 "verdict": self.verdict, "x_floor": self.x_floor,
                 "message_p50_us": self.group.message_stat("p50_us"),
@@ -179,10 +179,10 @@ def _entry(g: Group, best: Group | None, alone: bool, scope: Scope) -> Entry:
     failed = next((c.reason or FAILED for c in g.cells if c.status != "ok"), None)
     reference = floor.reference(g, scope.floors, least_p50_us)
     floor_us = least_p50_us(reference) if reference is not None else None
+    said = shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))) if g.calls else []
     return Entry(g, name(g, alone), p50_us(g), g.histogram_stat("p99_us") if p99_supported(g) else None,
-                 g.throughput_per_s, sum(c.error_count for c in g.cells), ratio,
-                 shown_warnings(g, scope.cpus, scope.results, scope.payload_bytes, scope.fewer.get(id(g))),
-                 p50_us(g) / floor_us if floor_us else None, failed, floor_us)
+                 g.throughput_per_s, sum(c.error_count for c in g.cells), ratio, said,
+                 p50_us(g) / floor_us if floor_us and g.calls else None, failed, floor_us)
 
 
 def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_bytes: float = 0.0,
@@ -238,11 +238,12 @@ def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
 
 
 def failed_groups(results: Results, trimmed: bool = False) -> list[Group]:
-    """The cells that measured their calls and then failed (too many failed calls for the gate):
-    their figures are real, so they are shown, marked failed, rather than as "not measured"."""
+    """The cells that made their calls and then failed (too many failed calls for the gate, or none
+    completed): their figures and errors are real, so they are shown, marked failed, after the ranked
+    ones, rather than as "not measured"."""
     found: dict[tuple, list[Cell]] = {}
     for cell in results.cells:
-        if cell.status == "failed" and cell.calls and cell.latency_histogram:
+        if shown_failed(cell):
             found.setdefault((groups.key_of(cell), cell.setting), []).append(cell)
     return [Group(sorted(cells, key=lambda c: c.trial), trimmed) for cells in found.values()]
 
@@ -305,15 +306,18 @@ def sides(workload: str, members: list[Group]) -> tuple[list[Group], list[Group]
     """(the mechanisms that moved the workload's data, those that moved none, the floors) of one
     comparison: each of the first two is ranked on its own, against the floors."""
     mechanisms, floors = floor.split(members)
+    mechanisms += [f for f in floors if not _ok(f)]  # a failed floor divides nothing: shown failed, as others
+    floors = [f for f in floors if _ok(f)]
     payload = payload_bytes(workload)
-    apart = [g for g in mechanisms if stability.moves_no_data(g, payload)]
+    apart = [g for g in mechanisms if g.calls and stability.moves_no_data(g, payload)]
     return [g for g in mechanisms if g not in apart], apart, floors
 
 
 def _ranking(workload: str, clients: int, setting: str | None, members: list[Group], scope: Scope,
              apart: bool) -> Ranking:
-    ranked = sorted(members, key=p50_us)
-    ok = [g for g in ranked if all(c.status == "ok" for c in g.cells)]
+    """The members by p50, the failed ones after the rest: a failed cell is shown, never ranked."""
+    ranked = sorted(members, key=lambda g: (not _ok(g), not g.calls, p50_us(g)))
+    ok = [g for g in ranked if _ok(g)]
     best = ok[0] if ok and ok[0].has_samples else None
     driven = Counter(c for c, _ in dict.fromkeys((g.contender, g.cells[0].client) for g in ranked + scope.floors))
     entries = earned([_at_rate(_entry(g, best, driven[g.contender] == 1, scope), ranked) for g in ranked])
@@ -331,9 +335,13 @@ def earned(entries: list[Entry]) -> list[Entry]:
             for e, margin in zip(entries, room)]
 
 
+def _ok(g: Group) -> bool:
+    return all(c.status == "ok" for c in g.cells)
+
+
 def shown_failed(cell: Cell) -> bool:
-    """A failed cell whose figures a ranking shows (`failed_groups`)."""
-    return cell.status == "failed" and bool(cell.calls) and bool(cell.latency_histogram)
+    """A failed cell whose figures a ranking shows (`failed_groups`): it made calls, verified or failed."""
+    return cell.status == "failed" and bool(cell.calls_sent)
 
 
 def failed(rankings: list[Ranking]) -> list[str]:

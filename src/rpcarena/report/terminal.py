@@ -101,8 +101,11 @@ def summary_header(show_errors: bool, show_floor: bool = False) -> list[str]:
 
 def summary_cells(entry: Entry, rank: int, show_errors: bool, show_floor: bool = False) -> list[str]:
     """One ranked contender as the summary shows it (every number with its unit)."""
-    return ([str(rank), entry.name, duration(entry.p50_us),
-             answer.NOT_SUPPORTED if entry.p99_us is None else duration(entry.p99_us), rate(entry.throughput_per_s)]
+    if not entry.group.calls:  # failed, no call completed: its errors and calls/s sent are its figures
+        latencies = ["-", "-"]
+    else:
+        latencies = [duration(entry.p50_us), answer.NOT_SUPPORTED if entry.p99_us is None else duration(entry.p99_us)]
+    return ([str(rank) if entry.failed is None else "-", entry.name, *latencies, rate(entry.throughput_per_s)]
             + ([errors_text(entry)] if show_errors else []) + ([floor_text(entry)] if show_floor else [])
             + [ratio_text(entry)])
 
@@ -438,9 +441,9 @@ def _calls(cell: Cell) -> str:
 def cell_row(cell: Cell, results: Results) -> list[str]:
     name = f"{cell.contender} ({cell.setting})" if cell.setting else cell.contender
     head = [name, cell.client, cell.workload, str(cell.clients), str(cell.trial + 1)]  # trials from 1, as the README
-    if cell.status != "ok" and cell.latency_histogram is None:
+    if cell.status != "ok" and not cell.calls_sent:
         return head + [f"{cell.status}: {cell.reason or ''}"] + [""] * (len(COLUMNS) - 6)
-    if cell.status != "ok":  # measured, then failed (errors above --max-error-rate): the figures stay
+    if cell.status != "ok":  # made its calls, then failed (errors above --max-error-rate): the figures stay
         head[0] = f"{head[0]} (failed)"
     lat = cell.latency
     ratio = floor_ratio(cell, results)

@@ -86,9 +86,10 @@ def of(rankings: list[Ranking], results: Results) -> list[TimeGoes]:
         return []
     work = float(asked.get("server_work_us") or 0.0)
     handler = work + float(asked.get("server_wait_us") or 0.0)
-    return [TimeGoes(r.title(), _described(asked), [_part(e, handler, work) for e in r.entries],
+    return [TimeGoes(r.title(), _described(asked), [_part(e, handler, work) for e in measured],
                      _floor_missing(results, r.workload))
-            for r in rankings if shown_for(results, r.workload) and not r.apart and r.entries]
+            for r in rankings if shown_for(results, r.workload) and not r.apart
+            and (measured := [e for e in r.entries if e.failed is None])]
 
 
 def shown_for(results: Results, workload: str) -> bool:

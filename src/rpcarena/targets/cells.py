@@ -3,21 +3,20 @@
 The runner of `rpcarena target`'s plans. Nothing is started or stopped; the
 target is checked reachable, its CPU is read when its pid is known, and Python
 drivers call it with the requests rendered before measuring and the checks of
-each as the expected responses. A measured cell whose failed calls exceed
-`--max-error-rate` fails (its figures kept), so that a run can gate CI.
+each as the expected responses. The arena fails a cell whose failed calls exceed
+`--max-error-rate` (`orchestration.error_gate`, as for every runner), so that a run can gate CI.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveSpec
-from rpcarena.errors import ThresholdFailed
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.measurement import Measurement
@@ -28,59 +27,10 @@ from rpcarena.targets import native
 from rpcarena.targets.target import ExternalServer, Target
 
 
-class Labelled(Protocol):
-    """What the gate names a failed cell by (a plan)."""
-
-    @property
-    def label(self) -> str: ...
-
-
-class Counted(Protocol):
-    """What the gate reads of a cell's calls: a merged drive result, or a stored cell."""
-
-    @property
-    def calls(self) -> int: ...
-
-    @property
-    def errors(self) -> Mapping[str, int]: ...
-
-    @property
-    def error_examples(self) -> Mapping[str, str]: ...
-
-
-@dataclass
-class Gate:
-    """`--max-error-rate`: the share of calls sent that may fail (0: none); the cells it failed."""
-
-    max_error_rate: float | None = 0.0  # None: no gate (a --find-max search probes past failures)
-    failed: list[str] = field(default_factory=list)
-
-    def check(self, plan: Labelled, counted: Counted) -> None:
-        errors = {kind: n for kind, n in counted.errors.items() if n}
-        failed = sum(errors.values())
-        sent = counted.calls + failed
-        if self.max_error_rate is None or not sent or failed / sent <= self.max_error_rate:
-            return
-        self.failed.append(plan.label)
-        kinds = ", ".join(f"{kind} {n:,}" for kind, n in sorted(errors.items()))
-        worst = max(errors, key=lambda kind: errors[kind])
-        raise ThresholdFailed(f"{failed:,} of {sent:,} calls failed ({failed / sent:.1%}: {kinds}), above "
-                              f"--max-error-rate {self.max_error_rate * 100:g}%; e.g. {worst}: "
-                              f"{example(worst, counted.error_examples.get(worst, worst))}")
-
-
-def example(kind: str, text: str) -> str:
-    """An error example without its kind in front (the Go driver's examples start with it, and the
-    kind is printed before them: 'timeout: timeout: ...')."""
-    return text.removeprefix(f"{kind}: ") or text
-
-
-def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None,
-          runner: CellRunner | None = None) -> list[Plan]:
+def plans(targets: list[Target], config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
     """Trials outermost so that targets alternate (a drifting machine affects all alike); each
     target's own runner here, or `runner` for all (a cluster's, which holds one connection)."""
-    gate = gate or Gate(None)
-    return [Plan(t, client, t.workload, clients, trial, runner or TargetCells(t, gate))
+    return [Plan(t, client, t.workload, clients, trial, runner or TargetCells(t))
             for trial in range(config.repeat) for clients in config.clients for t in targets
             for client in config.client_drivers or [native.PYTHON]]
 
@@ -88,9 +38,8 @@ def plans(targets: list[Target], config: RunConfig, gate: Gate | None = None,
 class TargetCells(CellRunner):
     """The runner of one target's cells."""
 
-    def __init__(self, target: Target, gate: Gate) -> None:
+    def __init__(self, target: Target) -> None:
         self.target = target
-        self.gate = gate
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         if context.config.via or context.config.link:
@@ -98,22 +47,12 @@ class TargetCells(CellRunner):
         return native.cannot(self.target, plan.client)
 
     def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
-        """The target measured; a cell past --max-error-rate fails, its figures kept."""
+        """The target measured (the arena's `error_gate` judges its failed calls)."""
         server = ExternalServer(self.target).start()
         specs = (driver_specs if plan.client == native.PYTHON else native.driver_specs)(self.target, plan,
                                                                                         context.config)
         measured = measure(server, specs, context, logs)
-        measured = replace(measured, placement=placed(self.target, context, measured.placement))
-        return gated(self.gate, plan, measured)
-
-
-def gated(gate: Gate, plan: Plan, measured: Measurement) -> Measurement:
-    """The measured cell, failed (its figures kept) when its failed calls pass the gate."""
-    try:
-        gate.check(plan, measured.clients)
-    except ThresholdFailed as failed:
-        return replace(measured, failed=str(failed))
-    return measured
+        return replace(measured, placement=placed(self.target, context, measured.placement))
 
 
 def placed(target: Target, context: RunContext, measured: Mapping[str, Any]) -> dict[str, Any]:

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import base64
 import os
-import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rpcarena.errors import ServerError, UsageError
 from rpcarena.targets import tls
+from rpcarena.userschema import compiled
 
 METHOD_HELP = "write --method package.Service/Method"
 
@@ -43,22 +41,13 @@ def parse_method(text: str) -> MethodRef:
 
 
 def from_proto(proto: Path, import_paths: list[Path]) -> bytes:
-    """Compile `proto` with grpc_tools.protoc into a descriptor set (a one-line error when it fails)."""
+    """Compile `proto` with grpc_tools.protoc into a descriptor set (a one-line error when it fails),
+    as `run --proto` compiles a schema."""
     if not proto.is_file():
         raise UsageError(f"no .proto file {proto}: give the path of the service's .proto with --proto")
-    includes = [p.resolve() for p in import_paths]
-    if not any(proto.resolve().is_relative_to(p) for p in includes):
-        includes.insert(0, proto.resolve().parent)
-    well_known = Path(str(resources.files("grpc_tools") / "_proto"))
     with tempfile.TemporaryDirectory(prefix=f"rpcarena-{os.getpid()}-proto-") as tmp:
         out = Path(tmp) / "set.pb"
-        argv = [sys.executable, "-m", "grpc_tools.protoc", *(f"-I{p}" for p in includes), f"-I{well_known}",
-                "--include_imports", f"--descriptor_set_out={out}", str(proto.resolve())]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
-        if done.returncode != 0 or not out.exists():
-            first = next((line for line in done.stderr.splitlines() if line.strip()), "protoc failed")
-            raise UsageError(f"cannot compile {proto}: {first.strip().rstrip('.')}; "
-                             "fix the .proto or add --import-path DIR")
+        compiled.compile_to(proto, compiled.include_roots(proto, import_paths), out)
         return out.read_bytes()
 
 

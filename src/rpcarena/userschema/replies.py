@@ -1,8 +1,9 @@
 """What a user's method answers: `--reply echo` (default), `--reply-file F.jsonl` or `--reply-size 4KB`.
 
 - echo: the request's own fields, read as the reply type (by field number, as protobuf's wire
-  compatibility reads them; fields the reply lacks are dropped). A method whose request and reply
-  are the same type answers the request itself.
+  compatibility reads them; fields the reply lacks, or cannot read, are dropped: `echo`). A method
+  whose request and reply are the same type answers the request itself; between two types the
+  reply is made here and served as a file's would be (`served_mode`), in every language alike.
 - file: the k-th reply line answers the k-th request (requests and replies are cycled together).
 - size: one reply whose first string or bytes field is filled so the reply encodes to that many bytes.
 
@@ -17,8 +18,11 @@ from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import DecodeError, EncodeError
 
 from rpcarena.errors import UsageError
+from rpcarena.protocol import semantics
+from rpcarena.userschema import echo
 from rpcarena.userschema.samples import canonical
 
 MODES = ("echo", "file", "size")
@@ -26,12 +30,34 @@ _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
 
 
 def echoed(request: Any, reply_type: type) -> Any:
-    """The reply a request echoes into (`echo`)."""
+    """The reply a request echoes into (`echo`): the request's fields the reply type can read."""
     if type(request) is reply_type:
         return request
-    reply = reply_type.FromString(request.SerializeToString())  # type: ignore[attr-defined]
+    data = echo.kept(request.SerializeToString(), reply_type.DESCRIPTOR, request.DESCRIPTOR)  # type: ignore[attr-defined]
+    reply = reply_type.FromString(data)  # type: ignore[attr-defined]
     reply.DiscardUnknownFields()
     return reply
+
+
+def served_mode(mode: str, request_type: type, reply_type: type) -> str:
+    """The mode servers are told: an echo between two types is answered from the replies made here
+    (`expected`), as a --reply-file is, so that every language's server answers the same reply."""
+    return "file" if mode == "echo" and request_type is not reply_type else mode
+
+
+def _echo(request: dict, request_type: type, reply_type: type) -> dict:
+    """The expected echo of one request, or one line naming what to give instead."""
+    name = reply_type.DESCRIPTOR.full_name  # type: ignore[attr-defined]
+    fix = "give --reply-file F.jsonl (one reply a request) or --reply-size 4KB"
+    try:
+        reply = echoed(json_format.ParseDict(request, request_type()), reply_type)
+        if not reply.IsInitialized():
+            missing = ", ".join(reply.FindInitializationErrors())
+            raise UsageError(f"--reply echo: the request's fields make no valid {name} (missing its required "
+                             f"{missing}); {fix}")
+        return canonical(reply)
+    except (DecodeError, EncodeError, json_format.Error) as error:
+        raise UsageError(f"--reply echo: the request's fields make no valid {name} ({error}); {fix}") from None
 
 
 def sized(reply_type: type, size: int) -> dict[str, Any]:
@@ -66,7 +92,7 @@ def expected(mode: str, requests: list[dict], request_type: type, reply_type: ty
              replies: list[dict]) -> list[dict]:
     """Each request's expected reply, in order; `replies` are the file's or the sized one."""
     if mode == "echo":
-        return [canonical(echoed(json_format.ParseDict(r, request_type()), reply_type)) for r in requests]
+        return [_echo(r, request_type, reply_type) for r in requests]
     if mode == "size":
         return [replies[0]] * len(requests)
     if len(replies) != len(requests):
@@ -84,7 +110,16 @@ def responder(mode: str, pairs: list[list[dict]], request_type: type, reply_type
     if mode == "size":
         reply = next(iter(table.values()))
         return lambda request: reply
-    return lambda request: table[_key(request)]
+    return lambda request: _looked_up(table, request)
+
+
+def _looked_up(table: dict[bytes, Any], request: Any) -> Any:
+    """The reply paired with the request; a stranger is refused (an error reply, as every language's
+    server answers it), never a crash of the connection."""
+    reply = table.get(_key(request))
+    if reply is None:
+        raise semantics.Refused("a request that is none of the run's samples")
+    return reply
 
 
 def _key(message: Any) -> bytes:

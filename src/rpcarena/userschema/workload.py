@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ class UserWorkload:
     server_work_us: float = 0.0
     server_wait_us: float = 0.0
     stream_messages: int = STREAM_MESSAGES  # a one-way stream's messages a call
+    import_paths: list[str] = field(default_factory=list)  # --import-path: protoc's -I for the schema's imports
 
     def __post_init__(self) -> None:
         given = [name for name, value in (("--data-file", self.data_file), ("--data", self.data),
@@ -76,7 +77,7 @@ def method_key(text: str) -> str:
 
 def build(options: UserWorkload) -> Workload:
     """The user's workload, registered as "user.package.Service.Method" (replacing one built before)."""
-    descriptor_set, digest = compiled.descriptor_set(Path(options.proto))
+    descriptor_set, digest = compiled.descriptor_set(Path(options.proto), [Path(p) for p in options.import_paths])
     schema.add_user(descriptor_set)
     key = method_key(options.method)
     method = _method(key, options.method)
@@ -86,7 +87,8 @@ def build(options: UserWorkload) -> Workload:
     pairs = [[q, r] for q, r in zip(requests, expected, strict=True)]
     if options.reply == "file":
         replies.check_answerable(pairs, request_type)
-    served = {"method": key, "descriptor_set_b64": base64.b64encode(descriptor_set).decode(), "reply": options.reply,
+    served = {"method": key, "descriptor_set_b64": base64.b64encode(descriptor_set).decode(),
+              "reply": replies.served_mode(options.reply, request_type, reply_type),
               "pairs": pairs, "server_work_us": options.server_work_us, "server_wait_us": options.server_wait_us,
               "stream_messages": options.stream_messages}
     workload_id = f"{PREFIX}.{key.replace('/', '.')}"

@@ -52,6 +52,8 @@ class Tally:
     staged: list = field(default_factory=list)  # open loop in stages: a Tally per stage, of due -> done etc.
     pending: array = field(default_factory=lambda: array("q"))  # latencies not yet in the histogram
     series: Recorder = field(default_factory=lambda: Recorder(1.0))  # the open interval's histogram and those closed
+    messages: Any = None  # one-way streams: each reply message's latency (made at the first)
+    pending_messages: array = field(default_factory=lambda: array("q"))  # not yet in `messages`
 
     def fail(self, kind: str, error: BaseException | None, detail: Callable[[], str] | None = None) -> None:
         """One failed call; the first of each kind is kept as its example (`detail` is asked only then)."""
@@ -76,7 +78,22 @@ class Tally:
             histogram_uncorrected=hist.encode(self.uncorrected) if self.uncorrected is not None else None,
             histogram_schedule_lag=hist.encode(self.lag) if self.lag is not None else None,
             late_calls=self.late, cpu_user_s=0.0, cpu_sys_s=0.0, tool={},
-            stages=[stage.figures() for stage in self.staged] or None, intervals=list(self.series.closed), **window)
+            stages=[stage.figures() for stage in self.staged] or None, intervals=list(self.series.closed),
+            **({} if self.messages is None else {"messages": self.messages.get_total_count(),
+                                                 "histogram_messages": hist.encode(self.messages)}), **window)
+
+    def add_messages(self, latencies_ns: list[int]) -> None:
+        """A verified stream's reply messages, each with its latency (into the histogram in bulk)."""
+        if self.messages is None:
+            self.messages = hist.new()
+        self.pending_messages.extend(latencies_ns)
+        if len(self.pending_messages) >= FLUSH:
+            self.flush_messages()
+
+    def flush_messages(self) -> None:
+        if self.messages is not None:
+            hist.record_many(self.messages, self.pending_messages)
+            del self.pending_messages[:]
 
     def roll(self, now_ns: int) -> None:
         """The client's clock passed its interval's end: what is pending belongs to the interval closed."""
@@ -90,6 +107,7 @@ class Tally:
 
     def finish(self) -> None:
         self.flush()
+        self.flush_messages()
         self.series.close(self.errors)
 
     def figures(self) -> dict[str, Any]:
@@ -142,6 +160,9 @@ class Driver:
         self.tallies = [Tally(series=Recorder(spec.interval_s, _said_interval)) for _ in range(self.n)]
         self.start_ns = 0
         self.schedule: pacer.Schedule | None = None  # open loop: set when the measured phase starts
+        # a one-way stream's client times each reply message (as the native drivers do): the call's
+        # reply and latency -> each message's latency
+        self.per_message = getattr(self.clients[0], "message_latencies", None)
 
     def quota(self, i: int) -> int | None:
         calls = self.spec.calls
@@ -168,6 +189,8 @@ class Driver:
         if not client.same(got, self.expected[slot]):
             tally.fail("wrong_answer", None, _wrong(client, got, self.expected[slot]))
             return None
+        if self.per_message is not None:
+            tally.add_messages(self.per_message(got, end - start))
         return start, end
 
     def warm_up(self, i: int) -> None:
@@ -184,7 +207,7 @@ class Driver:
         client, requests, expected, pending = self.clients[i], self.requests, self.expected, tally.pending
         call, same, clock, slots = client.call, client.same, time.perf_counter_ns, len(requests)
         reservoir, kept, keep_at, limit = Reservoir(self.sample_share(), rng), 0, 1, self.limit_ns
-        series = tally.series
+        series, per_message = tally.series, self.per_message
         for k in self.turns(i):
             slot = (i + k) % slots
             start = clock()
@@ -203,6 +226,8 @@ class Driver:
                 tally.fail("wrong_answer", None, _wrong(client, got, expected[slot]))
                 continue
             pending.append(latency)
+            if per_message is not None:
+                tally.add_messages(per_message(got, latency))
             kept += 1
             if kept == keep_at:
                 keep_at = reservoir.keep(kept, k, latency)  # k * clients + i once merged

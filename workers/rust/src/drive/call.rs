@@ -4,6 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpStream;
 
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -61,6 +62,11 @@ pub trait Conn: Send {
     /// the connection can say more than [`CallError::describe`].
     fn explain(&self, _index: usize) -> Option<String> {
         None
+    }
+    /// A one-way stream's call: each reply message's latency, from the stream's start or the
+    /// message before it (the drive loop records them per message); nothing for other calls.
+    fn message_latencies(&self) -> &[Duration] {
+        &[]
     }
 }
 

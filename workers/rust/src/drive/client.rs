@@ -36,10 +36,13 @@ pub struct Client {
     told: Option<String>,
 }
 
-/// When a successful call was sent and when its reply was decoded.
+/// When a successful call was sent (a pooled one: asked for a connection) and when its reply was
+/// decoded.
 pub struct Timing {
     pub sent: Instant,
     pub done: Instant,
+    /// A one-way stream's call: each reply message's latency (empty for other calls).
+    pub messages: Vec<Duration>,
 }
 
 impl Client {
@@ -111,7 +114,11 @@ impl Client {
     }
 
     async fn timed_call(&mut self, index: usize) -> Result<Timing, CallError> {
+        let asked = Instant::now();
         self.connection().await?;
+        // A pooled call is timed as its caller sees it, the wait for a free connection included (as
+        // the Go and Python clients time it); its timeout still runs from the send, as theirs do.
+        let start = if self.borrowed { Some(asked) } else { None };
         let Client { conn, timer, timeout: limit, sharing, .. } = self;
         let gauge = sharing.as_ref().map(|s| &s.gauge);
         let conn = conn.as_mut().ok_or(CallError::Connection)?;
@@ -150,7 +157,7 @@ impl Client {
             return Err(CallError::Timeout);
         }
         match conn.reply_matches(index) {
-            true => Ok(Timing { sent, done }),
+            true => Ok(Timing { sent: start.unwrap_or(sent), done, messages: conn.message_latencies().to_vec() }),
             false => Err(CallError::WrongAnswer),
         }
     }

@@ -173,7 +173,10 @@ async fn closed_loop(run: &Run, client: &mut Client, id: usize, start: Instant, 
 async fn closed_call(run: &Run, client: &mut Client, recorder: &mut Recorder) {
     recorder.series.at(Instant::now());
     match client.attempt().await {
-        Ok(Timing { sent, done }) => record(run, recorder, nanos(done - sent)),
+        Ok(Timing { sent, done, messages }) => {
+            record(run, recorder, nanos(done - sent));
+            recorder.messages(&messages);
+        }
         Err(error) => recorder.failure(&error, || client.explain(&error)),
     }
 }
@@ -192,8 +195,9 @@ async fn open_loop(run: &Run, client: &mut Client, pacer: &Mutex<Schedule>, star
         alarm.wait_until(intended).await;
         recorder.series.at(intended);
         match client.attempt().await {
-            Ok(Timing { sent, done }) => {
+            Ok(Timing { sent, done, messages }) => {
                 record(run, recorder, nanos(done - intended));
+                recorder.messages(&messages);
                 let lag = sent.saturating_duration_since(intended);
                 recorder.schedule(nanos(done - sent), nanos(lag), lag > LATE);
                 if let Some(staged) = recorder.stages.get_mut(stage) {

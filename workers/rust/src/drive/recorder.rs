@@ -39,6 +39,8 @@ pub struct Recorder {
     pub series: Series,
     /// Calls borrowing pooled connections (the spec's `connections`): each call's wait for one.
     pub conn_wait: Option<Histogram<u64>>,
+    /// One-way streams: each reply message's latency (made at the first stream).
+    pub messages: Option<Histogram<u64>>,
 }
 
 /// The longest error example kept, as the Go worker bounds them.
@@ -58,6 +60,7 @@ impl Recorder {
             stages: Vec::new(),
             series: Series::new(std::time::Duration::from_secs(1)),
             conn_wait: None,
+            messages: None,
         }
     }
 
@@ -70,6 +73,17 @@ impl Recorder {
         self.calls += 1;
         self.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
         self.series.histogram.saturating_record(latency_ns.clamp(LOWEST_NS, HIGHEST_NS));
+    }
+
+    /// A verified stream's reply messages, each with its latency.
+    pub fn messages(&mut self, latencies: &[std::time::Duration]) {
+        if latencies.is_empty() {
+            return;
+        }
+        let histogram = self.messages.get_or_insert_with(new_histogram);
+        for latency in latencies {
+            histogram.saturating_record(u64::try_from(latency.as_nanos()).unwrap_or(u64::MAX).clamp(LOWEST_NS, HIGHEST_NS));
+        }
     }
 
     /// Open loop: the from-send latency, the schedule lag (intended start to send), and whether the send was late.
@@ -101,11 +115,8 @@ impl Recorder {
         if let (Some(mine), Some(theirs)) = (self.lag.as_mut(), other.lag.as_ref()) {
             mine.add(theirs).expect("histograms share bounds");
         }
-        match (self.conn_wait.as_mut(), other.conn_wait) {
-            (Some(mine), Some(theirs)) => mine.add(&theirs).expect("histograms share bounds"),
-            (None, theirs) => self.conn_wait = theirs,
-            (Some(_), None) => {}
-        }
+        add_to(&mut self.conn_wait, other.conn_wait);
+        add_to(&mut self.messages, other.messages);
         self.calls += other.calls;
         self.late_calls += other.late_calls;
         for (kind, count) in other.errors {
@@ -118,6 +129,15 @@ impl Recorder {
             mine.merge(theirs);
         }
         self.series.closed.extend(other.series.closed);
+    }
+}
+
+/// `theirs` added into `mine` (taken as it is when `mine` has none).
+fn add_to(mine: &mut Option<Histogram<u64>>, theirs: Option<Histogram<u64>>) {
+    let Some(theirs) = theirs else { return };
+    match mine {
+        Some(kept) => kept.add(&theirs).expect("histograms share bounds"),
+        None => *mine = Some(theirs),
     }
 }
 
@@ -150,5 +170,18 @@ mod tests {
         let lag = a.lag.as_ref().unwrap();
         assert_eq!((lag.len(), lag.equivalent(lag.max(), 5_000_000), a.late_calls), (2, true, 1));
         assert!(Recorder::new(false).lag.is_none());
+    }
+
+    #[test]
+    fn a_streams_messages_are_kept_only_when_there_are_some_and_merge_adds() {
+        let (mut a, mut b, mut unary) = (Recorder::new(false), Recorder::new(false), Recorder::new(false));
+        unary.messages(&[]);
+        a.messages(&[std::time::Duration::from_micros(40), std::time::Duration::from_micros(10)]);
+        b.messages(&[std::time::Duration::from_micros(30)]);
+        a.merge(b);
+        assert_eq!((unary.messages.is_none(), a.messages.as_ref().map(|h| h.len())), (true, Some(3)));
+        let mut none = Recorder::new(false);
+        none.merge(a);
+        assert_eq!(none.messages.map(|h| h.len()), Some(3));
     }
 }

@@ -42,6 +42,12 @@ pub struct DriveResult {
     /// Pooled connections only (one call at a time on each): each call's wait for a free one (ns).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub histogram_conn_wait: Option<String>,
+    /// One-way streams only: their reply messages, and each one's latency (from the stream's start,
+    /// or the message before it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histogram_messages: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -95,6 +101,8 @@ impl DriveResult {
             inflight_max: measured.shared.as_ref().map(|s| s.inflight_max),
             inflight_mean: measured.shared.as_ref().map(|s| s.inflight_mean),
             histogram_conn_wait: recorder.conn_wait.as_ref().map(encode),
+            messages: recorder.messages.as_ref().map(|h| h.len()),
+            histogram_messages: recorder.messages.as_ref().map(encode),
         }
     }
 

@@ -71,8 +71,10 @@ func (c *client) Len() int { return max(len(c.requests), len(c.uploads)) }
 func (c *client) Multiplexes() bool { return !c.stream }
 
 func (c *client) Matches(idx int, reply any) bool {
-	if c.followed != nil {
-		return equalLists(reply.([]proto.Message), c.followed[idx])
+	if s, ok := reply.(*streamed); ok && c.followed != nil {
+		return equalLists(s.replies, c.followed[idx])
+	} else if ok { // a client stream's one reply
+		return len(s.replies) == 1 && proto.Equal(s.replies[0], c.responses[idx])
 	}
 	if c.user { // any schema: maps too, exactly as protobuf compares
 		return proto.Equal(reply.(proto.Message), c.responses[idx])

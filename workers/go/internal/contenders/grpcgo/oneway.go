@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"rpcarena/workers/go/internal/arena"
 	"rpcarena/workers/go/internal/core"
@@ -124,53 +125,76 @@ type oneWayConn struct{ unaryConn }
 
 func (o *oneWayConn) Call(ctx context.Context, idx int) (any, error) {
 	c := o.client
+	out := &streamed{last: time.Now()}
 	stream, err := o.cc.NewStream(ctx, oneWayDesc(c.method), c.method.FullName)
 	if err != nil {
 		return nil, Translate(err)
 	}
 	if c.method.ClientStreams {
-		return upload(stream, c.uploads[idx], c.method.NewResponse())
+		err = upload(stream, c.uploads[idx], c.method.NewResponse(), out)
+	} else {
+		err = follow(stream, c.requests[idx], c.method, len(c.followed[idx]), out)
 	}
-	return follow(stream, c.requests[idx], c.method, len(c.followed[idx]))
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// streamed is a one-way stream's replies and each one's latency, from the
+// stream's start or from the reply before it, as the target driver keeps them
+// (core.Streamed): the drive loop records them per message.
+type streamed struct {
+	replies   []proto.Message
+	latencies []time.Duration
+	last      time.Time // the stream's start, then when the last reply came
+}
+
+func (s *streamed) MessageLatencies() []time.Duration { return s.latencies }
+
+// add keeps a reply read now, timed from the one before it.
+func (s *streamed) add(reply proto.Message) {
+	now := time.Now()
+	s.replies, s.latencies, s.last = append(s.replies, reply), append(s.latencies, now.Sub(s.last)), now
 }
 
 // upload sends the call's requests and reads the one reply (CloseAndRecv).
-func upload(stream grpc.ClientStream, requests []proto.Message, reply proto.Message) (any, error) {
+func upload(stream grpc.ClientStream, requests []proto.Message, reply proto.Message, out *streamed) error {
 	for _, request := range requests {
 		if err := stream.SendMsg(request); err != nil {
-			return nil, Translate(err)
+			return Translate(err)
 		}
 	}
 	if err := stream.CloseSend(); err != nil {
-		return nil, Translate(err)
+		return Translate(err)
 	}
 	if err := stream.RecvMsg(reply); err != nil {
-		return nil, Translate(err)
+		return Translate(err)
 	}
-	return reply, nil
+	out.add(reply)
+	return nil
 }
 
 // follow sends the request and reads the replies to the stream's end, at most
 // one more than expected (a longer stream is a wrong answer already: the rest
 // is not read into memory; the stream is cancelled with the call's context).
-func follow(stream grpc.ClientStream, request proto.Message, m arena.Method, expected int) (any, error) {
+func follow(stream grpc.ClientStream, request proto.Message, m arena.Method, expected int, out *streamed) error {
 	if err := stream.SendMsg(request); err != nil {
-		return nil, Translate(err)
+		return Translate(err)
 	}
 	if err := stream.CloseSend(); err != nil {
-		return nil, Translate(err)
+		return Translate(err)
 	}
-	var replies []proto.Message
-	for len(replies) <= expected {
+	for len(out.replies) <= expected {
 		reply := m.NewResponse()
 		if err := stream.RecvMsg(reply); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
-			return nil, Translate(err)
+			return Translate(err)
 		}
-		replies = append(replies, reply)
+		out.add(reply)
 	}
-	return replies, nil
+	return nil
 }
 
 // modeOf is the drive spec's mode for a method.

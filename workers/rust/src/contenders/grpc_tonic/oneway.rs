@@ -14,6 +14,7 @@ use futures_util::stream::{self, BoxStream, StreamExt};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tonic::client::Grpc;
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::codegen::BoxFuture;
@@ -91,7 +92,7 @@ impl<M: UserRpc> Calls for OneWayCalls<M> {
     }
 
     fn conn(grpc: Grpc<Channel>, calls: Arc<Self>, path: PathAndQuery) -> Box<dyn Conn> {
-        Box::new(OneWayConn { grpc, calls, path, replies: Vec::new() })
+        Box::new(OneWayConn { grpc, calls, path, replies: Vec::new(), latencies: Vec::new() })
     }
 }
 
@@ -112,26 +113,36 @@ struct OneWayConn<M: UserRpc> {
     path: PathAndQuery,
     /// The last call's replies (a client stream's one).
     replies: Vec<M::Resp>,
+    /// Each of those replies' latency, from the stream's start or the reply before it.
+    latencies: Vec<Duration>,
 }
 
 impl<M: UserRpc> Conn for OneWayConn<M> {
     fn call(&mut self, index: usize) -> BoxFut<'_, Result<(), CallError>> {
         Box::pin(async move {
             self.replies.clear();
+            self.latencies.clear();
+            let start = Instant::now();
             self.grpc.ready().await.map_err(|_| CallError::Connection)?;
             let requests = &self.calls.requests[index];
             if M::STREAMS == Streams::Client {
                 let reply = upload::<M>(&mut self.grpc, self.path.clone(), requests.clone()).await?;
                 self.replies.push(reply);
+                self.latencies.push(start.elapsed());
                 return Ok(());
             }
             let expected = self.calls.replies[index].len();
-            follow::<M>(&mut self.grpc, self.path.clone(), requests[0].clone(), expected, &mut self.replies).await
+            let read = Read { replies: &mut self.replies, latencies: &mut self.latencies, last: start };
+            follow::<M>(&mut self.grpc, self.path.clone(), requests[0].clone(), expected, read).await
         })
     }
 
     fn reply_matches(&self, index: usize) -> bool {
         self.calls.matches(index, &self.replies)
+    }
+
+    fn message_latencies(&self) -> &[Duration] {
+        &self.latencies
     }
 
     /// A server stream that carried too few or too many replies says how many.
@@ -157,17 +168,34 @@ async fn follow<M: UserRpc>(
     path: PathAndQuery,
     request: M::Req,
     expected: usize,
-    replies: &mut Vec<M::Resp>,
+    mut read: Read<'_, M>,
 ) -> Result<(), CallError> {
     let codec = ProstCodec::<M::Req, M::Resp>::default();
     let mut stream = grpc.server_streaming(Request::new(request), path, codec).await.map_err(|s| classify(&s))?.into_inner();
-    while replies.len() <= expected {
+    while read.replies.len() <= expected {
         match stream.message().await.map_err(|s| classify(&s))? {
-            Some(reply) => replies.push(reply),
+            Some(reply) => read.keep(reply),
             None => break,
         }
     }
     Ok(())
+}
+
+/// A server stream's replies as they are read, each timed from the one before it (the first from
+/// the stream's start).
+struct Read<'a, M: UserRpc> {
+    replies: &'a mut Vec<M::Resp>,
+    latencies: &'a mut Vec<Duration>,
+    last: Instant,
+}
+
+impl<M: UserRpc> Read<'_, M> {
+    fn keep(&mut self, reply: M::Resp) {
+        let now = Instant::now();
+        self.replies.push(reply);
+        self.latencies.push(now - self.last);
+        self.last = now;
+    }
 }
 
 #[cfg(test)]

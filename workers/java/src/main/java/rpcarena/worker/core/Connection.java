@@ -14,10 +14,15 @@ public interface Connection extends AutoCloseable {
     /** Drops the connection after a failure; the next exchange connects again. */
     void reconnect();
 
-    /** The last exchange's wait for a free connection, before it was sent (a pool's only). */
-    default long waitedNs() {
-        return 0;
+    /**
+     * A one-way stream's last exchange: each reply message's latency (ns), from the stream's start
+     * or the message before it, recorded per message; empty for other calls.
+     */
+    default long[] messageLatenciesNs() {
+        return NO_MESSAGES;
     }
+
+    long[] NO_MESSAGES = {};
 
     @Override
     void close();

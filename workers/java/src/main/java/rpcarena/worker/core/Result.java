@@ -56,6 +56,10 @@ public record Result(Tally tally, double wallS, CpuTimes cpu, List<long[]> sampl
             r.put("histogram_schedule_lag", encode(tally.lag));
         }
         r.put("late_calls", tally.lateCalls);
+        if (tally.messages != null) {
+            r.put("messages", tally.messages.getTotalCount());
+            r.put("histogram_messages", encode(tally.messages));
+        }
         if (!stages.isEmpty()) {
             ArrayNode staged = r.putArray("stages");
             stages.forEach(t -> staged.addObject().put("calls", t.calls).put("histogram", encode(t.latency))

@@ -92,17 +92,20 @@ final class Sharing implements AutoCloseable {
 
     /** One client's calls over the pool: each borrows a free connection and gives it back. */
     private final class Borrower implements Connection {
-        private long waitedNs;
+        private long[] latencies = NO_MESSAGES;
 
         @Override
         public Object exchange(int slot) throws Exception {
             long asked = System.nanoTime();
             Connection connection = free.take();
-            waitedNs = System.nanoTime() - asked;
+            long waitedNs = System.nanoTime() - asked;
             waits.recordValue(Math.max(Tally.LOWEST_NS, Math.min(Tally.HIGHEST_NS, waitedNs)));
             gauge.enter();
+            latencies = NO_MESSAGES;
             try {
-                return connection.exchange(slot);
+                Object reply = connection.exchange(slot);
+                latencies = connection.messageLatenciesNs();  // before another client borrows it
+                return reply;
             } catch (Exception e) {
                 if (Failures.needsReconnect(Failures.kind(e))) {
                     connection.reconnect();  // before another client borrows it
@@ -126,8 +129,8 @@ final class Sharing implements AutoCloseable {
         }
 
         @Override
-        public long waitedNs() {
-            return waitedNs;
+        public long[] messageLatenciesNs() {
+            return latencies;
         }
 
         /** The pool's connections are closed with the pool. */

@@ -15,6 +15,8 @@ public final class Tally {
     /** Open loop: each call's schedule lag, from its intended start to its send (the driver's own lateness). */
     final Histogram lag = newHistogram();
     final Map<String, Long> errors = new TreeMap<>();
+    /** One-way streams: each reply message's latency (null until the first stream). */
+    Histogram messages;
     long calls;
     long lateCalls;
     /** The measured phase interval by interval (the spec's interval_s; 1 s for a total). */
@@ -42,6 +44,18 @@ public final class Tally {
         series.ok(clamp(latencyNs));
     }
 
+    void messages(long[] latenciesNs) {
+        if (latenciesNs.length == 0) {
+            return;
+        }
+        if (messages == null) {
+            messages = newHistogram();
+        }
+        for (long ns : latenciesNs) {
+            messages.recordValue(clamp(ns));
+        }
+    }
+
     void error(String kind) {
         errors.merge(kind, 1L, Long::sum);
         series.error(kind);
@@ -53,6 +67,12 @@ public final class Tally {
         latency.add(other.latency);
         uncorrected.add(other.uncorrected);
         lag.add(other.lag);
+        if (other.messages != null) {
+            if (messages == null) {
+                messages = newHistogram();
+            }
+            messages.add(other.messages);
+        }
         other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
         intervals.addAll(other.series.closed);
     }

@@ -25,8 +25,16 @@ import rpcarena.worker.core.Failures;
  * rest is not read into memory, the call is cancelled).
  */
 final class OneWayConnection extends LeasedConnection {
+    /** The last exchange's reply messages' latencies, from the stream's start or the one before. */
+    private long[] latencies = NO_MESSAGES;
+
     OneWayConnection(Channels.Lease lease, ProtoPayloads payloads, Duration timeout) {
         super(lease, payloads, timeout);
+    }
+
+    @Override
+    public long[] messageLatenciesNs() {
+        return latencies;
     }
 
     private ClientCall<Object, Object> newCall() {
@@ -36,10 +44,14 @@ final class OneWayConnection extends LeasedConnection {
 
     @Override
     public Object exchange(int slot) throws Exception {
+        latencies = NO_MESSAGES;
+        long start = System.nanoTime();
         if (payloads.method.descriptor().getType() == MethodType.CLIENT_STREAMING) {
-            return upload((Object[]) payloads.request(slot));
+            Object reply = upload((Object[]) payloads.request(slot));
+            latencies = new long[] {System.nanoTime() - start};
+            return reply;
         }
-        return follow(payloads.request(slot), payloads.expectedCount(slot));
+        return follow(payloads.request(slot), payloads.expectedCount(slot), start);
     }
 
     /** Sends the requests, half-closes, and waits for the one reply (CloseAndRecv). */
@@ -75,18 +87,25 @@ final class OneWayConnection extends LeasedConnection {
         }
     }
 
-    /** Sends the request and reads the replies to the end, at most {@code expected + 1}. */
-    private Object follow(Object request, int expected) throws Exception {
+    /** Sends the request and reads the replies to the end, at most {@code expected + 1}, each timed. */
+    private Object follow(Object request, int expected, long start) throws Exception {
         ClientCall<Object, Object> call = newCall();
         Iterator<Object> replies = ClientCalls.blockingServerStreamingCall(call, request);
         List<Object> got = new ArrayList<>();
+        long[] times = new long[expected + 1];
+        long last = start;
         try {
             while (got.size() <= expected && replies.hasNext()) {
-                got.add(replies.next());
+                Object reply = replies.next();
+                long now = System.nanoTime();
+                times[got.size()] = now - last;
+                last = now;
+                got.add(reply);
             }
         } catch (StatusRuntimeException e) {
             throw GrpcFailures.of(e);
         }
+        latencies = java.util.Arrays.copyOf(times, got.size());
         if (got.size() > expected) {
             call.cancel("more replies than expected: the answer is wrong already", null);
         }
