@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 
 from rpcarena.errors import UsageError
-from rpcarena.userschema.samples import canonical
+from rpcarena.userschema.samples import canonical, message_of
 
 MODES = ("echo", "file", "size")
 _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
@@ -66,7 +65,7 @@ def expected(mode: str, requests: list[dict], request_type: type, reply_type: ty
              replies: list[dict]) -> list[dict]:
     """Each request's expected reply, in order; `replies` are the file's or the sized one."""
     if mode == "echo":
-        return [canonical(echoed(json_format.ParseDict(r, request_type()), reply_type)) for r in requests]
+        return [canonical(echoed(message_of(r, request_type), reply_type)) for r in requests]
     if mode == "size":
         return [replies[0]] * len(requests)
     if len(replies) != len(requests):
@@ -79,7 +78,7 @@ def responder(mode: str, pairs: list[list[dict]], request_type: type, reply_type
     """request message -> reply message, as a server answers (`pairs`: [request, reply] in order)."""
     if mode == "echo":
         return lambda request: echoed(request, reply_type)
-    table = {_key(json_format.ParseDict(q, request_type())): json_format.ParseDict(r, reply_type())
+    table = {_key(message_of(q, request_type)): message_of(r, reply_type)
              for q, r in pairs}
     if mode == "size":
         reply = next(iter(table.values()))
@@ -95,7 +94,7 @@ def check_answerable(pairs: list[list[dict]], request_type: type) -> None:
     """--reply-file: two equal requests with different replies leave a server unable to choose."""
     seen: dict[bytes, dict] = {}
     for number, (request, reply) in enumerate(pairs, 1):
-        key = _key(json_format.ParseDict(request, request_type()))
+        key = _key(message_of(request, request_type))
         if seen.setdefault(key, reply) != reply:
             raise UsageError(f"--reply-file line {number}: its request equals an earlier one with another reply; "
                              "make the requests differ or the replies equal")
