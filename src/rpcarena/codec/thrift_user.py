@@ -98,13 +98,18 @@ def _single_type(field: FieldDescriptor) -> str:
     return struct_name(field.message_type) if field.type in _MESSAGES else _TYPES[field.type]
 
 
-@cache
 def module(service: str) -> ModuleType:
     """The thriftpy2 module of the IDL generated for the user's service "package.Service"."""
+    return _loaded(idl(schema.user_pool().FindServiceByName(service)))
+
+
+@cache
+def _loaded(text: str) -> ModuleType:
+    """An IDL loaded once, under a module name of its own (thriftpy2 keeps modules by name)."""
     import thriftpy2
 
-    declared = schema.user_pool().FindServiceByName(service)
-    return thriftpy2.load(str(thrift_idl.idl_path(idl(declared), "user")), module_name="user_thrift")
+    path = thrift_idl.idl_path(text, "user")
+    return thriftpy2.load(str(path), module_name=f"{path.stem}_thrift")
 
 
 def to_struct(message: Descriptor, data: dict, module: ModuleType) -> Any:
