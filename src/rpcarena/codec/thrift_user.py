@@ -34,7 +34,7 @@ _INTEGERS = {_FD.TYPE_INT32, _FD.TYPE_SINT32, _FD.TYPE_SFIXED32, _FD.TYPE_UINT32
 
 
 def struct_name(message: Descriptor) -> str:
-    return message.full_name.replace(".", "_")
+    return str(message.full_name).replace(".", "_")
 
 
 @cache
@@ -79,7 +79,7 @@ def _value_field(field: FieldDescriptor) -> FieldDescriptor:
 
 
 def _is_map(field: FieldDescriptor) -> bool:
-    return field.type == _FD.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
+    return bool(field.type == _FD.TYPE_MESSAGE and field.message_type.GetOptions().map_entry)
 
 
 def _struct(message: Descriptor) -> str:
@@ -112,7 +112,7 @@ def _loaded(text: str) -> ModuleType:
     return thriftpy2.load(str(path), module_name=f"{path.stem}_thrift")
 
 
-def to_struct(message: Descriptor, data: dict, module: ModuleType) -> Any:
+def to_struct(message: Descriptor, data: dict[str, Any], module: ModuleType) -> Any:
     """A canonical dict as the message's struct, only the fields the dict has set."""
     fields = message.fields_by_name
     return getattr(module, struct_name(message))(**{field_name(fields[name]): _value(fields[name], value, module)
@@ -147,7 +147,7 @@ def _key(field: FieldDescriptor, text: str) -> Any:
     return _one(field, text, None) if field.type in _INTEGERS else text  # type: ignore[arg-type]
 
 
-def to_canonical(message: Descriptor, struct: Any) -> dict:
+def to_canonical(message: Descriptor, struct: Any) -> dict[str, Any]:
     """A struct as the canonical dict: the fields it has set, in proto JSON's forms."""
     out = {}
     for field in message.fields:

@@ -75,7 +75,7 @@ class Judge:
                     "-0.0 or a NaN differ)")
         return f"expected {self.shown(expected)}, got {self.shown(actual)}"
 
-    def read(self, data: dict) -> Message | None:
+    def read(self, data: dict[str, Any]) -> Message | None:
         """A canonical dict as the user's reply message; None when it does not fit the schema."""
         try:
             return json_format.ParseDict(data, self.reply_type(), descriptor_pool=schema.user_pool())
@@ -105,7 +105,7 @@ class Judge:
     def _equal_but_nan(self, got: Message | None, want: Message | None) -> bool:
         if got is None or want is None:
             return False
-        return without_nan_payloads(got) == without_nan_payloads(want)
+        return bool(without_nan_payloads(got) == without_nan_payloads(want))
 
 
 def of(method: str) -> Judge | None:
@@ -114,7 +114,7 @@ def of(method: str) -> Judge | None:
     return Judge(schema.message_class(info.response)) if info.user else None
 
 
-def _text(data: dict) -> str | None:
+def _text(data: dict[str, Any]) -> str | None:
     """The dict as JSON text, for the fast path; None when it holds what JSON cannot (the slow path says)."""
     try:
         return json.dumps(data, sort_keys=True, allow_nan=True)
@@ -167,7 +167,7 @@ def _count(value: Any) -> int:
 
 def _hex(message: Message) -> str:
     data = message.SerializeToString(deterministic=True)
-    return data[:48].hex() + ("…" if len(data) > 48 else "")
+    return str(data[:48].hex()) + ("…" if len(data) > 48 else "")
 
 
 def _name(reply_type: type) -> str:
