@@ -229,12 +229,15 @@ def run_corpus(folder: Path, chosen: list[Mechanism], scratch: Path,
 
 _PORT = re.compile(r"(127\.0\.0\.1|localhost|\[::1\]):\d+")
 _PID = re.compile(r"\b(pid|process) \d+")
-_LOG = re.compile(r";? ?full log: \S+")
+_LOG = re.compile(r";? ?full log: [^\s;,]+")
+_PATH = re.compile(r"(?<![\w.])/(?:[\w.+-]+/){2,}([\w.+-]+)")  # a file's place differs between machines
 
 
 def stable(text: str) -> str:
-    """A reason as the table keeps it: what varies from run to run (ports, pids) masked, bounded."""
+    """A reason as the table keeps it: what varies from run to run or machine to machine (ports, pids,
+    the folders of files: a path keeps its file name) masked, bounded."""
     text = _LOG.sub("", _PID.sub(r"\1 N", _PORT.sub(r"\1:PORT", " ".join(text.split()))))
+    text = _PATH.sub(r"…/\1", text)
     return text if len(text) <= EXAMPLE_CHARS else text[:EXAMPLE_CHARS - 1] + "…"
 
 
