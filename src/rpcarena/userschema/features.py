@@ -25,10 +25,10 @@ NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "
          "optional": "a field with explicit presence (proto3 `optional`, proto2 `optional`): set to its default "
                      "is not unset",
          "required": "a proto2 `required` field",
-         "group": "a group (a message delimited by start and end tags)",
-         "extension": "a message with extensions (fields declared outside it)",
+         "group": "a group (proto2, or a delimited message)",
+         "extension": "an extension",
          "well_known": "a well-known type (google.protobuf.*: Timestamp, Duration, Struct, wrappers, Any, ...)",
-         "editions": "a message of an `edition = ...` file"}
+         "editions": 'a file of protobuf editions (edition = "2023")'}
 _WELL_KNOWN = "google.protobuf."
 _WIDE_UNSIGNED = (_FD.TYPE_UINT64, _FD.TYPE_FIXED64)
 
@@ -42,7 +42,9 @@ def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
 
 def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
     """(the kind, where: a field's or message's full name) of the first feature of `kinds` in the
-    method's request or reply, or None."""
+    method's request or reply (for "editions": of the schema's files), or None."""
+    if "editions" in kinds and (file := _editions_file()):
+        return "editions", file
     for name in (method.request, method.response):
         found = _walk(schema.descriptor(name), kinds, frozenset())
         if found:
@@ -56,7 +58,7 @@ def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str
     own = _message_kinds(message) & kinds
     if own:
         kind = min(own, key=list(NAMES).index)
-        return kind, real_oneofs(message)[0].full_name if kind == "oneof" else message.full_name
+        return kind, _where(kind, message)
     for field in (*message.fields, *_extensions(message)):
         found = _field_kinds(field) & kinds
         if found:
@@ -69,6 +71,15 @@ def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str
     return None
 
 
+def _where(kind: str, message: Any) -> str:
+    """What a message-wide kind is named by: the oneof, the first extension, or the message."""
+    if kind == "oneof":
+        return str(real_oneofs(message)[0].full_name)
+    if kind == "extension":
+        return str(_extensions(message)[0].full_name)
+    return str(message.full_name)
+
+
 def _message_kinds(message: Any) -> set[str]:
     kinds = set()
     if real_oneofs(message):
@@ -77,8 +88,6 @@ def _message_kinds(message: Any) -> set[str]:
         kinds.add("nested")
     if _extensions(message):
         kinds.add("extension")
-    if _syntax(message.file.name, message.file.pool) == "editions":
-        kinds.add("editions")
     return kinds
 
 
@@ -142,8 +151,10 @@ def _file_proto(name: str, pool: Any) -> descriptor_pb2.FileDescriptorProto:
     return proto
 
 
-def _syntax(name: str, pool: Any) -> str:
-    return _file_proto(name, pool).syntax or "proto2"
+def _editions_file() -> str | None:
+    """The first file of the user's schema written in protobuf editions, which older toolchains
+    cannot read at all (so the whole schema, not one field, is what they lack)."""
+    return next((str(f.name) for f in schema.user_files() if _file_proto(f.name, f.pool).syntax == "editions"), None)
 
 
 @cache
