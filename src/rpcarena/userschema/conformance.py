@@ -18,9 +18,10 @@ import json
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -117,20 +118,34 @@ class Verdict:
         return {OK: "✓", UNSUPPORTED: "unsupported", UNAVAILABLE: "unavailable", FAILED: "FAILED"}[self.status]
 
 
-@dataclass
-class Run:
-    """One `rpcarena run` over a case: its command line, and each cell's outcome by (mechanism, client)."""
+class Unbuilt:
+    """The mechanisms found unavailable on a schema (a native variant that did not build), remembered
+    for its other cases: every run would try the same build again, waiting on the build lock."""
 
-    argv: list[str]
-    outcomes: dict[tuple[str, str], Outcome] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self._found: dict[tuple[str, str], Outcome] = {}
+        self._lock = threading.Lock()
+
+    def of(self, schema: str, mechanisms: list[Mechanism]) -> dict[tuple[str, str], Outcome]:
+        with self._lock:
+            return {(m.id, PYTHON): self._found[(schema, m.id)] for m in mechanisms if (schema, m.id) in self._found}
+
+    def learn(self, schema: str, outcomes: dict[tuple[str, str], Outcome]) -> None:
+        with self._lock:
+            self._found.update({(schema, m): o for (m, _), o in outcomes.items() if o.status == UNAVAILABLE})
 
 
-def run_case(case: Case, folder: Path, chosen: list[Mechanism], scratch: Path) -> dict[str, Verdict]:
+def run_case(case: Case, folder: Path, chosen: list[Mechanism], scratch: Path,
+             unbuilt: Unbuilt | None = None) -> dict[str, Verdict]:
     """Each mechanism's verdict on `case`: one run with the Python client over every mechanism, then one
     per native language with that language's client over its mechanisms the Python run could call."""
     if case.import_path and not _runs_take("--import-path"):
         return {m.id: Verdict(UNAVAILABLE, NO_IMPORT_PATH) for m in chosen}
-    outcomes = _run(case, folder, [m.id for m in chosen], PYTHON, scratch / "py.json")
+    unbuilt = unbuilt or Unbuilt()
+    outcomes = unbuilt.of(case.schema, chosen)
+    outcomes.update(_run(case, folder, [m.id for m in chosen if (m.id, PYTHON) not in outcomes], PYTHON,
+                         scratch / "py.json"))
+    unbuilt.learn(case.schema, outcomes)
     for language in sorted({m.language for m in chosen} - {PYTHON}):
         own = [m.id for m in chosen if m.language == language and language in m.clients
                and outcomes[(m.id, PYTHON)].status in (OK, FAILED)]
@@ -148,6 +163,8 @@ def _runs_take(option: str) -> bool:
 
 
 def _run(case: Case, folder: Path, contenders: list[str], client: str, out: Path) -> dict[tuple[str, str], Outcome]:
+    if not contenders:
+        return {}
     argv = [sys.executable, "-m", "rpcarena", "run", *case.options(folder), "--contender", ",".join(contenders),
             "--client", client, "-n", str(case.calls(folder)), "--warmup", "0s", "--warmup-max", "0", "--repeat", "1",
             "--pin", "none",
@@ -219,10 +236,12 @@ def run_corpus(folder: Path, chosen: list[Mechanism], scratch: Path,
     measured at a time (a cell is mostly processes starting: two at once keep two cores busy)."""
     cases = [(n, c) for n, c in enumerate(corpus(folder)) if features is None or c.feature in features]
 
+    unbuilt = Unbuilt()
+
     def measured(numbered: tuple[int, Case]) -> dict[str, Verdict]:
         where = scratch / f"case{numbered[0]}"
         where.mkdir(parents=True, exist_ok=True)
-        return run_case(numbered[1], folder, chosen, where)
+        return run_case(numbered[1], folder, chosen, where, unbuilt)
     with ThreadPoolExecutor(PARALLEL_CASES) as pool:
         yield from zip((c for _, c in cases), pool.map(measured, cases))
 
