@@ -35,6 +35,7 @@ PYTHON_MECHANISMS = ("grpc-py", "rest-fastapi", "typed-json", "tagless", "rpyc-t
 FLOOR_PROTOCOL = "tcp-raw"
 RUN_TIMEOUT_S = 3600  # a run that builds a Rust variant from a cold cargo cache takes many minutes
 PARALLEL_CASES = 2
+CALL_TIMEOUT = "60s"  # a reply is judged, not timed: a loaded machine's slow JVM call is still an answer
 STREAM_MESSAGES = 3  # a one-way stream's messages a call: each sample sent, few calls
 EXAMPLE_CHARS = 240
 OK, UNSUPPORTED, UNAVAILABLE, FAILED = "ok", "unsupported", "unavailable", "failed"
@@ -167,7 +168,7 @@ def _run(case: Case, folder: Path, contenders: list[str], client: str, out: Path
         return {}
     argv = [sys.executable, "-m", "rpcarena", "run", *case.options(folder), "--contender", ",".join(contenders),
             "--client", client, "-n", str(case.calls(folder)), "--warmup", "0s", "--warmup-max", "0", "--repeat", "1",
-            "--pin", "none",
+            "--pin", "none", "--timeout", CALL_TIMEOUT,
             "-q", "-o", str(out), "--force"]
     out.unlink(missing_ok=True)
     stderr = _finished(argv)
