@@ -28,6 +28,8 @@ def test_an_absent_submessage_is_not_an_empty_one(core):
     assert outer.same({"label": "x"}, {"label": "x"})
     assert not outer.same({"label": "x", "middle": {}}, {"label": "x"})
     assert not outer.same({"label": "x"}, {"label": "x", "middle": {}})
+    assert outer.explain({"label": "x", "middle": {"inner": {}}}, {"label": "x", "middle": {}}) == (
+        "at middle.inner: expected (absent), got {}")
 
 
 def test_an_optional_field_set_to_its_default_is_not_unset(core):
@@ -39,6 +41,7 @@ def test_an_optional_field_set_to_its_default_is_not_unset(core):
 def test_minus_zero_is_not_zero_and_nan_is_nan_whatever_its_payload(core):
     reals = core("conformance.floats.Reals")
     assert not reals.same({"d": 0.0}, {"d": -0.0})
+    assert reals.explain({"ds": [1.0, 0.0]}, {"ds": [1.0, -0.0]}) == "at ds[1]: expected -0.0, got 0.0"
     other_nan = struct.unpack("<d", struct.pack("<Q", 0x7FF8000000000001))[0]
     message = reals.reply_type(d=other_nan)
     assert message.SerializeToString() != reals.reply_type(d=float("nan")).SerializeToString()

@@ -71,9 +71,10 @@ class Judge:
         if actual is None:
             return f"expected {self.shown(expected)}, got {str(got)[:200]!r} (not a {_name(self.reply_type)})"
         if self.shown(actual) == self.shown(expected):
-            return (f"expected bytes {_hex(expected)}, got {_hex(actual)} (equal as proto JSON: unknown fields, "
-                    "-0.0 or a NaN differ)")
-        return f"expected {self.shown(expected)}, got {self.shown(actual)}"
+            return (f"expected bytes {_hex(expected)}, got {_hex(actual)} (equal as proto JSON: unknown fields "
+                    "differ)")
+        where, wanted, found = _difference(json.loads(self.shown(expected)), json.loads(self.shown(actual)), "")
+        return f"at {where or 'the top'}: expected {wanted}, got {found}"
 
     def read(self, data: dict[str, Any]) -> Message | None:
         """A canonical dict as the user's reply message; None when it does not fit the schema."""
@@ -159,6 +160,31 @@ def _map_values(field: Any, mapping: Any) -> None:
             mapping[key] = _NAN
         elif entry.message_type is not None:
             _quiet_nans(mapping[key])
+
+
+_ABSENT = "(absent)"
+
+
+def _difference(want: Any, got: Any, path: str) -> tuple[str, str, str]:
+    """The first place two proto JSON values differ: (its path, the expected there, the actual there),
+    so a wrong answer's example names the field however large the message."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        for key in sorted(set(want) | set(got)):
+            if key not in want or key not in got or _shown(want[key]) != _shown(got[key]):
+                where = f"{path}.{key}" if path else key
+                if key not in want or key not in got:
+                    return where, _shown(want.get(key, _ABSENT)), _shown(got.get(key, _ABSENT))
+                return _difference(want[key], got[key], where)
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        for index, (w, g) in enumerate(zip(want, got)):
+            if _shown(w) != _shown(g):
+                return _difference(w, g, f"{path}[{index}]")
+    return path, _shown(want), _shown(got)
+
+
+def _shown(value: Any) -> str:
+    text = value if value == _ABSENT else json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:119] + "…"
 
 
 def _count(value: Any) -> int:
