@@ -24,6 +24,7 @@ LAYERS = (
     "workloads",
     "userschema",  # a workload from the user's own schema and samples (its servers' handlers come later)
     "config", "results", "analysis", "contenders", "userschema.handlers",
+    "userschema.conformance",  # the conformance corpus run through `rpcarena run` processes, judged
     "targets",  # the clients of a target, chosen from its description (the runner's modules come later)
     "worker", "suites", "seeds",
     "worker.serve",  # the Python server process's entry: imports the seeds, which register handlers

@@ -31,6 +31,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from rpcarena.codec.proto_json import float_text
 from rpcarena.protocol import schema
 from rpcarena.protocol.semantics import MAX_COUNT
 
@@ -405,6 +406,8 @@ def to_dict(descriptor: Descriptor, value: tuple) -> dict:
     for field, item in zip(descriptor.fields, value):
         if field.type == _FD.TYPE_BYTES:
             out[field.name] = [_base64(v) for v in item] if field.is_repeated else _base64(item)
+        elif field.type in (_FD.TYPE_DOUBLE, _FD.TYPE_FLOAT):
+            out[field.name] = [float_text(v) for v in item] if field.is_repeated else float_text(item)
         elif field.type != _FD.TYPE_MESSAGE:
             out[field.name] = list(item) if field.is_repeated else item
         elif field.is_repeated:

@@ -74,14 +74,3 @@ def module() -> ModuleType:
     import thriftpy2
 
     return thriftpy2.load(str(idl_path()), module_name="arena_thrift")
-
-
-@cache
-def user_module(service: str) -> ModuleType:
-    """The thriftpy2 module of the IDL generated from the user's schema file that declares `service`
-    ("package.Service"), its structs named as the file's messages (`rpcarena run --proto`)."""
-    import thriftpy2
-
-    declared = schema.user_pool().FindServiceByName(service)
-    text = idl(declared.file, declared.name)
-    return thriftpy2.load(str(idl_path(text, "user")), module_name="user_thrift")

@@ -7,8 +7,14 @@ string, as proto JSON and most JSON APIs write them), enums (their numbers) and 
 reader knows what it holds before it reads a field, and checks it. Encoders and
 validating decoders are built from the canonical schema's descriptor. A decoder
 accepts only a JSON object of the expected type whose fields all exist and fit
-their declared type (int32 range, bool is not a number, ...); a missing field is
-its default. Anything else is a DecodeError.
+their declared type (int32 range, bool is not a number, ...). Anything else is a DecodeError.
+
+An arena message's missing field is its default (the decoder fills it in). A user's message keeps
+what was sent and nothing more: a field is there when the object has it, so an absent submessage or
+`optional` field stays absent and one set to its default stays set, as the user's schema says they
+differ. The well-known types (Timestamp, Struct, wrappers, Any, ...) are carried in their proto JSON
+forms (a Timestamp is a string, a Struct any object), checked by protobuf's own reader; a group is an
+object like any message; floats may be proto JSON's "NaN", "Infinity" and "-Infinity".
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ import re
 from functools import cache
 from typing import Any
 
+from google.protobuf import json_format, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from rpcarena.codec import proto_json
 from rpcarena.protocol import schema
 
 TYPE = "@type"
@@ -31,6 +39,8 @@ _RANGES = {_FD.TYPE_INT32: (-(1 << 31), 1 << 31), _FD.TYPE_SINT32: (-(1 << 31), 
            _FD.TYPE_SFIXED64: (-(1 << 63), 1 << 63),
            _FD.TYPE_UINT64: (0, 1 << 64), _FD.TYPE_FIXED64: (0, 1 << 64)}
 _FLOATS = (_FD.TYPE_DOUBLE, _FD.TYPE_FLOAT)
+_MESSAGES = (_FD.TYPE_MESSAGE, _FD.TYPE_GROUP)
+_WELL_KNOWN = "google.protobuf."
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
@@ -66,9 +76,15 @@ def to_typed(message: Descriptor, data: dict) -> dict:
 
 @cache
 def _nested_fields(message: Descriptor) -> tuple[FieldDescriptor, ...]:
-    """The fields holding messages: nested messages, and maps whose values are messages."""
-    return tuple(f for f in message.fields if f.type == _FD.TYPE_MESSAGE and (
-        not _is_map(f) or f.message_type.fields_by_name["value"].type == _FD.TYPE_MESSAGE))
+    """The fields holding typed objects: nested messages and groups, and maps whose values are
+    messages (the well-known types keep their own JSON forms)."""
+    return tuple(f for f in message.fields if _typed(f) and (
+        not _is_map(f) or _typed(f.message_type.fields_by_name["value"])))
+
+
+def _typed(field: FieldDescriptor) -> bool:
+    """Whether a field's value is a typed object: a message or group not of the well-known types."""
+    return field.type in _MESSAGES and not field.message_type.full_name.startswith(_WELL_KNOWN)
 
 
 def _is_map(field: FieldDescriptor) -> bool:
@@ -88,8 +104,8 @@ def loads(body: bytes) -> Any:
 
 
 def from_typed(message: Descriptor, obj: Any) -> dict:
-    """The canonical dict of a typed object, every field present but a oneof's unset members;
-    DecodeError if it does not fit."""
+    """The canonical dict of a typed object: for an arena message every field present but a oneof's
+    unset members, for a user's message the fields the object has; DecodeError if it does not fit."""
     if not isinstance(obj, dict):
         raise DecodeError(f"{message.full_name} must be a JSON object, got {type(obj).__name__}")
     if obj.get(TYPE) != message.full_name:
@@ -98,14 +114,20 @@ def from_typed(message: Descriptor, obj: Any) -> dict:
     if len(obj) > len(fields) + 1 or any(key not in fields for key in obj if key != TYPE):
         bad = next((k for k in obj if k != TYPE and k not in fields), "?")
         raise DecodeError(f"{message.full_name} has no field {bad[:80]!r}")
+    keeps_presence = _is_users(message)
     out = {}
     for name, (field, plain_int32, in_oneof) in fields.items():
         value = obj.get(name)
         if plain_int32 and type(value) is int and -(1 << 31) <= value < (1 << 31):
             out[name] = value  # the LargeData case, checked without the general path
-        elif value is not None or not in_oneof:  # a oneof's members but the one set stay absent
-            out[name] = _field(field, value)
+        elif name in obj if keeps_presence else value is not None or not in_oneof:
+            out[name] = _field(field, value)  # an arena oneof's members but the one set stay absent
     return out
+
+
+def _is_users(message: Descriptor) -> bool:
+    """Whether a message is of the user's schema (it keeps presence) rather than of arena.proto."""
+    return message.file.pool is schema.user_pool()
 
 
 @cache
@@ -140,7 +162,9 @@ def _map(field: FieldDescriptor, value: Any) -> dict[str, Any]:
 
 
 def _single(field: FieldDescriptor, value: Any) -> Any:
-    if field.type == _FD.TYPE_MESSAGE:
+    if field.type in _MESSAGES and not _typed(field):
+        return _well_known(field, value)
+    if field.type in _MESSAGES:
         if value is None:
             return from_typed(field.message_type, {TYPE: field.message_type.full_name})
         return from_typed(field.message_type, value)
@@ -151,6 +175,8 @@ def _single(field: FieldDescriptor, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
             raise DecodeError(f"{field.full_name} must be an integer in [{low}, {high})")
     elif field.type in _FLOATS:
+        if isinstance(value, str) and value in proto_json.WORDS:
+            return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise DecodeError(f"{field.full_name} must be a number")
         value = float(value)
@@ -166,6 +192,21 @@ def _single(field: FieldDescriptor, value: Any) -> Any:
     else:
         raise DecodeError(f"{field.full_name} has a type typed JSON does not carry")
     return value
+
+
+def _well_known(field: FieldDescriptor, value: Any) -> Any:
+    """A well-known type's value in its proto JSON form, as given, once protobuf's reader accepts it."""
+    try:
+        json_format.ParseDict({field.name: [value] if field.is_repeated else value}, _holder(field.containing_type)(),
+                              descriptor_pool=schema.user_pool())
+    except (json_format.ParseError, ValueError, TypeError, AttributeError) as error:
+        raise DecodeError(f"{field.full_name}: {str(error)[:120]}") from None
+    return value
+
+
+@cache
+def _holder(message: Descriptor) -> Any:
+    return message_factory.GetMessageClass(message)
 
 
 def encode(message: Descriptor, data: dict) -> bytes:

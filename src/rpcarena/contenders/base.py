@@ -11,6 +11,7 @@ from typing import Any
 
 from rpcarena.contract import Ready
 from rpcarena.protocol import replies, schema
+from rpcarena.userschema import judge
 
 
 class Contender(ABC):
@@ -97,6 +98,8 @@ class Client(ABC):
         self.target = target
         self.method = method
         self.timeout_s = timeout_s
+        # a method of the user's schema: every reply read with the user's schema and compared exactly
+        self.judge = judge.of(method)
 
     def prepare(self, request: dict) -> Any:
         return request
@@ -109,14 +112,28 @@ class Client(ABC):
         """Send one request and return the decoded reply; raise on failure."""
 
     def same(self, got: Any, want: Any) -> bool:
+        """Whether a reply is the expected one: for a user's method, as its schema reads it (`judge`);
+        for the arena's, canonical values equal up to the contract's float tolerance (`matches`)."""
+        if self.judge is not None:
+            return self.judge.same(self.user_reply(got), self.user_reply(want))
+        return self.matches(got, want)
+
+    def matches(self, got: Any, want: Any) -> bool:
         return got == want or replies.equivalent(self.canonical(got), self.canonical(want))
 
     def canonical(self, value: Any) -> Any:
-        """The reply as a canonical dict, for the slow path of `same`."""
+        """The reply as a canonical dict, for the slow path of `matches`."""
         return value
+
+    def user_reply(self, value: Any) -> Any:
+        """A reply (or an expected one) of a user's method as the judge reads it: a protobuf message, a
+        canonical dict, or a list of them (a server stream's)."""
+        return self.canonical(value)
 
     def explain(self, got: Any, want: Any) -> str:
         """Why a reply is a wrong answer (the example a results document keeps): expected and actual."""
+        if self.judge is not None:
+            return self.judge.explain(self.user_reply(got), self.user_reply(want))
         return f"expected {self.canonical(want)!r:.140}, got {self.canonical(got)!r:.140}"
 
     def classify(self, error: BaseException) -> str:

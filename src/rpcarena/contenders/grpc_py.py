@@ -12,6 +12,7 @@ from rpcarena.contenders import extra_handlers
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import limits, replies, schema, semantics
+from rpcarena.userschema.samples import message_of
 
 SERVER_THREADS = 10  # the seeds' ThreadPoolExecutor(max_workers=10)
 
@@ -147,14 +148,10 @@ class GrpcClient(Client):
         )
 
     def prepare(self, request: dict) -> Any:
-        from google.protobuf import json_format
-
-        return json_format.ParseDict(request, self._request_type())
+        return message_of(request, self._request_type)
 
     def expect(self, response: dict) -> Any:
-        from google.protobuf import json_format
-
-        return json_format.ParseDict(response, self._response_type())
+        return message_of(response, self._response_type)
 
     def call(self, request: Any) -> Any:
         return self._call(request, timeout=self.timeout_s)
@@ -163,6 +160,9 @@ class GrpcClient(Client):
         from google.protobuf import json_format
 
         return json_format.MessageToDict(value, preserving_proto_field_name=True)
+
+    def user_reply(self, value: Any) -> Any:
+        return value  # the message as it came off the wire (a server stream's list of them)
 
     def classify(self, error: BaseException) -> str:
         return replies.classify_grpc(error, self._grpc) or super().classify(error)

@@ -13,7 +13,7 @@ from rpcarena.analysis.floor import FLOOR_PROTOCOL
 from rpcarena.contenders.base import Contender, service_options
 from rpcarena.contenders.tcp_raw import ONE_WAY_FLOOR
 from rpcarena.contract import ManifestEntry
-from rpcarena.errors import UnavailableError
+from rpcarena.errors import ArenaError, UnavailableError
 from rpcarena.process.builds import Worker, workers
 from rpcarena.protocol import schema
 from rpcarena.userschema import features
@@ -33,6 +33,10 @@ class NativeContender(Contender):
         self.native_clients = (worker.language,) if entry.client else ()
         self._unsupported = {m: entry.why for m in entry.unsupported_methods}
         self._user_lacks = {kind: str(why) for kind, why in entry.user_lacks.items()}
+        unknown = sorted(set(self._user_lacks) - set(features.NAMES) - {"any", "stream"})
+        if unknown:  # a kind read as no kind would measure the field it meant to refuse
+            raise ArenaError(f"workers/{worker.language}/worker.json: {entry.id}'s user_lacks names "
+                             f"{', '.join(unknown)}: use any, stream or one of {', '.join(features.NAMES)}")
         self._user_streams = {str(kind) for kind in entry.user_streams}
         self.services = None if entry.protocol == "tcp-raw" else tuple(entry.services)
 

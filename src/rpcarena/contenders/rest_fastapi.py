@@ -167,7 +167,7 @@ class _HttpClient(Client):
     def decode(self, reply: Any) -> Any:
         if reply.status_code != 200:
             raise HttpStatusError(reply.status_code)
-        return http_mapping.reply_of(self.method, reply.json())
+        return http_mapping.reply_of(self.method, json.loads(reply.content, parse_int=_integer))
 
     def classify(self, error: BaseException) -> str:
         if isinstance(error, HttpStatusError):
@@ -177,6 +177,12 @@ class _HttpClient(Client):
         if isinstance(error, self.transport_errors):
             return "connection"
         return super().classify(error)
+
+
+def _integer(text: str) -> int | float:
+    """A JSON integer literal, but "-0", which is how proto JSON in Go writes a double's -0.0 (json
+    would read it as the integer 0, and the sign is part of the value)."""
+    return -0.0 if text == "-0" else int(text)
 
 
 class HttpxClient(_HttpClient):

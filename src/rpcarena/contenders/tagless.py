@@ -84,10 +84,17 @@ class Tagless(framed.FramedContender):
         return request, response, respond
 
 
-# What tagless cannot carry of a user's schema, and why (`userschema.features`).
+# What tagless cannot carry of a user's schema, and why (`userschema.features`): it puts every field
+# on the wire, in schema order, so whatever a field's absence or choice means has no form.
 _LACKS = {"oneof": "tagless puts every field on the wire: a oneof has no form",
           "map": "tagless has no map encoding (HPRPC's fields are fixed): use a repeated message",
-          "recursion": "tagless values are tuples of a fixed depth"}
+          "recursion": "tagless values are tuples of a fixed depth",
+          "submessage": "tagless puts every field on the wire: an absent message has no form",
+          "optional": "tagless puts every field on the wire: an unset field has no form",
+          "group": "tagless nests messages by position; a group's tags have no form",
+          "extension": "tagless fields are the message's own, in schema order; an extension has no position",
+          "well_known": "tagless carries a message's fields; a well-known type is read from its own JSON form "
+                        "(a Timestamp is a string), which tagless has no form for"}
 
 
 def _user_codecs(method: str) -> tuple[MessageCodec, MessageCodec]:
@@ -107,8 +114,11 @@ class TaglessClient(framed.FramedClient):
     def expect(self, response: dict) -> Any:
         return self.response.hold(from_dict(self.response.descriptor, response))
 
-    def same(self, got: Any, want: Any) -> bool:
+    def matches(self, got: Any, want: Any) -> bool:
         return got == want or replies.equivalent(plain(got), plain(want))
+
+    def user_reply(self, value: Any) -> Any:
+        return to_dict(self.response.descriptor, plain(value))
 
     def classify(self, error: BaseException) -> str:
         if isinstance(error, DecodeError):

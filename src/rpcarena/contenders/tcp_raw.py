@@ -22,6 +22,7 @@ from rpcarena.codec import frames
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import limits, schema
+from rpcarena.userschema.samples import message_of
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = limits.MAX_REQUEST_BYTES  # an echo: a reply is as long as its request
@@ -134,9 +135,7 @@ class TcpRawClient(Client):
         self._inbox = Inbox(self._sock)
 
     def prepare(self, request: dict) -> Any:
-        from google.protobuf import json_format
-
-        payload = json_format.ParseDict(request, self._request_type()).SerializeToString()
+        payload = message_of(request, self._request_type).SerializeToString()
         return HEADER.pack(len(payload)) + payload
 
     def expect(self, response: dict) -> Any:

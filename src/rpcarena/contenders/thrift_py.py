@@ -15,7 +15,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from rpcarena.codec import frames, thrift_idl
+from rpcarena.codec import frames, thrift_idl, thrift_user
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ArenaError, ServerError
 from rpcarena.protocol import limits, replies, schema, semantics
@@ -71,35 +71,25 @@ def to_dict(value: Any) -> Any:
     return value
 
 
-def _canonical(value: Any) -> Any:
-    """A Thrift struct as a canonical dict: its unset (None) fields left out."""
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    if hasattr(value, "thrift_spec"):
-        return {k: _canonical(v) for k, v in vars(value).items() if v is not None}
-    return value
-
-
 def user_processor(user: Served) -> Any:
     """The user's service on its generated IDL: the struct read as the canonical request, answered."""
     from thriftpy2.thrift import TProcessor
 
-    module = thrift_idl.user_module(user.method.service)
-    reply, answer = schema.descriptor(user.method.response), user.answer_canonical
+    module = thrift_user.module(user.method.service)
+    request, reply = schema.descriptor(user.method.request), schema.descriptor(user.method.response)
+    answer = user.answer_canonical
 
     def call(req: Any) -> Any:
-        return to_struct(reply, answer(_canonical(req)), module)
+        return thrift_user.to_struct(reply, answer(thrift_user.to_canonical(request, req)), module)
     service = getattr(module, user.method.service.rpartition(".")[2])
     return TProcessor(service, type("UserHandler", (), {user.method.name: staticmethod(call)})())
 
 
 # What the IDL generated here cannot say of a user's schema, and why (`userschema.features`).
-_LACKS = {"oneof": "Thrift has unions, but this IDL is generated without them",
-          "map": "maps are not generated into the IDL yet", "enum": "enums are not generated into the IDL yet",
-          "bytes": "bytes from proto JSON are not decoded for it yet",
-          "uint64": "Thrift has no unsigned integers and not every uint64 fits an i64",
-          "nested": "its structs are named as the file's top-level messages",
-          "recursion": "its structs are generated without forward references"}
+_LACKS = {"extension": "a Thrift struct holds its own fields; an extension, declared outside the message, "
+                       "has no place in it",
+          "well_known": "Thrift has no well-known types: the IDL would declare a struct of their fields, "
+                        "while their values come in their own JSON forms (a Timestamp is a string)"}
 
 
 def handler() -> Any:
@@ -163,18 +153,19 @@ class ThriftBinary(PythonContender):
         return super().unsupported(method)
 
     def user_unsupported(self, method: schema.Method) -> str | None:
-        """The IDL is generated from the schema file that declares the method, every message of it."""
+        """The IDL is generated from every message the service's calls reach (`codec.thrift_user`)."""
         from thriftpy2.parser.exc import ThriftParserError
 
-        declared = schema.user_pool().FindServiceByName(method.service).file
-        for message in declared.message_types_by_name.values():
-            reason = features.why(schema.Method("", message.full_name, message.full_name, False), _LACKS)
+        service = schema.user_pool().FindServiceByName(method.service)
+        for call in service.methods:
+            reason = features.why(schema.Method(call.name, call.input_type.full_name, call.output_type.full_name,
+                                                False), _LACKS)
             if reason:
                 return reason
         try:
-            thrift_idl.user_module(method.service)
+            thrift_user.module(method.service)
         except (ArenaError, ThriftParserError) as error:
-            return f"the Thrift IDL generated from {declared.name} does not load: {error}"
+            return f"the Thrift IDL generated from {service.file.name} does not load: {error}"
         return None
 
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
@@ -248,8 +239,8 @@ class ThriftBinaryClient(Client):
         super().__init__(target, method, timeout_s)
         info = schema.methods()[method]
         self._request, self._response = schema.descriptor(info.request), schema.descriptor(info.response)
-        # arena.proto's IDL, or the one generated from the user's schema file
-        self._module = thrift_idl.user_module(info.service) if info.user else thrift_idl.module()
+        # arena.proto's IDL, or the one generated from the user's schema
+        self._module = thrift_user.module(info.service) if info.user else thrift_idl.module()
         self._service = getattr(self._module, info.service.rpartition(".")[2])
         self._name = info.name
         self._client: Any = None
@@ -265,10 +256,12 @@ class ThriftBinaryClient(Client):
         self._fn = getattr(self._client, self._name)
 
     def prepare(self, request: dict) -> Any:
+        if self.judge is not None:
+            return thrift_user.to_struct(self._request, request, self._module)
         return to_struct(self._request, request, self._module)
 
     def expect(self, response: dict) -> Any:
-        return to_struct(self._response, response, self._module)
+        return response if self.judge is not None else to_struct(self._response, response, self._module)
 
     def call(self, request: Any) -> Any:
         if self._client is None:
@@ -279,8 +272,11 @@ class ThriftBinaryClient(Client):
             self.close()  # the connection's state is unknown after any failure
             raise
 
-    def same(self, got: Any, want: Any) -> bool:
+    def matches(self, got: Any, want: Any) -> bool:
         return got == want or replies.equivalent(to_dict(got), to_dict(want))
+
+    def user_reply(self, value: Any) -> Any:
+        return value if isinstance(value, dict) else thrift_user.to_canonical(self._response, value)
 
     def classify(self, error: BaseException) -> str:
         from thriftpy2.thrift import TApplicationException

@@ -36,7 +36,7 @@ from rpcarena.codec import typed_json as tj
 from rpcarena.contenders.base import Client, PythonContender
 from rpcarena.errors import ServerError
 from rpcarena.protocol import replies, schema, semantics
-from rpcarena.userschema import served
+from rpcarena.userschema import features, served
 from rpcarena.userschema.served import Served
 
 WORKERS = int(os.environ.get("RPCARENA_TYPED_JSON_WORKERS", "2"))
@@ -76,6 +76,11 @@ def call_body(method: str, typed_arg: dict) -> bytes:
     return tj.dumps({tj.TYPE: CALL, "method": method, "arg": typed_arg})
 
 
+# What typed JSON cannot carry of a user's schema, and why (`userschema.features`).
+_LACKS = {"extension": "a typed object holds its message's own fields by name; an extension is declared "
+                       "outside the message, and has no name in it"}
+
+
 class TypedJson(PythonContender):
     id = "typed-json"
     protocol = "typed-json"
@@ -88,8 +93,9 @@ class TypedJson(PythonContender):
 
     def user_unsupported(self, method: schema.Method) -> str | None:
         """Its types are read from the user's descriptors (`codec.typed_json.descriptor`): bytes as
-        base64 strings, enums as numbers, maps as objects (`codec.typed_json`), so any schema."""
-        return None
+        base64 strings, enums as numbers, maps as objects, the well-known types in their proto JSON
+        forms (`codec.typed_json`): any schema but one whose messages are extended."""
+        return features.why(method, _LACKS)
 
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
@@ -319,7 +325,7 @@ class TypedJsonClient(Client):
             raise tj.DecodeError(f"a reply is an object of @type {RESULT!r}")
         return tj.from_typed(self._response, envelope.get("value"))
 
-    def same(self, got: Any, want: Any) -> bool:
+    def matches(self, got: Any, want: Any) -> bool:
         return got == want or replies.equivalent(got, want)
 
     def classify(self, error: BaseException) -> str:

@@ -15,8 +15,6 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-from google.protobuf import json_format
-
 from rpcarena import contenders as registry
 from rpcarena import seeds
 from rpcarena.analysis import floor
@@ -34,6 +32,7 @@ from rpcarena.orchestration.phase import DriverSpec, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol import schema
+from rpcarena.userschema.samples import message_of
 from rpcarena.workloads import Workload
 
 FLOOR_MEASUREMENTS = 2  # at least, per workload and concurrency, for a floor that divides other cells
@@ -241,5 +240,5 @@ def native_client(p: Plan, contender: Contender) -> native.NativeContender | Non
 def _payloads(workload: Workload) -> list[str]:
     """tcp-raw to a native driver: each request's protobuf encoding, base64."""
     cls = schema.message_class(schema.methods()[workload.method].request)
-    return [base64.b64encode(json_format.ParseDict(r, cls()).SerializeToString()).decode()
+    return [base64.b64encode(message_of(r, cls).SerializeToString()).decode()
             for r in workload.requests]

@@ -19,7 +19,7 @@ from google.protobuf import json_format
 
 from rpcarena.contenders import extra_handlers
 from rpcarena.userschema import served as served_method
-from rpcarena.userschema.samples import canonical
+from rpcarena.userschema.samples import canonical, message_of
 
 
 def _add_to_grpcio(server: Any, services: Mapping[str, str]) -> None:
@@ -69,7 +69,7 @@ def _add_to_fastapi(application: Any, services: Mapping[str, str]) -> None:
 
     def endpoint(body: dict[str, Any] = fastapi.Body(...)) -> Any:  # noqa: B008  (FastAPI's own idiom)
         try:
-            request = json_format.ParseDict(body, found.request_type())
+            request = message_of(body, found.request_type)
         except json_format.ParseError as error:
             raise fastapi.HTTPException(status_code=400, detail=str(error)) from None
         return canonical(found.answer(request))

@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, EncodeError
 
 from rpcarena.errors import UsageError
 from rpcarena.protocol import semantics
 from rpcarena.userschema import echo
-from rpcarena.userschema.samples import canonical
+from rpcarena.userschema.samples import canonical, message_of
 
 MODES = ("echo", "file", "size")
 _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
@@ -50,7 +49,7 @@ def _echo(request: dict, request_type: type, reply_type: type) -> dict:
     name = reply_type.DESCRIPTOR.full_name  # type: ignore[attr-defined]
     fix = "give --reply-file F.jsonl (one reply a request) or --reply-size 4KB"
     try:
-        reply = echoed(json_format.ParseDict(request, request_type()), reply_type)
+        reply = echoed(message_of(request, request_type), reply_type)
         if not reply.IsInitialized():
             missing = ", ".join(reply.FindInitializationErrors())
             raise UsageError(f"--reply echo: the request's fields make no valid {name} (missing its required "
@@ -105,7 +104,7 @@ def responder(mode: str, pairs: list[list[dict]], request_type: type, reply_type
     """request message -> reply message, as a server answers (`pairs`: [request, reply] in order)."""
     if mode == "echo":
         return lambda request: echoed(request, reply_type)
-    table = {_key(json_format.ParseDict(q, request_type())): json_format.ParseDict(r, reply_type())
+    table = {_key(message_of(q, request_type)): message_of(r, reply_type)
              for q, r in pairs}
     if mode == "size":
         reply = next(iter(table.values()))
@@ -130,7 +129,7 @@ def check_answerable(pairs: list[list[dict]], request_type: type) -> None:
     """--reply-file: two equal requests with different replies leave a server unable to choose."""
     seen: dict[bytes, dict] = {}
     for number, (request, reply) in enumerate(pairs, 1):
-        key = _key(json_format.ParseDict(request, request_type()))
+        key = _key(message_of(request, request_type))
         if seen.setdefault(key, reply) != reply:
             raise UsageError(f"--reply-file line {number}: its request equals an earlier one with another reply; "
                              "make the requests differ or the replies equal")

@@ -15,40 +15,61 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 
 from rpcarena.errors import UsageError
+from rpcarena.protocol import schema
 
 MAX_SAMPLES = 100_000
 _WIDE = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT64,
          FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64}
+_WELL_KNOWN = "google.protobuf."
 
 
 def canonical(message: Any) -> dict[str, Any]:
     """A message as the workloads keep it: proto JSON with the .proto's field names, enums and 64-bit
-    integers as numbers (as the seeds' payloads are, and as every codec here reads them)."""
-    data = json_format.MessageToDict(message, preserving_proto_field_name=True, use_integers_for_enums=True)
+    integers as numbers (as the seeds' payloads are, and as every codec here reads them). The
+    well-known types keep their own JSON forms (a Timestamp is a string, an Int64Value "5")."""
+    data = json_format.MessageToDict(message, preserving_proto_field_name=True, use_integers_for_enums=True,
+                                     descriptor_pool=schema.user_pool())
     return _numbers(message.DESCRIPTOR, data)
 
 
+def message_of(data: dict[str, Any], message_type: type) -> Any:
+    """A canonical dict as a message of `message_type` (an Any's type found in the user's schema)."""
+    return json_format.ParseDict(data, message_type(), descriptor_pool=schema.user_pool())
+
+
 def _numbers(descriptor: Any, data: dict[str, Any]) -> dict[str, Any]:
-    """proto JSON's 64-bit integer strings as numbers, in nested messages too."""
+    """proto JSON's 64-bit integer strings as numbers, in nested messages and map values too."""
+    if descriptor.full_name.startswith(_WELL_KNOWN):
+        return data
     for field in descriptor.fields:
-        if field.name not in data:
-            continue
-        value = data[field.name]
-        if field.type in _WIDE:
-            data[field.name] = [int(v) for v in value] if field.is_repeated else int(value)
-        elif field.type == FieldDescriptor.TYPE_MESSAGE and not field.message_type.GetOptions().map_entry:
-            if field.is_repeated:
-                data[field.name] = [_numbers(field.message_type, v) for v in value]
-            else:
-                data[field.name] = _numbers(field.message_type, value)
+        if field.name in data:
+            data[field.name] = _field_numbers(field, data[field.name])
     return data
+
+
+def _field_numbers(field: Any, value: Any) -> Any:
+    inner = field.message_type
+    if inner is not None and inner.GetOptions().map_entry:
+        entry = inner.fields_by_name["value"]
+        return {key: _one_numbers(entry, item) for key, item in value.items()}
+    if field.is_repeated:
+        return [_one_numbers(field, item) for item in value]
+    return _one_numbers(field, value)
+
+
+def _one_numbers(field: Any, value: Any) -> Any:
+    if field.type in _WIDE:
+        return int(value)
+    if field.message_type is not None:
+        return _numbers(field.message_type, value)
+    return value
 
 
 def parsed(text: str, message_type: type, where: str, option: str) -> dict[str, Any]:
     """One sample, checked against `message_type`; `where` names it in the error ("F.jsonl:3")."""
     name = message_type.DESCRIPTOR.full_name  # type: ignore[attr-defined]
     try:
-        return canonical(json_format.Parse(text, message_type()))
+        return canonical(json_format.Parse(text, message_type(), descriptor_pool=schema.user_pool()))
     except json_format.ParseError as error:
         reason = " ".join(str(error).split())
         raise UsageError(f"{where}: the sample does not fit {name} ({reason}): fix it or the {option}") from None

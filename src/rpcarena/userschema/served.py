@@ -15,8 +15,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from google.protobuf import json_format
-
 from rpcarena.errors import UsageError
 from rpcarena.protocol import schema
 from rpcarena.userschema import replies, samples, work
@@ -88,5 +86,5 @@ def _canonical_answer(mode: str, pairs: list[list[dict]], request_type: Any, rep
 
     def through(request: dict) -> dict:
         cost()
-        return samples.canonical(respond(json_format.ParseDict(request, request_type(), ignore_unknown_fields=True)))
+        return samples.canonical(respond(samples.message_of(request, request_type)))
     return through
