@@ -138,7 +138,7 @@ def methods() -> dict[str, Method]:
             for m in service.methods:
                 found[m.name] = Method(m.name, m.input_type.name, m.output_type.name,
                                        m.client_streaming or m.server_streaming, service.full_name)
-    for file in _user_files():
+    for file in user_files():
         for service in file.services_by_name.values():
             for m in service.methods:
                 found[f"{service.full_name}/{m.name}"] = Method(
@@ -153,7 +153,8 @@ def _one_way(method: Any) -> str | None:
     return "client" if method.client_streaming else "server"
 
 
-def _user_files() -> list[Any]:
+def user_files() -> list[Any]:
+    """The file descriptors of the user's schema (`add_user`), imports included; none without one."""
     return [pool.FindFileByName(name) for pool, names, _ in _user for name in names]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import FieldDescriptor
 
 from rpcarena.protocol import schema
@@ -16,7 +17,10 @@ from rpcarena.protocol import schema
 # Each kind as a sentence names it.
 NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "an enum",
          "recursion": "a message that contains itself", "uint64": "an unsigned 64-bit integer",
-         "nested": "a message declared inside another"}
+         "nested": "a message declared inside another", "extension": "an extension",
+         "group": "a group (proto2, or a delimited message)",
+         "editions": 'a file of protobuf editions (edition = "2023")'}
+_MESSAGES = (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_GROUP)
 
 
 def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
@@ -28,7 +32,9 @@ def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
 
 def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
     """(the kind, where: a field's or message's full name) of the first feature of `kinds` in the
-    method's request or reply, or None."""
+    method's request or reply (for "editions": of the schema's files), or None."""
+    if "editions" in kinds and (file := _editions_file()):
+        return "editions", file
     for name in (method.request, method.response):
         found = _walk(schema.descriptor(name), kinds, frozenset())
         if found:
@@ -43,18 +49,33 @@ def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str
         return "oneof", message.oneofs[0].full_name
     if message.containing_type is not None and "nested" in kinds:
         return "nested", message.full_name
+    if "extension" in kinds and (extensions := message.file.pool.FindAllExtensions(message)):
+        return "extension", extensions[0].full_name
     for field in message.fields:
         kind = _kind(field)
         if kind in kinds:
             return kind, field.full_name
-        if field.type == FieldDescriptor.TYPE_MESSAGE and kind != "map":
+        if field.type in _MESSAGES and kind != "map":
             found = _walk(field.message_type, kinds, seen | {message.full_name})
             if found:
                 return found
     return None
 
 
+def _editions_file() -> str | None:
+    """The first file of the user's schema written in protobuf editions, which older toolchains
+    cannot read at all (so the whole schema, not one field, is what they lack)."""
+    for file in schema.user_files():
+        proto = descriptor_pb2.FileDescriptorProto()
+        file.CopyToProto(proto)
+        if proto.syntax == "editions":
+            return str(file.name)
+    return None
+
+
 def _kind(field: Any) -> str | None:
+    if field.type == FieldDescriptor.TYPE_GROUP:
+        return "group"
     if field.type == FieldDescriptor.TYPE_BYTES:
         return "bytes"
     if field.type == FieldDescriptor.TYPE_ENUM:
