@@ -43,6 +43,14 @@ def test_a_file_of_protobuf_editions_is_named_and_its_delimited_message_is_a_gro
     assert features.first_of(method, {"group"}) == ("group", "routes.Point.area")
 
 
+def test_an_edition_is_named_by_the_kinds_that_reach_it():
+    routes = _method(FIXTURES / "editions" / "routes.proto", "routes.Guide/Find")
+    assert features.first_of(routes, {"edition_2024"}) is None
+    method = _method(FIXTURES / "edition2024" / "later.proto", "later.Later/Do")
+    assert features.first_of(method, {"edition_2024"}) == ("edition_2024", "later.proto")
+    assert features.first_of(method, {"editions"}) == ("editions", "later.proto")
+
+
 def test_every_kind_a_native_manifest_declares_is_known():
     for worker in builds.workers().values():
         for entry in worker.entries:

@@ -19,8 +19,11 @@ NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "
          "recursion": "a message that contains itself", "uint64": "an unsigned 64-bit integer",
          "nested": "a message declared inside another", "extension": "an extension",
          "group": "a group (proto2, or a delimited message)",
-         "editions": 'a file of protobuf editions (edition = "2023")'}
+         "editions": 'a file of protobuf editions (edition = "2023")',
+         "edition_2024": 'a file of protobuf edition 2024 or later (edition = "2024")'}
 _MESSAGES = (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_GROUP)
+# A kind of editions -> the first edition it names (a toolchain reads the editions before it).
+_EDITIONS = {"editions": descriptor_pb2.EDITION_2023, "edition_2024": descriptor_pb2.EDITION_2024}
 
 
 def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
@@ -33,8 +36,9 @@ def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
 def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
     """(the kind, where: a field's or message's full name) of the first feature of `kinds` in the
     method's request or reply (for "editions": of the schema's files), or None."""
-    if "editions" in kinds and (file := _editions_file()):
-        return "editions", file
+    for kind, edition in _EDITIONS.items():
+        if kind in kinds and (file := _edition_file(edition)):
+            return kind, file
     for name in (method.request, method.response):
         found = _walk(schema.descriptor(name), kinds, frozenset())
         if found:
@@ -62,13 +66,13 @@ def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str
     return None
 
 
-def _editions_file() -> str | None:
-    """The first file of the user's schema written in protobuf editions, which older toolchains
-    cannot read at all (so the whole schema, not one field, is what they lack)."""
+def _edition_file(edition: int) -> str | None:
+    """The first file of the user's schema written in protobuf `edition` or a later one, which older
+    toolchains cannot read at all (so the whole schema, not one field, is what they lack)."""
     for file in schema.user_files():
         proto = descriptor_pb2.FileDescriptorProto()
         file.CopyToProto(proto)
-        if proto.syntax == "editions":
+        if proto.syntax == "editions" and proto.edition >= edition:
             return str(file.name)
     return None
 
