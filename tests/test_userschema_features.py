@@ -29,6 +29,7 @@ def test_a_proto2_extension_and_group_are_named():
     method = _method(FIXTURES / "proto2" / "legacy.proto", "legacy.Notes/Put")
     assert features.first_of(method, {"extension"}) == ("extension", "legacy.ext_note")
     assert features.first_of(method, {"group"}) == ("group", "legacy.Note.meta")
+    assert features.first_of(method, {"group_like"}) == ("group_like", "legacy.Note.meta")
     assert features.why(method, {"extension": "it drops them"}) == "legacy.ext_note is an extension: it drops them"
 
 
@@ -41,6 +42,7 @@ def test_a_file_of_protobuf_editions_is_named_and_its_delimited_message_is_a_gro
     method = _method(FIXTURES / "editions" / "routes.proto", "routes.Guide/Find")
     assert features.first_of(method, {"editions", "group"}) == ("editions", "routes.proto")
     assert features.first_of(method, {"group"}) == ("group", "routes.Point.area")
+    assert features.first_of(method, {"group_like"}) is None  # delimited, but not named after a nested type
 
 
 def test_an_edition_is_named_by_the_kinds_that_reach_it():

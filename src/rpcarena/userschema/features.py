@@ -19,6 +19,7 @@ NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "
          "recursion": "a message that contains itself", "uint64": "an unsigned 64-bit integer",
          "nested": "a message declared inside another", "extension": "an extension",
          "group": "a group (proto2, or a delimited message)",
+         "group_like": "a group named after its type (proto2's, or a delimited field written like one)",
          "editions": 'a file of protobuf editions (edition = "2023")',
          "edition_2024": 'a file of protobuf edition 2024 or later (edition = "2024")'}
 _MESSAGES = (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_GROUP)
@@ -56,10 +57,10 @@ def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str
     if "extension" in kinds and (extensions := message.file.pool.FindAllExtensions(message)):
         return "extension", extensions[0].full_name
     for field in message.fields:
-        kind = _kind(field)
-        if kind in kinds:
+        kind = next((k for k in _kinds(field) if k in kinds), None)
+        if kind:
             return kind, field.full_name
-        if field.type in _MESSAGES and kind != "map":
+        if field.type in _MESSAGES and _kind(field) != "map":
             found = _walk(field.message_type, kinds, seen | {message.full_name})
             if found:
                 return found
@@ -75,6 +76,21 @@ def _edition_file(edition: int) -> str | None:
         if proto.syntax == "editions" and proto.edition >= edition:
             return str(file.name)
     return None
+
+
+def _kinds(field: Any) -> tuple[str, ...]:
+    """Every kind of a field: a group-like one is a group too."""
+    kind = _kind(field)
+    if kind == "group" and _group_like(field):
+        return "group_like", "group"
+    return (kind,) if kind else ()
+
+
+def _group_like(field: Any) -> bool:
+    """A proto2 group, or a delimited field written as one: named after its type, declared beside it
+    (text formats, and Go's protojson with proto names, then name it by its type: "Meta")."""
+    return bool(field.message_type.name.lower() == field.name
+                and field.message_type.containing_type == field.containing_type)
 
 
 def _kind(field: Any) -> str | None:
