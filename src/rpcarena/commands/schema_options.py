@@ -68,7 +68,7 @@ def given(args: argparse.Namespace) -> dict[str, Any]:
     contenders = None if args.contender else [c for c in CONTENDERS if c in all_contenders()]
     clients = [c.strip() for c in (getattr(args, "client", None) or "").split(",") if c.strip()]
     quiet = getattr(args, "quiet", False)
-    variants.build_all(contenders or [c.strip() for c in args.contender.split(",")], clients,
+    variants.build_all(contenders or [c.strip() for c in args.contender.split(",")], clients, options.method,
                        lambda line: None if quiet else print(line, file=sys.stderr, flush=True))
     found = {"workloads": [workload.id], "user_schema": options.to_json(), "contenders": contenders}
     return {name: value for name, value in found.items() if value is not None}

@@ -16,15 +16,15 @@ from rpcarena.errors import UnavailableError
 from rpcarena.process import builds
 
 
-def build_all(contenders: list[str], clients: list[str], say: Callable[[str], None]) -> None:
+def build_all(contenders: list[str], clients: list[str], method: str, say: Callable[[str], None]) -> None:
     """Build the variants the run's `contenders` and `--client` drivers (`go`: a worker's language)
-    need; `say` gets one progress line each, and one when a build waits for another process's (that
-    wait is not counted as this build's time)."""
+    need for `method`; `say` gets one progress line each, and one when a build waits for another
+    process's (that wait is not counted as this build's time)."""
     descriptor_set = native.user_set()
     for worker in builds.workers().values():
-        wanted = worker.language in clients or any(entry.id in contenders or entry.id in clients
-                                                   for entry in worker.entries)
-        if descriptor_set is None or not wanted or not worker.builds_schemas or worker.unavailable():
+        if descriptor_set is None or not worker.builds_schemas or worker.unavailable():
+            continue
+        if not _needed(worker, contenders, clients, method):
             continue
         variant = worker.for_schema(descriptor_set)
         if variant.built():
@@ -37,6 +37,18 @@ def build_all(contenders: list[str], clients: list[str], say: Callable[[str], No
             say(f"{worker.language} worker for this schema: not built: {error}")
             continue
         say(f"{worker.language} worker for this schema: {built_in(time.monotonic() - started, waited)}")
+
+
+
+def _needed(worker: builds.Worker, contenders: list[str], clients: list[str], method: str) -> bool:
+    """Whether a cell of the run may use the worker's variant: an entry of it in the run, as a server
+    or a client, serves `method`. A worker whose every cell is unsupported (a schema of an edition
+    its toolchain cannot read) is not built, so its cells say why instead of a failed build."""
+    for entry in worker.entries:
+        in_run = entry.id in contenders or entry.id in clients or (entry.client and worker.language in clients)
+        if in_run and native.NativeContender(worker, entry).unsupported(method) is None:
+            return True
+    return False
 
 
 def built_in(total_s: float, waited_s: float) -> str:

@@ -28,7 +28,11 @@ NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "
          "group": "a group (proto2, or a delimited message)",
          "extension": "an extension",
          "well_known": "a well-known type (google.protobuf.*: Timestamp, Duration, Struct, wrappers, Any, ...)",
-         "editions": 'a file of protobuf editions (edition = "2023")'}
+         "group_like": "a group named after its type (proto2's, or a delimited field written like one)",
+         "editions": 'a file of protobuf editions (edition = "2023")',
+         "edition_2024": 'a file of protobuf edition 2024 or later (edition = "2024")'}
+# A kind of editions -> the first edition it names (a toolchain reads the editions before it).
+_EDITIONS = {"editions": descriptor_pb2.EDITION_2023, "edition_2024": descriptor_pb2.EDITION_2024}
 _WELL_KNOWN = "google.protobuf."
 _WIDE_UNSIGNED = (_FD.TYPE_UINT64, _FD.TYPE_FIXED64)
 
@@ -43,8 +47,9 @@ def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
 def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
     """(the kind, where: a field's or message's full name) of the first feature of `kinds` in the
     method's request or reply (for "editions": of the schema's files), or None."""
-    if "editions" in kinds and (file := _editions_file()):
-        return "editions", file
+    for kind, edition in _EDITIONS.items():
+        if kind in kinds and (file := _edition_file(edition)):
+            return kind, file
     for name in (method.request, method.response):
         found = _walk(schema.descriptor(name), kinds, frozenset())
         if found:
@@ -105,6 +110,8 @@ def _field_kinds(field: Any) -> set[str]:
         kinds.add("uint64")
     if field.type == _FD.TYPE_GROUP:
         kinds.add("group")
+        if _group_like(field):
+            kinds.add("group_like")
     if inner is not None and inner.full_name.startswith(_WELL_KNOWN):
         kinds.add("well_known")
     if inner is not None and not field.is_repeated:
@@ -151,10 +158,21 @@ def _file_proto(name: str, pool: Any) -> descriptor_pb2.FileDescriptorProto:
     return proto
 
 
-def _editions_file() -> str | None:
-    """The first file of the user's schema written in protobuf editions, which older toolchains
-    cannot read at all (so the whole schema, not one field, is what they lack)."""
-    return next((str(f.name) for f in schema.user_files() if _file_proto(f.name, f.pool).syntax == "editions"), None)
+def _edition_file(edition: int) -> str | None:
+    """The first file of the user's schema written in protobuf `edition` or a later one, which older
+    toolchains cannot read at all (so the whole schema, not one field, is what they lack)."""
+    for file in schema.user_files():
+        proto = _file_proto(file.name, file.pool)
+        if proto.syntax == "editions" and proto.edition >= edition:
+            return str(file.name)
+    return None
+
+
+def _group_like(field: Any) -> bool:
+    """A proto2 group, or a delimited field written as one: named after its type, declared beside it
+    (text formats, and Go's protojson with proto names, then name it by its type: "Meta")."""
+    return bool(field.message_type.name.lower() == field.name
+                and field.message_type.containing_type == field.containing_type)
 
 
 @cache

@@ -6,21 +6,30 @@
 //! "package.Service/Method". Without `RPCARENA_USER_SCHEMA` the table is empty: the worker is
 //! built exactly as before, with no user's methods.
 
+#[path = "packageless.rs"]
+mod packageless;
+
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use prost::Message;
-use prost_types::{FileDescriptorProto, FileDescriptorSet};
+use prost_types::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 use std::{env, fs};
 
 const VAR: &str = "RPCARENA_USER_SCHEMA";
-/// The well-known types come from pbjson-types (prost's types with serde impls), as the pbjson
-/// documentation has users map them.
+/// The well-known types: pbjson-types' (prost's types with serde impls, as the pbjson
+/// documentation has users map them), with the two its serde gets wrong written by the worker.
 const WELL_KNOWN: &str = ".google.protobuf";
+const WELL_KNOWN_RUST: &str = "crate::userschema::well_known";
 
 const EMPTY: &str = "/// No user's schema in this build (`RPCARENA_USER_SCHEMA` was not set).
 pub fn visit<V: crate::userschema::UserVisitor>(_key: &str, _visitor: V) -> Option<Result<V::Out, String>> {
+    None
+}
+
+/// No message of a user's schema for an Any to hold.
+pub fn any_type(_name: &str) -> Option<crate::userschema::well_known::AnyType> {
     None
 }
 ";
@@ -40,26 +49,41 @@ fn compile(path: &Path, out: &Path) -> String {
     println!("cargo:rerun-if-changed={}", path.display());
     let bytes = fs::read(path).unwrap_or_else(|e| panic!("{VAR}={}: {e}", path.display()));
     let set = FileDescriptorSet::decode(bytes.as_slice()).unwrap_or_else(|e| panic!("{VAR}={}: not a descriptor set: {e}", path.display()));
+    if let Some(file) = set.file.iter().find(|f| f.syntax() == "editions") {
+        // prost-build reads proto2 and proto3 only (tokio-rs/prost#1031): the manifest's user_lacks
+        // "editions" keeps rpcarena from asking this build for any method of such a schema.
+        println!("cargo:warning={} is a file of protobuf editions, which prost-build cannot read: no user's method built", file.name());
+        return EMPTY.to_string();
+    }
+    let set = packageless::packaged(set);
     let own: Vec<FileDescriptorProto> = set.file.iter().filter(|f| !is_well_known(f.package())).cloned().collect();
+    generate_code(set, out);
+    modules(&packages(&own)) + &table(&own) + &any_types(&own)
+}
+
+/// prost's messages and pbjson's serde impls of the user's packages, into `out`.
+fn generate_code(set: FileDescriptorSet, out: &Path) {
+    let packages: Vec<String> = packages(&set.file).iter().filter(|p| !is_well_known(p)).map(|p| format!(".{p}")).collect();
+    let bytes = set.encode_to_vec();
+    // The whole set, imports included: prost resolves every field's type in it, and generates
+    // nothing for the extern well-known types.
     prost_build::Config::new()
         .out_dir(out)
         .btree_map(["."]) // a deterministic encoding: the reply file's requests are looked up by it
         .compile_well_known_types() // so that the extern path below replaces prost's own default
-        .extern_path(WELL_KNOWN, "::pbjson_types")
-        .compile_fds(FileDescriptorSet { file: own.clone() })
-        .unwrap_or_else(|e| panic!("prost-build over {}: {e}", path.display()));
+        .extern_path(WELL_KNOWN, WELL_KNOWN_RUST)
+        .compile_fds(set)
+        .unwrap_or_else(|e| panic!("prost-build over {VAR}: {e}"));
     pbjson_build::Builder::new()
         .out_dir(out)
         .register_descriptors(&bytes)
         .expect("the descriptor set decoded above")
-        .extern_path(WELL_KNOWN, "::pbjson_types")
+        .extern_path(WELL_KNOWN, WELL_KNOWN_RUST)
         .btree_map(["."])
         .preserve_proto_field_names()
         .use_integers_for_enums()
-        .ignore_unknown_fields()
-        .build(&packages(&own).iter().map(|p| format!(".{p}")).collect::<Vec<_>>())
-        .unwrap_or_else(|e| panic!("pbjson-build over {}: {e}", path.display()));
-    modules(&packages(&own)) + &table(&own)
+        .build(&packages)
+        .unwrap_or_else(|e| panic!("pbjson-build over {VAR}: {e}"));
 }
 
 fn is_well_known(package: &str) -> bool {
@@ -104,7 +128,7 @@ fn table(files: &[FileDescriptorProto]) -> String {
     let (mut types, mut arms) = (String::new(), String::new());
     for file in files {
         for service in &file.service {
-            let full = qualified(file.package(), service.name());
+            let full = qualified(packageless::schema_name(file.package()), service.name());
             for method in &service.method {
                 let n = arms.lines().count();
                 let key = format!("{full}/{}", method.name());
@@ -131,10 +155,33 @@ fn qualified(package: &str, name: &str) -> String {
     }
 }
 
-/// ".pkg.Outer.Inner" -> "types::pkg::outer::Inner"; a well-known type -> "::pbjson_types::Name".
+/// `any_type`: every message of the schema (nested ones too, map entries aside) by its full
+/// name, for an Any's JSON (`well_known::Any`).
+fn any_types(files: &[FileDescriptorProto]) -> String {
+    fn walk(files: &[FileDescriptorProto], scope: &str, messages: &[DescriptorProto], arms: &mut String) {
+        for message in messages.iter().filter(|m| !m.options.as_ref().is_some_and(|o| o.map_entry())) {
+            let full = format!("{scope}.{}", message.name());
+            let _ = writeln!(
+                arms,
+                "        {:?} => Some(AnyType::of::<{}>(false)),",
+                packageless::schema_name(&full[1..]),
+                rust_type(files, &full)
+            );
+            walk(files, &full, &message.nested_type, arms);
+        }
+    }
+    let mut arms = String::new();
+    for file in files {
+        let scope = if file.package().is_empty() { String::new() } else { format!(".{}", file.package()) };
+        walk(files, &scope, &file.message_type, &mut arms);
+    }
+    format!("\n/// A message of the schema by its full name, for an Any's JSON.\npub fn any_type(name: &str) -> Option<crate::userschema::well_known::AnyType> {{\n    use crate::userschema::well_known::AnyType;\n    match name {{\n{arms}        _ => None,\n    }}\n}}\n")
+}
+
+/// ".pkg.Outer.Inner" -> "types::pkg::outer::Inner"; a well-known type -> "crate::userschema::well_known::Name".
 fn rust_type(files: &[FileDescriptorProto], full: &str) -> String {
     if full.starts_with(&format!("{WELL_KNOWN}.")) {
-        return format!("::pbjson_types::{}", &full[WELL_KNOWN.len() + 1..]);
+        return format!("{WELL_KNOWN_RUST}::{}", &full[WELL_KNOWN.len() + 1..]);
     }
     let package = files
         .iter()

@@ -1,14 +1,20 @@
 // Command schemagen generates a user's schema into the worker, as a grpc-go
-// user would: protoc with protoc-gen-go over the descriptor set rpcarena
-// compiled (`-set`), each proto package of the user's into a Go package of
-// its own under internal/userpb (so equal message names in two packages do not
-// clash), and a `go build -overlay` file (`-out`/overlay.json) that adds the
-// generated files there and a file of blank imports of them to internal/userpb.
-// The well-known google/protobuf files keep their own packages (protoc-gen-go
-// knows them). Run from workers/go.
+// user would: protoc-gen-go over the descriptor set rpcarena compiled (`-set`),
+// each proto package of the user's into a Go package of its own under
+// internal/userpb (so equal message names in two packages do not clash), and a
+// `go build -overlay` file (`-out`/overlay.json) that adds the generated files
+// there and a file of blank imports of them to internal/userpb. The well-known
+// google/protobuf files keep their own packages (protoc-gen-go knows them).
+// Run from workers/go.
+//
+// The plugin is run as protoc runs it (a CodeGeneratorRequest on its stdin),
+// without protoc: the set is already compiled, and the system's protoc (Debian's
+// 3.21) cannot even read a file of protobuf editions, which protoc-gen-go
+// generates; the plugin itself refuses an edition it does not know.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -21,6 +27,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
 )
 
 const importPath = "rpcarena/workers/go/internal/userpb"
@@ -40,18 +47,31 @@ func run(set, out, tools string) error {
 	if set == "" || out == "" {
 		return errors.New("give -set SET.pb -out FOLDER")
 	}
-	files, err := userFiles(set)
+	fds, err := readSet(set)
+	if err != nil {
+		return err
+	}
+	files, err := userFiles(fds, set)
 	if err != nil {
 		return err
 	}
 	gen := filepath.Join(out, "gen")
-	if err := os.MkdirAll(gen, 0o755); err != nil {
-		return err
-	}
-	if err := protoc(set, gen, tools, files); err != nil {
+	if err := generate(fds, gen, tools, files); err != nil {
 		return err
 	}
 	return writeOverlay(out, gen, files)
+}
+
+func readSet(set string) (*descriptorpb.FileDescriptorSet, error) {
+	data, err := os.ReadFile(set)
+	if err != nil {
+		return nil, err
+	}
+	var fds descriptorpb.FileDescriptorSet
+	if err := proto.Unmarshal(data, &fds); err != nil {
+		return nil, fmt.Errorf("%s is not a descriptor set: %v", set, err)
+	}
+	return &fds, nil
 }
 
 // userFile is one .proto of the user's and the Go package it is generated into.
@@ -62,15 +82,7 @@ type userFile struct {
 
 // userFiles are the set's files that are not google/protobuf's own, each with
 // the Go package of its proto package.
-func userFiles(set string) ([]userFile, error) {
-	data, err := os.ReadFile(set)
-	if err != nil {
-		return nil, err
-	}
-	var fds descriptorpb.FileDescriptorSet
-	if err := proto.Unmarshal(data, &fds); err != nil {
-		return nil, fmt.Errorf("%s is not a descriptor set: %v", set, err)
-	}
+func userFiles(fds *descriptorpb.FileDescriptorSet, set string) ([]userFile, error) {
 	packages := map[string]string{} // proto package -> Go package
 	var files []userFile
 	for _, f := range fds.GetFile() {
@@ -100,22 +112,56 @@ func goPackage(protoPackage string, n int) string {
 	return fmt.Sprintf("pb%d_%s", n, strings.ToLower(name))
 }
 
-func protoc(set, gen, tools string, files []userFile) error {
+// generate runs protoc-gen-go over the user's files of the set, as protoc
+// would with --go_out=gen --go_opt=paths=source_relative and an M option per
+// file, and writes the files of its response under gen.
+func generate(fds *descriptorpb.FileDescriptorSet, gen, tools string, files []userFile) error {
 	plugin, err := filepath.Abs(filepath.Join(tools, "protoc-gen-go"))
 	if err != nil {
 		return err
 	}
-	args := []string{"--descriptor_set_in=" + set, "--plugin=protoc-gen-go=" + plugin,
-		"--go_out=" + gen, "--go_opt=paths=source_relative"}
+	params := []string{"paths=source_relative"}
 	var names []string
 	for _, f := range files {
-		args = append(args, fmt.Sprintf("--go_opt=M%s=%s/%s;%s", f.name, importPath, f.goPkg, f.goPkg))
+		params = append(params, fmt.Sprintf("M%s=%s/%s;%s", f.name, importPath, f.goPkg, f.goPkg))
 		names = append(names, f.name)
 	}
-	cmd := exec.Command("protoc", append(args, names...)...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("protoc: %v", err)
+	request, err := proto.Marshal(&pluginpb.CodeGeneratorRequest{
+		FileToGenerate: names, Parameter: proto.String(strings.Join(params, ",")), ProtoFile: fds.GetFile()})
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(plugin)
+	cmd.Stdin, cmd.Stderr = bytes.NewReader(request), os.Stderr
+	reply, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("protoc-gen-go: %v", err)
+	}
+	var response pluginpb.CodeGeneratorResponse
+	if err := proto.Unmarshal(reply, &response); err != nil {
+		return fmt.Errorf("protoc-gen-go answered no CodeGeneratorResponse: %v", err)
+	}
+	if response.Error != nil {
+		return fmt.Errorf("protoc-gen-go: %s", response.GetError())
+	}
+	return writeGenerated(gen, response.GetFile())
+}
+
+// writeGenerated writes each file the plugin generated under gen, refusing a
+// name that would leave it.
+func writeGenerated(gen string, generated []*pluginpb.CodeGeneratorResponse_File) error {
+	for _, f := range generated {
+		name := filepath.Clean(filepath.FromSlash(f.GetName()))
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("protoc-gen-go named a file outside its output: %q", f.GetName())
+		}
+		path := filepath.Join(gen, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(f.GetContent()), 0o644); err != nil {
+			return err
+		}
 	}
 	return nil
 }

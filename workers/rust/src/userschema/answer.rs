@@ -1,8 +1,9 @@
 //! The reply modes of served.json, answered as src/rpcarena/userschema/replies.py answers them:
 //! echo (the request's encoding read as the reply type: fields the reply lacks are dropped; a
 //! method of one type answers the request itself), file (the reply paired with that request,
-//! looked up by its encoding: prost's with maps as BTreeMaps is deterministic) and size (the one
-//! reply, whatever the request).
+//! looked up by its encoding: prost's with maps as BTreeMaps is deterministic; a
+//! google.protobuf.Struct's fields are a HashMap, whose order is not, so a request missed by its
+//! bytes is then looked for by equality) and size (the one reply, whatever the request).
 
 use super::UserRpc;
 use prost::Message;
@@ -13,7 +14,7 @@ use std::collections::HashMap;
 
 pub enum Responder<M: UserRpc> {
     Echo,
-    File(HashMap<Vec<u8>, M::Resp>),
+    File(HashMap<Vec<u8>, M::Resp>, Vec<(M::Req, M::Resp)>),
     Size(M::Resp),
 }
 
@@ -27,11 +28,12 @@ impl<M: UserRpc> Responder<M> {
                 Ok(Responder::Size(parse(reply, "the sized reply")?))
             }
             "file" => {
-                let table = pairs.iter().enumerate().map(|(i, (request, reply))| {
-                    let request: M::Req = parse(request, &format!("pair {} request", i + 1))?;
-                    Ok((request.encode_to_vec(), parse(reply, &format!("pair {} reply", i + 1))?))
+                let parsed = pairs.iter().enumerate().map(|(i, (request, reply))| {
+                    Ok((parse(request, &format!("pair {} request", i + 1))?, parse(reply, &format!("pair {} reply", i + 1))?))
                 });
-                Ok(Responder::File(table.collect::<Result<_, String>>()?))
+                let parsed: Vec<(M::Req, M::Resp)> = parsed.collect::<Result<_, String>>()?;
+                let table = parsed.iter().map(|(request, reply)| (request.encode_to_vec(), reply.clone())).collect();
+                Ok(Responder::File(table, parsed))
             }
             _ => Err(format!("reply {mode:?}: use echo, file or size")),
         }
@@ -41,9 +43,11 @@ impl<M: UserRpc> Responder<M> {
         match self {
             Responder::Echo => echoed::<M>(request),
             Responder::Size(reply) => Ok(reply.clone()),
-            Responder::File(table) => {
-                table.get(&request.encode_to_vec()).cloned().ok_or_else(|| "a request that is none of the run's samples".into())
-            }
+            Responder::File(table, pairs) => table
+                .get(&request.encode_to_vec())
+                .or_else(|| pairs.iter().find(|(sample, _)| *sample == request).map(|(_, reply)| reply))
+                .cloned()
+                .ok_or_else(|| "a request that is none of the run's samples".into()),
         }
     }
 }

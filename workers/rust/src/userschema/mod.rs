@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod served;
+pub mod well_known;
 pub mod work;
 
 use crate::methods::Rpc;

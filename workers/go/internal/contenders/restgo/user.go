@@ -16,10 +16,12 @@ import (
 // so either client calls either server. Its messages are the generated ones of
 // the schema, read and written with protojson: what encoding/json cannot do
 // for every schema (oneofs, well-known types), and what a Go user of protobuf
-// messages over HTTP calls. Enums go as numbers, as the canonical replies hold them.
+// messages over HTTP calls. Enums go as numbers, as the canonical replies hold them;
+// a key the message has no field for is an error (protojson's default), never a
+// field dropped from the message measured.
 var (
 	userJSON    = protojson.MarshalOptions{UseProtoNames: true, UseEnumNumbers: true}
-	userParsing = protojson.UnmarshalOptions{DiscardUnknown: true}
+	userParsing = protojson.UnmarshalOptions{}
 )
 
 // userRoute is the client's side of the mapping.

@@ -40,7 +40,7 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
                 .setRequestMarshaller(ProtoUtils.marshaller(method.request()))
                 .setResponseMarshaller(ProtoUtils.marshaller(method.reply()))
                 .build();
-        return new GrpcMethod(cast(d), new ProtoJson(method.request()), new ProtoJson(method.reply()));
+        return new GrpcMethod(cast(d), ProtoJson.user(method.request(), method), ProtoJson.user(method.reply(), method));
     }
 
     static GrpcMethod byName(String name) throws SpecError {
@@ -57,8 +57,8 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
         List<GrpcMethod> all = new ArrayList<>();
         for (MethodDescriptor<?, ?> d : ArenaGrpc.getServiceDescriptor().getMethods()) {
             MethodDescriptor<Object, Object> m = cast(d);
-            all.add(new GrpcMethod(m, new ProtoJson(prototype(m.getRequestMarshaller())),
-                    new ProtoJson(prototype(m.getResponseMarshaller()))));
+            all.add(new GrpcMethod(m, ProtoJson.arena(prototype(m.getRequestMarshaller())),
+                    ProtoJson.arena(prototype(m.getResponseMarshaller()))));
         }
         ProtoSplit.INT32_ECHO_RPCS.forEach((name, count) -> all.add(int32Echo(name, count)));
         ProtoSplit.INT32_READ_RPCS.forEach((name, count) -> all.add(int32Read(name, count)));
@@ -86,7 +86,7 @@ record GrpcMethod(MethodDescriptor<Object, Object> descriptor, MessageJson reque
                 .setRequestMarshaller(new IntFieldsMarshaller(count))
                 .setResponseMarshaller(ProtoUtils.marshaller(reply))
                 .build();
-        return new GrpcMethod(cast(d), new IntFields.JsonMapping(count), new ProtoJson(reply));
+        return new GrpcMethod(cast(d), new IntFields.JsonMapping(count), ProtoJson.arena(reply));
     }
 
     private static ServiceDescriptor service() {

@@ -6,22 +6,37 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import rpcarena.worker.core.Json;
+import rpcarena.worker.userschema.UserMethod;
 
 /** Canonical JSON of a protobuf-java generated message, through JsonFormat (proto field names). */
 final class ProtoJson implements MessageJson {
-    private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
-    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().preservingProtoFieldNames();
+    private static final JsonFormat.Parser ARENA_PARSER = JsonFormat.parser().ignoringUnknownFields();
+    private static final JsonFormat.Printer ARENA_PRINTER = JsonFormat.printer().preservingProtoFieldNames();
 
     private final Message prototype;
+    private final JsonFormat.Parser parser;
+    private final JsonFormat.Printer printer;
 
-    ProtoJson(Message prototype) {
+    private ProtoJson(Message prototype, JsonFormat.Parser parser, JsonFormat.Printer printer) {
         this.prototype = prototype;
+        this.parser = parser;
+        this.printer = printer;
+    }
+
+    /** A message of arena.proto. */
+    static ProtoJson arena(Message prototype) {
+        return new ProtoJson(prototype, ARENA_PARSER, ARENA_PRINTER);
+    }
+
+    /** A message of the user's method, in its JSON ({@link UserMethod#jsonParser}). */
+    static ProtoJson user(Message prototype, UserMethod method) {
+        return new ProtoJson(prototype, method.jsonParser(), method.jsonPrinter());
     }
 
     @Override
     public Object fromJson(JsonNode json) throws InvalidProtocolBufferException {
         Message.Builder builder = prototype.newBuilderForType();
-        PARSER.merge(json.toString(), builder);
+        parser.merge(json.toString(), builder);
         return builder.build();
     }
 
@@ -29,7 +44,7 @@ final class ProtoJson implements MessageJson {
     @Override
     public JsonNode toJson(Object message) {
         try {
-            return Json.MAPPER.readTree(PRINTER.print((Message) message));
+            return Json.MAPPER.readTree(printer.print((Message) message));
         } catch (InvalidProtocolBufferException | JsonProcessingException e) {
             throw new IllegalStateException("a message of this schema did not print as JSON", e);
         }

@@ -13,11 +13,13 @@ import rpcarena.worker.userschema.UserMethod;
 
 /** A spec's requests and expected replies of a user's method, parsed once into its generated messages. */
 final class UserPayloads implements HttpPayloads {
+    private final UserJson json;
     private final Message reply;
     private final Message[] requests;
     private final Message[] responses;
 
-    private UserPayloads(Message reply, Message[] requests, Message[] responses) {
+    private UserPayloads(UserJson json, Message reply, Message[] requests, Message[] responses) {
+        this.json = json;
         this.reply = reply;
         this.requests = requests;
         this.responses = responses;
@@ -25,15 +27,16 @@ final class UserPayloads implements HttpPayloads {
 
     static UserPayloads decode(Spec spec, UserMethod method) throws SpecError {
         spec.requirePairs();
-        return new UserPayloads(method.reply(), parseAll(spec.requests(), method.request()),
-                parseAll(spec.responses(), method.reply()));
+        UserJson json = new UserJson(method);
+        return new UserPayloads(json, method.reply(), parseAll(json, spec.requests(), method.request()),
+                parseAll(json, spec.responses(), method.reply()));
     }
 
-    private static Message[] parseAll(List<JsonNode> nodes, Message prototype) throws SpecError {
+    private static Message[] parseAll(UserJson json, List<JsonNode> nodes, Message prototype) throws SpecError {
         Message[] out = new Message[nodes.size()];
         for (int i = 0; i < out.length; i++) {
             try {
-                out[i] = UserJson.read(nodes.get(i).toString().getBytes(StandardCharsets.UTF_8), prototype);
+                out[i] = json.read(nodes.get(i).toString().getBytes(StandardCharsets.UTF_8), prototype);
             } catch (InvalidProtocolBufferException e) {
                 throw new SpecError("payload " + i + " is not a " + prototype.getDescriptorForType().getFullName()
                         + ": " + e.getMessage());
@@ -54,12 +57,12 @@ final class UserPayloads implements HttpPayloads {
 
     @Override
     public byte[] request(int slot) throws IOException {
-        return UserJson.write(requests[slot]);
+        return json.write(requests[slot]);
     }
 
     @Override
     public Object reply(byte[] body) throws IOException {
-        return UserJson.read(body, reply);
+        return json.read(body, reply);
     }
 
     /** Message equality: every field, as Go's proto.Equal. */

@@ -5,7 +5,6 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.DiscardUnknownFieldsParser;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
-import com.google.protobuf.util.JsonFormat;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -52,7 +51,7 @@ public interface Responder {
         if (pairs.isEmpty()) {
             throw new SpecError("reply 'size' needs a [request, reply] pair");
         }
-        Message reply = parse(pairs.get(0)[1], method.reply(), "the sized reply");
+        Message reply = parse(pairs.get(0)[1], method.reply(), method, "the sized reply");
         return request -> reply;
     }
 
@@ -60,8 +59,8 @@ public interface Responder {
     private static Responder fromFile(List<String[]> pairs, UserMethod method) throws SpecError {
         Map<ByteString, Message> table = new HashMap<>();
         for (int i = 0; i < pairs.size(); i++) {
-            Message request = parse(pairs.get(i)[0], method.request(), "pair " + (i + 1) + " request");
-            table.put(key(request), parse(pairs.get(i)[1], method.reply(), "pair " + (i + 1) + " reply"));
+            Message request = parse(pairs.get(i)[0], method.request(), method, "pair " + (i + 1) + " request");
+            table.put(key(request), parse(pairs.get(i)[1], method.reply(), method, "pair " + (i + 1) + " reply"));
         }
         return request -> {
             Message reply = table.get(key(request));
@@ -72,11 +71,11 @@ public interface Responder {
         };
     }
 
-    /** A proto JSON text as the generated message of {@code prototype}. */
-    static Message parse(String json, Message prototype, String what) throws SpecError {
+    /** A proto JSON text as the generated message of {@code prototype}, one of {@code method}'s. */
+    static Message parse(String json, Message prototype, UserMethod method, String what) throws SpecError {
         Message.Builder builder = prototype.newBuilderForType();
         try {
-            JsonFormat.parser().merge(json, builder);
+            method.jsonParser().merge(json, builder);
         } catch (InvalidProtocolBufferException e) {
             throw new SpecError(what + ": " + e.getMessage());
         }

@@ -1,6 +1,7 @@
 package rpcarena.worker.userschema;
 
 import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
 import io.grpc.MethodDescriptor.MethodType;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,6 +28,27 @@ public record UserMethod(String service, String name, Message request, Message r
 
     public boolean streaming() {
         return type == MethodType.BIDI_STREAMING;
+    }
+
+    /**
+     * Proto JSON of this method's messages, as every worker reads and writes a user's: field
+     * names as the .proto has them, enums as numbers, an Any's message found among the types of the
+     * files its request and reply reach (JsonFormat's TypeRegistry: those files and their imports),
+     * and a key the message has no field for refused, never dropped into a smaller message.
+     */
+    public JsonFormat.Parser jsonParser() {
+        return JsonFormat.parser().usingTypeRegistry(types());
+    }
+
+    /** The printer of {@link #jsonParser}'s JSON. */
+    public JsonFormat.Printer jsonPrinter() {
+        return JsonFormat.printer().usingTypeRegistry(types()).preservingProtoFieldNames().printingEnumsAsInts()
+                .omittingInsignificantWhitespace();
+    }
+
+    private JsonFormat.TypeRegistry types() {
+        return JsonFormat.TypeRegistry.newBuilder().add(request.getDescriptorForType()).add(reply.getDescriptorForType())
+                .build();
     }
 
     /** The user's method by its key, from this build's registry. */
