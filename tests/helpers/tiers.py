@@ -46,6 +46,7 @@ from rpcarena.process.children import Child
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.seeds.predictions.store import RedisStore
 from rpcarena.targets import cells as target_cells
+from rpcarena.userschema import conformance
 from tests.helpers import cli
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -58,7 +59,7 @@ STARTS_METHOD = object()  # what such a method call reads as
 STARTS: tuple[Any, ...] = (
     subprocess, multiprocessing, cli.run_cli, cli.popen_cli, ServerProcess, Child, measure, Phase, RedisStore,
     proxy.Haproxy, Link, testbed.Testbed, cluster_engine.Engine, cluster_cells.ClusterCells, cluster_cells.shared,
-    Worker.ensure_built, STARTS_METHOD,
+    Worker.ensure_built, conformance.run_corpus, STARTS_METHOD,
 )
 DEBUG_OPTION = "--debug-mode"  # a measuring command that makes its cells up (orchestration.debug_cells)
 STARTING_MODULES = ("distributed",)  # Dask: its clusters start worker processes
