@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
-import json
 import os
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pytest
 import rpcarena
 from rpcarena import contenders
 from rpcarena.contract import DriveResult
-from rpcarena.errors import ServerError
+from rpcarena.errors import ServerError, UsageError
 from rpcarena.network import wire
 from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.arena import Arena
@@ -162,9 +161,10 @@ def wait_for(predicate, timeout_s: float = 60.0):
 
 
 def cells_in(path) -> int:
+    """The cells a run has saved so far: its document's and its journal's."""
     try:
-        return len(json.loads(path.read_text())["cells"])
-    except (OSError, ValueError):
+        return len(rpcarena.load(path).cells)
+    except UsageError:
         return 0
 
 

@@ -2,9 +2,10 @@
 
 One way through: plans -> a run context (placement, logs, backing services, the
 link) -> for each plan, its runner's reason to skip or its measurement -> the
-stored cell (`cell_of`, the one place a cell is written) appended to the results
-document, which is saved after every cell. The
-arena never asks what a plan measures; each plan's runner knows (`plan.CellRunner`).
+stored cell (`cell_of`, the one place a cell is written) added to the results
+document: saved whole before the first cell and at every end, each cell between
+appended to its journal (`Results.add`), so saving does not grow with the run.
+The arena never asks what a plan measures; each plan's runner knows (`plan.CellRunner`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Arena:
                 with self.open_context(self.config, [p.workload for p in self.plans]) as context, \
                         self._runners_opened(context) as opened:
                     self._note(context, opened)
+                    self.results.save(self.config.out)  # the journal of the cells continues this
                     self._run_all(replace(context, on_interval=self.on_interval))
         except ThresholdAborted as aborted:
             children.kill_all()
@@ -85,11 +87,10 @@ class Arena:
         for i, plan in enumerate(self.plans):
             self.on_cell(i, len(self.plans), plan, None)
             cell = self.measure(i, plan, context)
-            self.results.cells.append(cell)
-            self.results.save(self.config.out)
+            failed = cell.status == "failed"
+            self.results.add(cell, f"{plan.label}: {cell.reason}" if failed else None)
             self.on_cell(i, len(self.plans), plan, cell)
-            if cell.status == "failed":
-                self.results.failures.append(f"{plan.label}: {cell.reason}")
+            if failed:
                 if self.config.fail_fast or self._stopped_by_loss(context, len(self.plans) - i - 1):
                     return
 
