@@ -37,6 +37,7 @@ from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import ArenaError, Interrupted, UsageError
+from rpcarena.files import lock
 from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.findmax import find_max
@@ -108,7 +109,7 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     changes it), its results to add to, and the plans of the cells it lacks."""
     if args.find_max:
         raise UsageError("--resume continues a run of cells; a --find-max search starts afresh: drop one")
-    if not Path(args.resume).is_file():
+    if not args.resume.strip() or not Path(args.resume).is_file():
         raise UsageError(f"bad --resume {args.resume!r}: no such results file; give the file a run wrote")
     doc = load(args.resume)
     path = writable_file(args.resume, "--resume")
@@ -251,16 +252,18 @@ def _probe_line(console: Console, objectives: list) -> Any:
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
-    if args.resume:
+    if args.resume is not None:
         _resume_out(args)
     args.out = DEFAULT_OUT if args.out is None else args.out
-    if args.out == STDOUT:
-        args.out, args.force, args.to_stdout = stdout_file(), True, True
+    args.to_stdout = args.out == STDOUT
+    if args.to_stdout:
+        args.out = stdout_file()
+    with lock.held(writable_file(args.out, "--resume" if args.resume is not None else "--out")):
         code = measure(args, console)
-        sys.stdout.write(Path(args.out).read_text() + "\n")
-        Path(args.out).unlink()
-        return code
-    return measure(args, console)
+        if args.to_stdout:
+            sys.stdout.write(Path(args.out).read_text() + "\n")
+            Path(args.out).unlink()
+    return code
 
 
 def _resume_out(args: argparse.Namespace) -> None:
@@ -272,11 +275,13 @@ def _resume_out(args: argparse.Namespace) -> None:
 
 
 def measure(args: argparse.Namespace, console: Console) -> int:
-    if args.resume:
+    """Measure under the lock of --out (`main` holds it); a document on stdout is kept in a file of
+    this process's own until the end, which no --force is needed for."""
+    if args.resume is not None:
         config, doc, todo = resumed(args)
     else:
         config, doc, todo = config_from(args), None, None
-        new_results_file(args.out, "--out", args.force, resume=not args.find_max)
+        new_results_file(args.out, "--out", args.force or args.to_stdout, resume=not args.find_max)
     if args.report:
         report_file(args.report, config.out, args.force)
     if args.find_max:
@@ -291,10 +296,10 @@ def measure(args: argparse.Namespace, console: Console) -> int:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         present(results, args, console)
     if args.report:
-        page = report.write_html([report.Source('run', results)], args.report)
+        page = report.write_html([report.Source('run', results)], args.report, force=args.force)
         if not args.quiet:
             console.print(f"report: {page}")
-    code = finish(results, console, args.quiet or getattr(args, "to_stdout", False))
+    code = finish(results, console, args.quiet or args.to_stdout)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
         judge_thresholds(results.cells, threshold_gate(args))
     return code
