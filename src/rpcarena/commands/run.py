@@ -37,7 +37,7 @@ from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import ArenaError, Interrupted, UsageError
-from rpcarena.files import lock
+from rpcarena.files import inputs, lock
 from rpcarena.orchestration import contender_cells
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.findmax import find_max
@@ -109,8 +109,7 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     changes it), its results to add to, and the plans of the cells it lacks."""
     if args.find_max:
         raise UsageError("--resume continues a run of cells; a --find-max search starts afresh: drop one")
-    if not args.resume.strip() or not Path(args.resume).is_file():
-        raise UsageError(f"bad --resume {args.resume!r}: no such results file; give the file a run wrote")
+    inputs.regular(args.resume, "--resume")  # a FIFO or a folder refused, an empty path too
     doc = load(args.resume)
     path = writable_file(args.resume, "--resume")
     stored = RunConfig.from_json(doc.config, str(path))

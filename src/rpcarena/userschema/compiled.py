@@ -15,6 +15,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 from rpcarena.errors import UsageError
+from rpcarena.files import inputs
 from rpcarena.protocol import schema
 
 PROTOC_TIMEOUT_S = 60
@@ -44,8 +45,8 @@ def schema_hash(proto: Path) -> str:
     """What the compiled set depends on: the schema, its neighbours, the compiler's version."""
     folder = proto.resolve().parent
     digest = hashlib.sha256(proto.name.encode() + metadata.version("grpcio-tools").encode())
-    for path in sorted(folder.rglob("*.proto")):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    for path in sorted(p for p in folder.rglob("*.proto") if p.is_file() or p == proto.resolve()):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + inputs.read_bytes(path, "--proto"))
     return digest.hexdigest()[:16]
 
 
