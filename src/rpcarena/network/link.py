@@ -25,7 +25,7 @@ from typing import Any
 import psutil
 
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.process import builds
+from rpcarena.process import builds, leftovers
 from rpcarena.process.children import Child
 
 READY_TIMEOUT_S = 30.0
@@ -211,7 +211,8 @@ class Link:
         return float(times.user + times.system)
 
     def close(self) -> None:
-        """Stop delaynet (closing its stdin tears the namespaces down); quiet when already gone."""
+        """Stop delaynet (closing its stdin tears the namespaces down); quiet when already gone. A
+        delaynet that was killed removed nothing: its namespaces are removed here."""
         if self.child is not None:
             self.child.close_stdin()
             try:
@@ -220,6 +221,9 @@ class Link:
                 pass
             self.child.stop()
             self.child = None
+        for key in ("client_ns", "router_ns", "server_ns"):
+            if self.up.get(key) and Path("/run/netns", self.up[key]).exists():
+                leftovers.remove_namespace(self.up[key])
 
     def __exit__(self, *exc: object) -> None:
         self.close()

@@ -9,7 +9,6 @@ with no generated code.
 from __future__ import annotations
 
 import base64
-import os
 import subprocess
 import sys
 import tempfile
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.errors import ServerError, UsageError
+from rpcarena.process import leftovers
 from rpcarena.targets import tls
 
 METHOD_HELP = "write --method package.Service/Method"
@@ -50,7 +50,7 @@ def from_proto(proto: Path, import_paths: list[Path]) -> bytes:
     if not any(proto.resolve().is_relative_to(p) for p in includes):
         includes.insert(0, proto.resolve().parent)
     well_known = Path(str(resources.files("grpc_tools") / "_proto"))
-    with tempfile.TemporaryDirectory(prefix=f"rpcarena-{os.getpid()}-proto-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=leftovers.name("folder", "proto", "")) as tmp:
         out = Path(tmp) / "set.pb"
         argv = [sys.executable, "-m", "grpc_tools.protoc", *(f"-I{p}" for p in includes), f"-I{well_known}",
                 "--include_imports", f"--descriptor_set_out={out}", str(proto.resolve())]

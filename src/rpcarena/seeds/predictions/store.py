@@ -8,7 +8,6 @@ as `serve --redis URL` (the arena's backing services pass it explicitly).
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -82,7 +81,7 @@ class RedisStore:
         if binary is None:
             raise UnavailableError("redis-server not found: apt-get install redis-server, or pass --redis URL")
         port = free_port(self.host)
-        folder = self.folder = Path(tempfile.mkdtemp(prefix=f"rpcarena-{os.getpid()}-redis-"))  # the pid: see leftovers
+        folder = self.folder = Path(tempfile.mkdtemp(prefix=leftovers.name("folder", "redis", "")))
         leftovers.register(f"folder {folder}", lambda: shutil.rmtree(folder, ignore_errors=True))
         argv = [binary, "--bind", self.host, "--port", str(port), "--save", "", "--appendonly", "no",
                 "--dir", str(folder), "--protected-mode", "yes"]
