@@ -133,7 +133,8 @@ class Engine:
         from rpcarena.cluster.heartbeat import HEARTBEAT_S, NAME, SlowHeartbeat
 
         self.client.register_plugin(SlowHeartbeat(), name=NAME)  # every worker, and one that joins later
-        self._stack.callback(self._unregister, NAME)  # a cluster the user keeps gets its heartbeat back
+        if self.spec.kind == "scheduler":  # a cluster the user keeps gets its heartbeat back; one started
+            self._stack.callback(self._unregister, NAME)  # here ends (asking a cut-off node waited 30 s)
         quiet: dict[str, Any] = {"workers": self.client.run(tasks.quiet_worker), "heartbeat_s": HEARTBEAT_S}
         try:
             quiet["scheduler"] = self.client.run_on_scheduler(tasks.quiet_scheduler)

@@ -18,7 +18,7 @@ from typing import Any
 from rpcarena import contenders, environment
 from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import RunConfig
-from rpcarena.errors import ArenaError, Interrupted, Stop, ThresholdAborted, UnavailableError
+from rpcarena.errors import ArenaError, HelperLost, Interrupted, Stop, ThresholdAborted, UnavailableError
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
 from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.plan import Plan
@@ -42,6 +42,7 @@ class Arena:
         # a resumed run adds its cells to the document it continues
         self.results = results or Results(environment=environment.snapshot(), config=config.to_json())
         self.results.interrupted = None
+        self.lost: str | None = None  # why a helper every cell needs is gone (HelperLost): the run stops
 
     def run(self) -> Results:
         try:
@@ -95,8 +96,9 @@ class Arena:
                     return
 
     def _stopped_by_loss(self, context: RunContext, left: int) -> bool:
-        """A process every cell needs died (the delay line, a Redis): the run stops, saying so."""
-        lost = context.lost()
+        """A process every cell needs died or is stopped (the delay line, a Redis, HAProxy, a netns
+        cluster's link): the run stops, saying so."""
+        lost = self.lost or context.lost()
         if lost and left:
             self.results.failures[-1] += (f"; the run stopped there, {left} cell(s) not measured "
                                           f"(rpcarena run --resume {self.config.out} measures them)")
@@ -112,6 +114,9 @@ class Arena:
             measured = plan.runner.measure(plan, context, context.logs / f"cell-{i:04d}")
         except UnavailableError as error:
             return cell_of(plan, self.config, started, status="unavailable", reason=str(error))
+        except HelperLost as error:
+            self.lost = str(error)
+            return cell_of(plan, self.config, started, status="failed", reason=str(error))
         except ThresholdAborted:
             raise  # the run stops, not only the cell
         except ArenaError as error:

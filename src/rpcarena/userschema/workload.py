@@ -96,7 +96,7 @@ def build(options: UserWorkload) -> Workload:
     calls, answers = _calls(method, requests, expected, options.stream_messages)
     WORKLOADS.pop(workload_id, None)  # built again with other options (a benchmark's second configuration)
     register(workload_id, key, description, lambda: calls, mode=MODES[method.one_way] if method.streaming else "unary",
-             needs=(Need(NEED, lambda given, host, prefix: ServedFile(served), document=True),),
+             needs=(Need(NEED, lambda given, host, prefix, logs: ServedFile(served), document=True),),
              reference=_reference(calls, answers))
     return WORKLOADS[workload_id]
 
