@@ -15,7 +15,6 @@ imported here too, for the tests that import them from conftest.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import pytest
 from rpcarena import contenders
 from rpcarena.orchestration import contender_cells
 from rpcarena.process.server_process import ServerProcess
+from rpcarena.workloads import WORKLOADS
 from tests.helpers import FIXTURE, ROOT
 from tests.helpers.cli import cli, popen_cli, run_cli
 from tests.helpers.fakes import (
@@ -36,7 +36,7 @@ from tests.helpers.fakes import (
     template_measurement,
     trials,
 )
-from tests.helpers.processes import cells_in, command_of, descendants, server_of, wait_for
+from tests.helpers.processes import available, cells_in, command_of, descendants, server_of, wait_for
 from tests.helpers.tiers import guard_unit, is_e2e
 
 __all__ = ["FIXTURE", "NOISE", "ROOT", "FakeCells", "cells_in", "cli", "command_of", "descendants", "document",
@@ -73,6 +73,16 @@ def unit_guard(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
         guard_unit(monkeypatch, request.node.nodeid)
 
 
+@pytest.fixture(autouse=True)
+def workload_registry() -> Iterator[None]:
+    """The workloads registered as they were before the test: a user's schema a test builds
+    registers its workload, which must not reach the next test in the process (`list`, the fuzz seeds)."""
+    saved = dict(WORKLOADS)
+    yield
+    WORKLOADS.clear()
+    WORKLOADS.update(saved)
+
+
 @pytest.fixture
 def start_server(tmp_path):
     """start_server(contender_id) -> a running Server on 127.0.0.1, port 0; stopped after the test."""
@@ -101,9 +111,8 @@ def serve_shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
                  env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
     """`served`'s server, started with `env` added to the environment (a module's own fixture: a
     short idle timeout), stopped after its tests."""
+    available(request.param)
     contender = contenders.get(request.param)
-    if contender.unavailable() and os.environ.get("CI") != "true":
-        pytest.skip(contender.unavailable())
     log = tmp_path_factory.mktemp("served") / f"{contender.id}.log"
     with pytest.MonkeyPatch.context() as patch:
         for name, value in (env or {}).items():

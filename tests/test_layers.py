@@ -18,7 +18,7 @@ SOURCE = Path(rpcarena.__file__).parent
 
 # Lowest first: a module may import from its own layer and those before it, never after.
 LAYERS = (
-    "errors", "thresholds", "suggest", "sources", "clients", "contract", "protocol", "codec", "environment",
+    "errors", "files", "thresholds", "suggest", "sources", "clients", "contract", "protocol", "codec", "environment",
     "process",  # children, leftovers, CPU clock, server process, placement, builds
     "network", "cluster_spec", "worker.pacer", "analysis.hist", "analysis.intervals", "analysis.trend",
     "workloads",

@@ -181,7 +181,10 @@ func CloseAll() {
 	})
 }
 
-// deleteNamespace kills what still runs inside it, then deletes it; gone already is fine.
+// deleteNamespace kills what still runs inside it, deletes its veths, then deletes it; gone
+// already is fine. A veth deleted takes its peer with it at once, in whatever namespace that is
+// (a testbed's control veth in the root namespace): left to the namespace's own end, the kernel
+// dismantles it when it gets to it, minutes later on a busy machine.
 func deleteNamespace(ns string) error {
 	if _, err := os.Stat("/run/netns/" + ns); errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -189,7 +192,23 @@ func deleteNamespace(ns string) error {
 	if out, err := output("ip", "netns", "pids", ns); err == nil {
 		killAll(out)
 	}
+	if out, err := output("ip", "-n", ns, "-o", "link", "show", "type", "veth"); err == nil {
+		for _, name := range linkNames(out) {
+			run("ip", "-n", ns, "link", "del", name) // gone with its peer already is fine
+		}
+	}
 	return run("ip", "netns", "del", ns)
+}
+
+// linkNames reads the interface names of `ip -o link` lines ("3: to-router@if2: <...> ...").
+func linkNames(out []byte) []string {
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if fields := strings.Fields(line); len(fields) > 1 {
+			names = append(names, strings.SplitN(strings.TrimSuffix(fields[1], ":"), "@", 2)[0])
+		}
+	}
+	return names
 }
 
 // command is an exec.Cmd that the kernel kills if this process dies first, and that is

@@ -223,6 +223,30 @@ func TestCloseRemovesEverything(t *testing.T) {
 	}
 }
 
+// A veth from the root namespace into the client's (as rpcarena's netns testbed adds) is gone the
+// moment Close returns, not whenever the kernel dismantles the namespace it leads into.
+func TestCloseTakesAVethFromTheRootNamespaceWithIt(t *testing.T) {
+	topo := needTopology(t)
+	root := fmt.Sprintf("rpa%dt", os.Getpid())
+	if err := run("ip", "link", "add", root, "type", "veth", "peer", "name", "control", "netns", topo.Client); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { run("ip", "link", "del", root) })
+	if err := topo.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := run("ip", "link", "show", root); err == nil {
+		t.Errorf("%s is still in the root namespace after Close", root)
+	}
+}
+
+func TestLinkNamesReadIpOutput(t *testing.T) {
+	out := []byte("2: to-router@if3: <BROADCAST> mtu 1500\n5: control@if9: <UP> mtu 1500\n")
+	if got := linkNames(out); fmt.Sprint(got) != "[to-router control]" {
+		t.Errorf("linkNames = %v", got)
+	}
+}
+
 func TestCleanupStaleRemovesADeadOwnersNamespaces(t *testing.T) {
 	if Unavailable() != "" {
 		t.Skip(Unavailable())

@@ -23,8 +23,9 @@ from rich.console import Console
 
 from rpcarena import __version__
 from rpcarena.commands import COMMANDS
-from rpcarena.commands.options import EXIT_CODES, EXIT_OK, EXIT_USAGE, PEER_OPTIONS
+from rpcarena.commands.options import EXIT_CODES, EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, PEER_OPTIONS
 from rpcarena.errors import STOP_SIGNALS, ArenaError, Interrupted, Stop
+from rpcarena.files import output
 from rpcarena.process import children, leftovers
 from rpcarena.suggest import did_you_mean
 
@@ -195,8 +196,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     except ArenaError as error:
         print(f"rpcarena: error: {error}", file=sys.stderr)
         return error.exit_code
-    except OSError as error:  # the last net: a path no check foresaw
+    except OSError as error:  # the last net: a path no check foresaw, or a disk that filled up
         where = f"{error.filename}: " if error.filename else ""
+        if error.errno in output.NO_ROOM:
+            print(f"rpcarena: error: {where}{error.strerror}: free some space", file=sys.stderr)
+            return EXIT_RUNTIME
         print(f"rpcarena: error: {where}{error.strerror or error}: check the path and its permissions",
               file=sys.stderr)
         return EXIT_USAGE

@@ -92,7 +92,7 @@ def parse_ints(text: str | list[int], option: str, minimum: int = 1) -> list[int
             raise UsageError(f"bad {option} {text!r}: write whole numbers separated by commas, e.g. 1,8,32") from None
     if not values or any(v < minimum for v in values):
         raise UsageError(f"bad {option} {text!r}: every value must be at least {minimum}")
-    return values
+    return _once(values, text, option)
 
 
 def parse_names(text: str | list[str] | None, option: str = "names") -> list[str] | None:
@@ -103,7 +103,16 @@ def parse_names(text: str | list[str] | None, option: str = "names") -> list[str
     names = [part.strip() for part in text.split(",")]
     if not all(names):
         raise UsageError(f"bad {option} {text!r}: give one or more names separated by commas, none empty")
-    return names
+    return _once(names, text, option)
+
+
+def _once(values: list[Any], text: str, option: str) -> list[Any]:
+    """`values` when none is given twice: two cells under one key (`-c 1,1`, `--client py,py`) would
+    each be stored as the same cell, and read as one."""
+    twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+    if twice is not None:
+        raise UsageError(f"bad {option} {text!r}: {twice} is given twice; give each once")
+    return values
 
 
 @dataclass

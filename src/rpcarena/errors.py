@@ -46,6 +46,12 @@ class ServerError(ArenaError):
     """A server did not start, or died while it was being measured."""
 
 
+class HelperLost(ServerError):
+    """A process every call of the run passes through (the delay line or delaynet, the run's Redis, a
+    cell's HAProxy) died or is stopped: the cell fails naming it, and the run stops there (no later
+    cell could be measured as the others were); `--resume` measures the rest."""
+
+
 class WorkerError(ArenaError):
     """A client or native worker process failed or broke the worker contract."""
 

@@ -3,8 +3,10 @@
 A run is a list of cells (contender x client x workload x concurrency x trial).
 Each cell keeps its HdrHistograms and a bounded raw sample; every percentile,
 mean or CV is computed from them on load, never stored. Units are in the key
-names. The document is rewritten atomically after every cell, so an interrupted
-run keeps everything it measured.
+names. The document is written whole, atomically, at a run's ends (its start, its finish, every
+stop); each cell between is appended to a journal beside it (`files.journal`) as it is measured,
+so saving costs the same at the thousandth cell as at the first, and a crash loses at most the
+cell in flight. Reading a document reads its journal too.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import secrets
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import datetime, timezone
@@ -22,9 +23,10 @@ from typing import Any
 
 from rpcarena.analysis import hist, intervals, trend
 from rpcarena.errors import UsageError
+from rpcarena.files import inputs, journal, output, recognise
 from rpcarena.network import wire
 
-FORMAT = "rpcarena-results"
+FORMAT = recognise.FORMAT
 VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
 READABLE_VERSIONS = (1, 2)
 # The largest document read: a run's own stay far below (10,000 raw samples per cell), and
@@ -299,6 +301,8 @@ class Results:
     resumed: list[dict[str, Any]] = field(default_factory=list)
     cluster: dict[str, Any] | None = None  # --cluster: the scheduler, the engine's quiet, each node's environment
     path: Path | None = None
+    save_id: str | None = None  # names this whole save: the journal beside the file continues it
+    _journal: journal.Journal | None = field(default=None, init=False, repr=False, compare=False)
 
     def notes(self) -> dict[str, Any]:
         """The run's notes that are set (placement, link, failures, ...), by name."""
@@ -306,21 +310,40 @@ class Results:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "created": self.created, "finished": self.finished,
-                "interrupted": self.interrupted, "environment": self.environment, "config": self.config,
+                "interrupted": self.interrupted, "save_id": self.save_id, "environment": self.environment,
+                "config": self.config,
                 **{name: getattr(self, name) for name in NOTES}, "cells": [c.to_json() for c in self.cells]}
 
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
-        """Write the document atomically and durably: a reader never sees half a file, a crash
-        never loses a saved one, and a failed write leaves the previous version and no temp file."""
+        """Write the document whole, atomically and durably (a reader never sees half a file, a crash
+        never loses a saved one, a failed write leaves the previous version), then remove the journal
+        it now holds. A run saves so at its ends; each cell between goes to the journal (`add`)."""
         target = Path(path or self.path or "results.json")
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            _write_durably(target, json.dumps(self.to_json(), separators=(",", ":")).encode())
-        except OSError as error:
-            raise UsageError(f"cannot write the results to {target} ({error.strerror or error}): "
-                             "free the space or give --out a writable file") from None
+        self.close_journal()
+        self.save_id = secrets.token_hex(8)
+        output.write(target, json.dumps(self.to_json(), separators=(",", ":")).encode(), option="--out", force=True,
+                     durable=True)
+        journal.remove(target)
         self.path = target
         return target
+
+    def add(self, cell: Cell, failure: str | None = None) -> None:
+        """Add a measured cell (and, for a failed one, "its label: why"), on disk before this returns:
+        one line appended to the journal beside the document last saved whole (saved first if none was)."""
+        self.cells.append(cell)
+        if failure is not None:
+            self.failures.append(failure)
+        if self.path is None or self.save_id is None:
+            self.save()
+            return
+        if self._journal is None:
+            self._journal = journal.Journal.start(self.path, self.save_id)
+        self._journal.append({"cell": cell.to_json(), **({"failure": failure} if failure is not None else {})})
+
+    def close_journal(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
 
     def rows(self) -> list[dict[str, Any]]:
         return [cell.row() for cell in self.cells]
@@ -354,37 +377,13 @@ class Results:
         return [c for c in self.cells if c.status == "ok"]
 
 
-def _write_durably(target: Path, data: bytes) -> None:
-    """A temp file beside the target, fsynced, renamed over it, and the folder fsynced. The temp
-    file is created with mode 0o666, so the process's umask applies as to any file it makes."""
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
-
-
 def load(path: str | os.PathLike[str]) -> Results:
-    """Read a results document of any readable version; a malformed one is a one-line UsageError
-    naming what is wrong, never a traceback later in a report."""
-    target = Path(path)
+    """Read a results document of any readable version, with the cells its journal holds (a run
+    that was killed); a malformed one is a one-line UsageError naming what is wrong, never a
+    traceback later in a report."""
+    target = inputs.path_of(os.fspath(path), "results file")
     try:
         data = json.loads(_read_bounded(target))
-    except FileNotFoundError:
-        raise UsageError(f"no results file {target}: give the path 'rpcarena run' printed") from None
-    except IsADirectoryError:
-        raise UsageError(f"{target} is a folder: give a results file (rpcarena run printed its path)") from None
     except OSError as error:
         raise UsageError(f"cannot read {target} ({error.strerror or error}): check the path") from None
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
@@ -395,17 +394,17 @@ def load(path: str | os.PathLike[str]) -> Results:
         raise UsageError(f"{target} has results version {data.get('version')}; this rpcarena reads "
                          f"{READABLE_VERSIONS}: upgrade rpcarena")
     try:
-        return _results(data, target)
+        return _journaled(_results(data, target))
     except Malformed as error:
         raise UsageError(f"{target} is damaged: {error}; measure it again or restore it") from None
 
 
 def _read_bounded(target: Path) -> bytearray:
-    """The file's bytes, refused past MAX_DOCUMENT_BYTES before more is read (/dev/zero never ends),
-    or at once when it does not begin as a JSON object does."""
+    """The file's bytes, refused unless it is a regular file (a FIFO would block), past
+    MAX_DOCUMENT_BYTES before more is read, or at once when it does not begin as a JSON object does."""
     too_large = UsageError(f"{target} is larger than a results document may be ({MAX_DOCUMENT_BYTES // 2**20} "
                            "MiB): give the file rpcarena wrote")
-    with target.open("rb") as source:
+    with inputs.open_regular(target, "results file") as source:
         if os.fstat(source.fileno()).st_size > MAX_DOCUMENT_BYTES:
             raise too_large
         data = bytearray(source.read(64))
@@ -418,23 +417,23 @@ def _read_bounded(target: Path) -> bytearray:
     return data
 
 
+def _journaled(results: Results) -> Results:
+    """The document with the cells of the journal beside it that continues its last whole save."""
+    assert results.path is not None
+    found = journal.read(results.path, MAX_DOCUMENT_BYTES)
+    if found is None or results.save_id is None or found.continues != results.save_id:
+        return results  # none, or one left beside a later save (which holds its cells)
+    for record in found.records:
+        results.cells.append(_cell(len(results.cells), record.get("cell")))
+        if isinstance(record.get("failure"), str):
+            results.failures.append(record["failure"])
+    return results
+
+
 def is_document(path: str | os.PathLike[str]) -> bool:
-    """Whether a file holds a results document, by its content whatever its name: what no command
-    writes over without --force. Only a regular file can be one."""
-    target = Path(path)
-    if not target.is_file():
-        return False
-    try:
-        with target.open("rb") as source:
-            if _FORMAT_FIRST.match(source.read(256)):
-                return True  # as rpcarena writes it: the format key first
-        data = json.loads(_read_bounded(target))
-    except (OSError, ValueError, RecursionError, UsageError):
-        return False
-    return isinstance(data, dict) and data.get("format") == FORMAT
-
-
-_FORMAT_FIRST = re.compile(rb'\s*\{\s*"format"\s*:\s*"' + FORMAT.encode() + rb'"')
+    """Whether a file holds a results document, by its content whatever its name, key order or
+    length: what no command writes over without --force. Only a regular file can be one."""
+    return recognise.holds_results(path)
 
 
 class Malformed(Exception):
@@ -442,7 +441,7 @@ class Malformed(Exception):
 
 
 _TOP = {"environment": "dict", "config": "dict", "cells": "list", "created": "str",
-        "finished": "str | None", "interrupted": "str | None"}
+        "finished": "str | None", "interrupted": "str | None", "save_id": "str | None"}
 _NOTE_TYPES = {"placement": "dict | None", "link": "dict | None", "wire_unavailable": "str | None",
                "failures": "list[str]", "find_max": "list[dict]", "targets": "list[dict]", "suite": "dict | None",
                "resumed": "list[dict]"}
@@ -459,7 +458,8 @@ def _results(data: dict[str, Any], target: Path) -> Results:
     cells = [_cell(i, c) for i, c in enumerate(data.get("cells", []))]
     return Results(environment=data.get("environment", {}), config=data.get("config", {}), cells=cells,
                    created=data.get("created", ""), finished=data.get("finished"), interrupted=data.get("interrupted"),
-                   path=target, **{name: notes[name] for name in NOTES if notes.get(name) is not None})
+                   path=target, save_id=data.get("save_id"),
+                   **{name: notes[name] for name in NOTES if notes.get(name) is not None})
 
 
 def _cell(index: int, data: object) -> Cell:

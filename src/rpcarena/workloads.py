@@ -14,6 +14,7 @@ import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Protocol
 
 from google.protobuf import json_format
@@ -41,8 +42,9 @@ class Need:
     """A backing service by name: servers get its URL as `serve --NAME URL`, users give theirs as --NAME."""
 
     name: str
-    # (user's URL, host, the argv prefix servers run under): the service, started beside the servers
-    start: Callable[[str | None, str, list[str]], BackingService] = field(compare=False)
+    # (user's URL, host, the argv prefix servers run under, the run's log folder): the service, started
+    # beside the servers, its log kept with the run's
+    start: Callable[[str | None, str, list[str], Path | None], BackingService] = field(compare=False)
     # the service is a file of the run's own (the user's schema, `--schema PATH`): on a cluster its
     # text travels with the server's task, where a Redis must be one the server's node reaches
     document: bool = False

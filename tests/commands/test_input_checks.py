@@ -14,7 +14,6 @@ import json
 import os
 import signal
 import struct
-import subprocess
 import zlib
 from pathlib import Path
 
@@ -257,7 +256,7 @@ PROTO = str(ROOT / "proto" / "arena.proto")
     (["--rpyc", "127.0.0.1:9", "--rpyc-method", "m", "--args", DEEP_LIST], "nests deeper"),
     (["--http", "http://127.0.0.1:9/x", "--expect-json", f"a={DEEP_LIST}"], "nests deeper"),
     (["--http", "http://127.0.0.1:9/{{i}}", "--var", "i=csv:{binary}:x"], "UTF-8"),  # was a UnicodeDecodeError
-    (["--http", "http://127.0.0.1:9/x", "--data-file", "/dev/zero"], "64 MiB"),  # was a MemoryError
+    (["--http", "http://127.0.0.1:9/x", "--data-file", "/dev/zero"], "device"),  # was a MemoryError, then a device
     (["--http", "http://127.0.0.1:9/x", "--data-file", "{deep}"], "nests deeper"),
 ])
 def test_target_input_that_raised_is_one_line(argv, needle, tmp_path, capsys, monkeypatch):
@@ -270,18 +269,12 @@ def test_target_input_that_raised_is_one_line(argv, needle, tmp_path, capsys, mo
 
 
 def test_a_document_without_end_is_refused_without_reading_it_whole(tmp_path, capsys):
-    """`compare base.json /dev/zero` read until the OOM killer came."""
+    """`compare base.json /dev/zero` read until the OOM killer came; a FIFO is not opened at all (its
+    open would wait for a writer: issue 42's drill)."""
     one_line(*call(["compare", str(FIXTURE), "/dev/zero"], capsys), "/dev/zero")
     fifo = tmp_path / "endless.json"
     os.mkfifo(fifo)
-    # one open of the fifo for the whole stream: a second open after printf let the reader see the
-    # end of the first writer's '{' (a JSON error, not the bound) when the reader was quicker
-    writer = subprocess.Popen(["sh", "-c", f"exec > {fifo}; printf '{{'; exec cat /dev/zero"])
-    try:
-        one_line(*call(["compare", str(FIXTURE), str(fifo)], capsys), "256 MiB")
-    finally:
-        writer.kill()
-        writer.wait()
+    one_line(*call(["compare", str(FIXTURE), str(fifo)], capsys), "FIFO")
 
 
 def _bomb(inflated_bytes: int) -> str:

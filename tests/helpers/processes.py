@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import json
+import os
 import time
 
 import psutil
+import pytest
+
+import rpcarena
+from rpcarena import contenders
+from rpcarena.errors import UsageError
 
 
 def descendants(proc: psutil.Process) -> list[psutil.Process]:
@@ -35,9 +40,10 @@ def wait_for(predicate, timeout_s: float = 60.0):
 
 
 def cells_in(path) -> int:
+    """The cells a run has saved so far: its document's and its journal's."""
     try:
-        return len(json.loads(path.read_text())["cells"])
-    except (OSError, ValueError):
+        return len(rpcarena.load(path).cells)
+    except UsageError:
         return 0
 
 
@@ -48,3 +54,10 @@ def server_of(cli: psutil.Process, contender: str):
             drivers = [c for c in descendants(cli) if "rpcarena.worker.drive" in command_of(c)]
             return child if drivers else None
     return None
+
+
+def available(contender_id: str) -> None:
+    """Skip the test where the contender cannot run (a toolchain missing), except in CI, where it must."""
+    reason = contenders.get(contender_id).unavailable()
+    if reason and os.environ.get("CI") != "true":
+        pytest.skip(reason)

@@ -35,7 +35,7 @@ from rpcarena.cluster_spec import Node, Roles, assign
 from rpcarena.config import RunConfig
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import DriveResult
-from rpcarena.errors import ArenaError, UnavailableError, UsageError, WorkerError
+from rpcarena.errors import ArenaError, HelperLost, UnavailableError, UsageError, WorkerError
 from rpcarena.orchestration import contender_cells, log_folder
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
@@ -175,7 +175,7 @@ class NodeTasks:
         scheduler NODE_GONE_GRACE_S to say whether a node left first."""
         lost = self.engine.lost()
         if lost:
-            raise WorkerError(lost)
+            raise HelperLost(lost)
         failed = [(node, future) for node, future in self.futures if future.status in ("error", "cancelled")]
         self._all_present(NODE_GONE_GRACE_S if failed else 0.0)
         for node, future in failed:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import logging
+import os
 import socket
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -59,6 +61,7 @@ class Engine:
         except ImportError:
             raise UsageError("--cluster needs Dask: pip install 'rpcarena[cluster]' (make setup installs it)") from None
         try:
+            self._stack.enter_context(_dask_logs_to(self.logs / "dask.log"))  # closed last: shutdown's lines too
             self.address = self._start()
             self.client = self._connect(distributed)
             self.queue = distributed.Queue(channel.queue_name(self.run_id), client=self.client)
@@ -92,14 +95,19 @@ class Engine:
 
     def _local_cluster(self) -> Any:
         """Worker processes here, on loopback, speaking TLS with the run's credentials, their
-        scratch space in the run's private folder."""
+        scratch space in the run's private folder, their log lines in the run's log folder."""
         import dask
-        from distributed import LocalCluster
 
         private = self._stack.enter_context(Private())
         self.security = private.security
         # The scheduler's own folder too (it runs in this process), never Dask's shared /tmp one.
         self._stack.enter_context(dask.config.set({"temporary-directory": str(private.scratch)}))
+        with _worker_logs_to(self.logs / "workers.log"):
+            return self._spawn_local(private)
+
+    def _spawn_local(self, private: Private) -> Any:
+        from distributed import LocalCluster
+
         return LocalCluster(n_workers=self.spec.workers, threads_per_worker=2, processes=True, host="127.0.0.1",
                             protocol="tls://", security=private.security, dashboard_address=None,
                             local_directory=str(private.scratch),
@@ -125,7 +133,8 @@ class Engine:
         from rpcarena.cluster.heartbeat import HEARTBEAT_S, NAME, SlowHeartbeat
 
         self.client.register_plugin(SlowHeartbeat(), name=NAME)  # every worker, and one that joins later
-        self._stack.callback(self._unregister, NAME)  # a cluster the user keeps gets its heartbeat back
+        if self.spec.kind == "scheduler":  # a cluster the user keeps gets its heartbeat back; one started
+            self._stack.callback(self._unregister, NAME)  # here ends (asking a cut-off node waited 30 s)
         quiet: dict[str, Any] = {"workers": self.client.run(tasks.quiet_worker), "heartbeat_s": HEARTBEAT_S}
         try:
             quiet["scheduler"] = self.client.run_on_scheduler(tasks.quiet_scheduler)
@@ -196,6 +205,50 @@ class Engine:
         """The cluster as the results record it: how it was given, the engine's quiet, each node."""
         return {"spec": self.spec.text, "scheduler": self.address, "quiet": self.quiet,
                 "nodes": {facts["worker"]["name"]: facts for facts in self.facts.values()}}
+
+
+LOG_FORMAT = "%(asctime)s - %(name)s - %(levelname)s - %(message)s"
+
+
+@contextlib.contextmanager
+def _worker_logs_to(path: Path) -> Iterator[None]:
+    """A local cluster's worker processes, spawned while this is open, log into `path`: a fresh
+    interpreter reads Dask's logging configuration from its environment when it imports Dask."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    config = {"version": 1, "disable_existing_loggers": False, "formatters": {"plain": {"format": LOG_FORMAT}},
+              "handlers": {"file": {"class": "logging.FileHandler", "filename": str(path), "formatter": "plain"}},
+              "loggers": {name: {"handlers": ["file"], "level": "INFO", "propagate": False}
+                          for name in ("distributed", "asyncio")}}
+    before = os.environ.get(LOGGING_ENV)
+    os.environ[LOGGING_ENV] = repr(config)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(LOGGING_ENV, None)
+        else:
+            os.environ[LOGGING_ENV] = before
+
+
+LOGGING_ENV = "DASK_LOGGING"
+
+
+@contextlib.contextmanager
+def _dask_logs_to(path: Path) -> Iterator[None]:
+    """Dask's own log lines from this process (a local cluster's scheduler runs here, and logs a
+    traceback for each poll of the cells' queue that times out: four or more a run) go to the run's
+    log folder, not stderr, while the engine is open: `-q` on a clean run prints nothing."""
+    logger = logging.getLogger("distributed")
+    before = (logger.handlers[:], logger.propagate)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, delay=True)  # in the run's new folder, where no link is planted
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    logger.handlers, logger.propagate = [handler], False
+    try:
+        yield
+    finally:
+        logger.handlers, logger.propagate = before
+        handler.close()
 
 
 def _abandon_half_started() -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from rpcarena.cluster.quiet import as_env
 from rpcarena.errors import UsageError
+from rpcarena.process import leftovers
 
 _FILES = ("ca.pem", "cert.pem", "key.pem")
 
@@ -40,7 +41,7 @@ class Private:
         except ImportError:
             raise UsageError("a cluster rpcarena starts speaks TLS, which needs cryptography: "
                              "pip install 'rpcarena[cluster]' (make setup installs it)") from None
-        self.folder = Path(tempfile.mkdtemp(prefix=f"rpcarena-{os.getpid()}-dask-"))  # the pid: see leftovers
+        self.folder = Path(tempfile.mkdtemp(prefix=leftovers.name("folder", "dask", "")))
         self.security = security
         for name, text in zip(_FILES, (security.tls_ca_file, security.tls_worker_cert, security.tls_worker_key),
                               strict=True):

@@ -17,7 +17,6 @@ started it (PDEATHSIG), and is stopped when its task ends, however it ends.
 from __future__ import annotations
 
 import contextlib
-import os
 import socket
 import statistics
 import sys
@@ -39,7 +38,7 @@ from rpcarena.contract import DriveSpec
 from rpcarena.errors import ServerError, ThresholdFailed, UnavailableError, UsageError
 from rpcarena.network import nodelay, wire
 from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
-from rpcarena.process import builds, placement
+from rpcarena.process import builds, leftovers, placement
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol.schema import cache_dir
 from rpcarena.targets import native as targets
@@ -129,7 +128,7 @@ def _documents(job: ServeJob) -> Iterator[dict[str, str]]:
     if not job.documents:
         yield job.services
         return
-    with tempfile.TemporaryDirectory(prefix=f"rpcarena-{os.getpid()}-node-") as folder:
+    with tempfile.TemporaryDirectory(prefix=leftovers.name("folder", "node", "")) as folder:
         services = dict(job.services)
         for name, text in job.documents.items():
             path = Path(folder) / f"{name}.json"

@@ -35,7 +35,7 @@ from rpcarena.cluster.private import Private
 from rpcarena.cluster.quiet import CLOSED_CONFIG, QUIET_CONFIG, as_env
 from rpcarena.errors import UnavailableError
 from rpcarena.network import link
-from rpcarena.process import children
+from rpcarena.process import children, leftovers
 from rpcarena.process.children import Child
 
 SCHEDULER_PORT = 8786  # in a namespace of its own: nothing else there takes it
@@ -53,7 +53,7 @@ class Testbed:
         self.logs = logs
         self.link: link.Link | None = None
         self.children: list[Child] = []
-        self.control = f"rpcad{os.getpid() % 100000}x{next(_SEQ)}"[:15]
+        self.control = leftovers.name("interface", "c", next(_SEQ))  # the sweeper knows it (kill -9)
         self.address = ""
         self.private = Private()
 

@@ -9,17 +9,19 @@ longer than the limit (a server's: `limits.MAX_REQUEST_BYTES`) closes the
 connection before anything is allocated, and a body is read a chunk at a time,
 so memory follows the bytes that arrive, never a length a header only announced.
 A server closes a connection that neither sends nor takes its replies for
-`limits.idle_timeout_s()`.
+`limits.idle_timeout_s()`, and one whose request has not arrived whole within it (`watched`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 import socket
 import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from rpcarena.protocol import limits
@@ -90,11 +92,70 @@ def listen(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-        sock.listen(1024)
+        sock.listen(limits.listen_backlog())
     except OSError:
         sock.close()
         raise
     return sock
+
+
+class Watched:
+    """One connection under the request deadline: `answered` after each reply."""
+
+    __slots__ = ("sock", "seconds", "answers", "seen", "since")
+
+    def __init__(self, sock: socket.socket, seconds: float) -> None:
+        self.sock, self.seconds = sock, seconds
+        self.answers = self.seen = 0
+        self.since = time.monotonic()
+
+    def answered(self) -> None:
+        self.answers += 1
+
+
+_WATCHED: set[Watched] = set()
+_WATCH_LOCK = threading.Lock()
+_WATCHER_PID: list[int] = []  # the process whose watcher runs (a forked worker starts its own)
+
+
+@contextlib.contextmanager
+def watched(sock: socket.socket, seconds: float) -> Iterator[Watched]:
+    """The contract's request deadline (docs/worker-contract.md): a connection that has answered no
+    request for `seconds` (since it was opened, or since its last reply) is shut down, however its
+    bytes come. SO_RCVTIMEO restarts at every byte, so a request trickled a byte every 5 s lived for
+    ever. One thread per process looks at every connection a few times a second; a request costs its
+    connection one counter increment."""
+    one = Watched(sock, seconds)
+    with _WATCH_LOCK:
+        _WATCHED.add(one)
+        if _WATCHER_PID != [os.getpid()]:
+            _WATCHER_PID[:] = [os.getpid()]
+            threading.Thread(target=_watch, daemon=True, name="request-deadline").start()
+    try:
+        yield one
+    finally:
+        with _WATCH_LOCK:
+            _WATCHED.discard(one)
+
+
+def _watch() -> None:
+    while True:
+        time.sleep(WATCH_PERIOD_S)
+        now = time.monotonic()
+        with _WATCH_LOCK:
+            every = list(_WATCHED)
+        for one in every:
+            if one.sock.fileno() < 0:  # closed by its own thread without leaving the watch
+                with _WATCH_LOCK:
+                    _WATCHED.discard(one)
+            elif one.answers != one.seen:
+                one.seen, one.since = one.answers, now
+            elif now - one.since >= one.seconds:
+                with contextlib.suppress(OSError):  # gone already
+                    one.sock.shutdown(socket.SHUT_RDWR)  # its reads end, and its thread closes it
+
+
+WATCH_PERIOD_S = 0.25  # a stalled request is closed this long after its deadline at most
 
 
 def set_idle_timeout(sock: socket.socket, seconds: float) -> None:
@@ -155,11 +216,13 @@ def serve_connection(conn: socket.socket, handle: Handler, max_frame: int = limi
     set_idle_timeout(conn, idle)
     reader = conn.makefile("rb", buffering=1 << 16)
     try:
-        while True:
-            call_id, kind, body = read_frame(reader, max_frame)
-            status, reply = handle(kind, body)
-            send_within(conn, pack(call_id, status, reply), idle)
-    except OSError:  # closed, reset, idle, or a bad frame: drop this connection only
+        with watched(conn, idle) as deadline:
+            while True:
+                call_id, kind, body = read_frame(reader, max_frame)
+                status, reply = handle(kind, body)
+                send_within(conn, pack(call_id, status, reply), idle)
+                deadline.answered()
+    except OSError:  # closed, reset, idle, late, or a bad frame: drop this connection only
         pass
     finally:
         reader.close()

@@ -68,7 +68,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     doc = results.load(args.results)
     say = not args.quiet and all(path != export.STDOUT for _, path in asked + _interop_asked(args))
     for fmt, path in asked:
-        where = export.write(doc, fmt, path)
+        where = export.write(doc, fmt, path, _option(args, fmt, path), args.force)
         if say:
             console.print(f"{fmt}: {where}", highlight=False)
     _interop(args, doc, console if say else None)
@@ -82,19 +82,19 @@ def _interop_asked(args: argparse.Namespace) -> list[tuple[str, str]]:
 def _interop(args: argparse.Namespace, doc: results.Results, console: Console | None) -> None:
     """The histograms for other tools; `console` None when nothing but the documents may be said."""
     if args.hgrm:
-        written = interop.write_hgrm(doc, args.hgrm)
+        written = interop.write_hgrm(doc, args.hgrm, args.force)
         if console:
             console.print(f"hgrm: {len(written)} files in {args.hgrm}", highlight=False)
     if args.hlog:
-        _text_out("hlog", interop.interval_log(doc), args.hlog, console)
+        _text_out("hlog", interop.interval_log(doc), args.hlog, console, args.force)
     if args.pyperf:
-        _text_out("pyperf", interop.pyperf_json(doc), args.pyperf, console)
+        _text_out("pyperf", interop.pyperf_json(doc), args.pyperf, console, args.force)
 
 
-def _text_out(label: str, text: str, path: str, console: Console | None) -> None:
+def _text_out(label: str, text: str, path: str, console: Console | None, force: bool) -> None:
     if path == export.STDOUT:
         sys.stdout.write(text)
         return
-    where = interop.write_text(text, path)
+    where = interop.write_text(text, path, f"--{label}", force)
     if console:
         console.print(f"{label}: {where}", highlight=False)

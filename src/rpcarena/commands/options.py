@@ -18,11 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rpcarena import results, thresholds
+from rpcarena import thresholds
 from rpcarena.analysis import gate, slo
 from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import parse_duration, parse_ints, parse_rate
 from rpcarena.errors import ArenaError, ThresholdAborted, ThresholdFailed, UsageError
+from rpcarena.files import output
 
 DEFAULT_WARMUP = "1s"
 
@@ -238,11 +239,11 @@ def new_results_file(text: str, option: str, force: bool, resume: bool) -> Path:
 
 
 def spare_results(text: str, option: str, force: bool) -> None:
-    """An output that is not a results file (a report, an export) never goes over one without --force:
-    the file is recognised by its content, whatever its name."""
-    if text != STDOUT and not force and results.is_document(text):
-        raise UsageError(f"{text} holds a results document: {option} would write over it; give {option} "
-                         "another file, or add --force to overwrite it")
+    """An output that is not a results file (a report, an export), checked before anything is measured
+    or read: never over a results document without --force (recognised by its content, whatever its
+    name), never through a link, onto a device, a FIFO or a folder (the writer checks again)."""
+    if text != STDOUT:
+        output.check(Path(writable_file(text, option)), option, force)
 
 
 def report_file(text: str, out: Path, force: bool) -> Path:

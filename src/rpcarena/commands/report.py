@@ -27,7 +27,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--out", help="HTML file, or the folder for png/svg (default: next to the first results)")
     p.add_argument("--format", default="html", help="html (default), png or svg")
     p.add_argument("--trim", action="store_true", help="drop calls below p2 and above p98 (labelled)")
-    p.add_argument("--force", action="store_true", help="write the HTML even over a results document")
+    p.add_argument("--force", action="store_true", help="write the HTML (or a figure) even over a results document")
 
 
 
@@ -60,8 +60,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
     with console.status("drawing the report") if not args.quiet else contextlib.nullcontext():
         docs = sources(args.results)
         if args.format == "html":
-            console.print(f"report: {report.write_html(docs, out, args.trim)}")
+            console.print(f"report: {report.write_html(docs, out, args.trim, force=args.force, option='-o')}")
             return 0
-        written = report.write_figures(docs, out, args.format, args.trim)
+        written = report.write_figures(docs, out, args.format, args.trim, args.force)
     console.print(f"{len(written)} figures in {out}")
     return 0

@@ -38,6 +38,7 @@ from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.contenders import all_contenders
 from rpcarena.errors import Interrupted, UsageError
+from rpcarena.files import inputs, lock
 from rpcarena.orchestration import contender_cells, debug_cells, error_gate
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.context import open_context
@@ -110,8 +111,7 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     changes it), its results to add to, and the plans of the cells it lacks."""
     if args.find_max:
         raise UsageError("--resume continues a run of cells; a --find-max search starts afresh: drop one")
-    if not Path(args.resume).is_file():
-        raise UsageError(f"bad --resume {args.resume!r}: no such results file; give the file a run wrote")
+    inputs.regular(args.resume, "--resume")  # a FIFO or a folder refused, an empty path too
     doc = load(args.resume)
     path = writable_file(args.resume, "--resume")
     stored = RunConfig.from_json(doc.config, str(path))
@@ -263,16 +263,18 @@ def _probe_line(console: Console, objectives: list) -> Any:
 
 
 def main(args: argparse.Namespace, console: Console) -> int:
-    if args.resume:
+    if args.resume is not None:
         _resume_out(args)
     args.out = DEFAULT_OUT if args.out is None else args.out
-    if args.out == STDOUT:
-        args.out, args.force, args.to_stdout = stdout_file(), True, True
+    args.to_stdout = args.out == STDOUT
+    if args.to_stdout:
+        args.out = stdout_file()
+    with lock.held(writable_file(args.out, "--resume" if args.resume is not None else "--out")):
         code = measure(args, console)
-        sys.stdout.write(Path(args.out).read_text() + "\n")
-        Path(args.out).unlink()
-        return code
-    return measure(args, console)
+        if args.to_stdout:
+            sys.stdout.write(Path(args.out).read_text() + "\n")
+            Path(args.out).unlink()
+    return code
 
 
 def _resume_out(args: argparse.Namespace) -> None:
@@ -284,11 +286,13 @@ def _resume_out(args: argparse.Namespace) -> None:
 
 
 def measure(args: argparse.Namespace, console: Console) -> int:
-    if args.resume:
+    """Measure under the lock of --out (`main` holds it); a document on stdout is kept in a file of
+    this process's own until the end, which no --force is needed for."""
+    if args.resume is not None:
         config, doc, todo = resumed(args)
     else:
         config, doc, todo = config_from(args), None, None
-        new_results_file(args.out, "--out", args.force, resume=not args.find_max)
+        new_results_file(args.out, "--out", args.force or args.to_stdout, resume=not args.find_max)
     if args.report:
         report_file(args.report, config.out, args.force)
     if args.find_max:
@@ -302,9 +306,8 @@ def measure(args: argparse.Namespace, console: Console) -> int:
         except Interrupted as stop:
             raise stop.but(f"`rpcarena run --resume {config.out}` measures the rest") from None
         present(results, args, console)
-    page = report.write_html([report.Source('run', results)], args.report) if args.report else None
-    code = finish(results, console, config.max_error_rate, args.quiet or getattr(args, "to_stdout", False),
-                  str(page) if page else None)
+    page = report.write_html([report.Source('run', results)], args.report, force=args.force) if args.report else None
+    code = finish(results, console, config.max_error_rate, args.quiet or args.to_stdout, str(page) if page else None)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
         judge_thresholds(results.cells, threshold_gate(args))
     return code

@@ -24,11 +24,13 @@ from rpcarena.commands.options import (
     new_results_file,
     spare_results,
     threshold_gate,
+    writable_file,
 )
 from rpcarena.commands.run import run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_names
 from rpcarena.errors import UsageError
+from rpcarena.files import lock
 from rpcarena.orchestration import contender_cells, error_gate
 from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
@@ -97,9 +99,15 @@ def main(args: argparse.Namespace, console: Console) -> int:
         return 0
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("bad --repeat: give at least 1 trial")
+    out = writable_file(args.out or f"results/suite-{suite.name}.json", "--out")
+    with lock.held(out):  # one writer per results file (its parts' files beside it are its own)
+        return _run_suite(args, console, suite, out)
+
+
+def _run_suite(args: argparse.Namespace, console: Console, suite: Suite, out: Path) -> int:
     terms = threshold_gate(args)
     gate = max_error_rate(args)
-    out = new_results_file(args.out or f"results/suite-{suite.name}.json", "--out", args.force, resume=False)
+    new_results_file(str(out), "--out", args.force, resume=False)
     _check_report(out, args.force)
     refuse = _unplaced if args.cluster else (lambda config: None)
     parts = runnable_parts(suite, args.quick, args.repeat, out, refuse)
@@ -124,7 +132,8 @@ def main(args: argparse.Namespace, console: Console) -> int:
         for system, why in missing.items():
             console.print(f"[yellow]missing[/]: {system}: {why}")
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),
-                             args.trim, title=f"rpcarena suite {suite.name}: {suite.seed}")
+                             args.trim, title=f"rpcarena suite {suite.name}: {suite.seed}", force=args.force,
+                             option="the report")
     if not args.quiet:
         console.print(f"results: {out}\nreport: {page}")
     code = _done(results, out, gate.get("max_error_rate", 0.0))

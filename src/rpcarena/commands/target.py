@@ -33,11 +33,13 @@ from rpcarena.commands.options import (
     new_results_file,
     report_file,
     threshold_gate,
+    writable_file,
 )
 from rpcarena.commands.run import find_max_arena, finish, run_arena
 from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.errors import UsageError
+from rpcarena.files import lock
 from rpcarena.report.nodes import node_lines
 from rpcarena.targets import cells, native
 from rpcarena.targets.build import build
@@ -270,6 +272,11 @@ def _probe(target: Target, config: RunConfig, timeout_s: float) -> None:
 
 def main(args: argparse.Namespace, console: Console) -> int:
     measure_settings(args)  # every option checked before a target is built (and connected to)
+    with lock.held(writable_file(args.out, "--out")):  # one writer per results file
+        return _measure(args, console)
+
+
+def _measure(args: argparse.Namespace, console: Console) -> int:
     out = new_results_file(args.out, "--out", args.force, resume=False)
     if args.report:
         report_file(args.report, out, args.force)
@@ -293,7 +300,7 @@ def main(args: argparse.Namespace, console: Console) -> int:
     if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
         results.placement = dict(results.placement, server_cpus=None)
     results.save(config.out)
-    page = report.write_html([report.Source('target', results)], args.report) if args.report else None
+    page = report.write_html([report.Source('target', results)], args.report, force=args.force) if args.report else None
     code = _finish(results, console, config, args.quiet, str(page) if page else None)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose
         judge_thresholds(results.cells, threshold_gate(args))

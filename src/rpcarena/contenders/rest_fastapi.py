@@ -122,7 +122,7 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as error:
         sock.close()
         raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
-    sock.listen(2048)
+    sock.listen(limits.listen_backlog())
     return sock
 
 
@@ -141,7 +141,8 @@ class RestFastapi(PythonContender):
                                 lifespan="off", loop="uvloop" if has("uvloop") else "asyncio",
                                 http=http_bounds.protocol() if has("httptools") else "h11",
                                 timeout_keep_alive=limits.idle_timeout_s(), ws_max_size=limits.MAX_REQUEST_BYTES,
-                                h11_max_incomplete_event_size=64 << 10)
+                                h11_max_incomplete_event_size=http_bounds.MAX_HEAD_BYTES,
+                                backlog=limits.listen_backlog())  # uvicorn listens again, with its own 2,048
         sock = listen(host, port)
         announce_ready(sock.getsockname()[1])
         uvicorn.Server(config).run(sockets=[sock])

@@ -106,7 +106,8 @@ class Rpyc(PythonContender):
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         try:
             server = bounded_server()(_service_class(served.of(services)), hostname=host, port=port,
-                                      protocol_config={"allow_public_attrs": True}, logger=_quiet())
+                                      protocol_config={"allow_public_attrs": True}, logger=_quiet(),
+                                      backlog=limits.listen_backlog())
         except OSError as error:
             raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
         threading.Thread(target=server.start, daemon=True).start()
@@ -197,9 +198,9 @@ def bounded_server() -> type:
             config = dict(self.protocol_config, credentials=credentials,
                           endpoints=(sock.getsockname(), sock.getpeername()), logger=self.logger)
             conn = self.service._connect(BoundedChannel(BoundedStream(sock)), config)
-            with contextlib.suppress(EOFError, OSError):
-                while not conn.closed and conn.serve(idle_s):
-                    pass
+            with contextlib.suppress(EOFError, OSError), frames.watched(sock, idle_s) as deadline:
+                while not conn.closed and conn.serve(idle_s):  # a request must arrive whole in time
+                    deadline.answered()
             with contextlib.suppress(EOFError, OSError):
                 sock.shutdown(socket.SHUT_RDWR)  # or close() would ask an idle peer, and wait 30 s
                 conn.close()

@@ -73,10 +73,12 @@ class _EchoHandler(socketserver.BaseRequestHandler):
         frames.set_idle_timeout(self.request, self.server.idle_timeout_s)
         inbox = Inbox(self.request)
         try:
-            while True:
-                payload = inbox.frame()
-                frames.send_within(self.request, HEADER.pack(len(payload)) + payload, self.server.idle_timeout_s)
-        except OSError:  # closed, reset, idle, or a frame over the limit
+            with frames.watched(self.request, self.server.idle_timeout_s) as deadline:
+                while True:
+                    payload = inbox.frame()
+                    frames.send_within(self.request, HEADER.pack(len(payload)) + payload, self.server.idle_timeout_s)
+                    deadline.answered()
+        except OSError:  # closed, reset, idle, late, or a frame over the limit
             return
 
 
@@ -85,6 +87,7 @@ class EchoServer(socketserver.ThreadingTCPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = limits.listen_backlog()  # socketserver's own is 5
 
     def __init__(self, address: tuple[str, int], idle_timeout_s: float | None = None) -> None:
         self.idle_timeout_s = limits.idle_timeout_s() if idle_timeout_s is None else idle_timeout_s

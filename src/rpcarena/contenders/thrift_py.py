@@ -9,6 +9,7 @@ headers of 3 bytes) or compact (varints and delta-encoded field ids).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Mapping
 from typing import Any
@@ -175,7 +176,8 @@ class ThriftBinary(PythonContender):
 
         user = served.of(services)  # a run of the user's method serves its service alone
         processor = user_processor(user) if user else TProcessor(thrift_idl.module().Arena, handler())
-        server = TThreadedServer(processor, TServerSocket(host=host, port=port, client_timeout=0),
+        server = TThreadedServer(processor, TServerSocket(host=host, port=port, client_timeout=0,
+                                                          backlog=limits.listen_backlog()),
                                  iprot_factory=protocol_factory(self.wire), itrans_factory=transport_factory())
         try:
             server.trans.listen()
@@ -192,8 +194,9 @@ class ThriftBinary(PythonContender):
 class BoundedSocket:
     """One connection of the server, read through a budget: thriftpy2 has no string or container
     length limits, so a call is bounded by its bytes instead. A call longer than
-    `limits.MAX_REQUEST_BYTES` (counted from the last reply: a Thrift client waits for it), or a
-    peer that sends nothing or takes no reply for the idle timeout, closes the connection."""
+    `limits.MAX_REQUEST_BYTES` (counted from the last reply: a Thrift client waits for it), a call
+    that has not arrived whole within the idle timeout of the last reply, or a peer that takes no
+    reply for that long, closes the connection."""
 
     def __init__(self, client: Any, idle_timeout_s: float) -> None:
         from thriftpy2.transport import TTransportException
@@ -201,6 +204,8 @@ class BoundedSocket:
         self._client, self._idle_s, self._budget = client, idle_timeout_s, limits.MAX_REQUEST_BYTES
         self._closed = TTransportException
         frames.set_idle_timeout(client.sock, idle_timeout_s)
+        self._watch = contextlib.ExitStack()
+        self._deadline = self._watch.enter_context(frames.watched(client.sock, idle_timeout_s))
 
     def read(self, size: int) -> bytes:
         if self._budget <= 0:
@@ -218,6 +223,11 @@ class BoundedSocket:
             frames.send_within(self._client.sock, data, self._idle_s)
         except OSError as error:
             raise self._closed(self._closed.TIMED_OUT, str(error)) from None
+        self._deadline.answered()
+
+    def close(self) -> None:
+        self._watch.close()
+        self._client.close()
 
     def __getattr__(self, name: str) -> Any:  # is_open, flush, close: the socket's own
         return getattr(self._client, name)

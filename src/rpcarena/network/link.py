@@ -25,8 +25,8 @@ from typing import Any
 import psutil
 
 from rpcarena.errors import UnavailableError, UsageError
-from rpcarena.process import builds
-from rpcarena.process.children import Child
+from rpcarena.process import builds, leftovers
+from rpcarena.process.children import Child, stopped
 
 READY_TIMEOUT_S = 30.0
 MAX_RUNTIME = "24h"  # delaynet's own bound; a run that outlives it has its link torn down
@@ -191,16 +191,22 @@ class Link:
         return float(match.group(1)) if match else None
 
     def lost(self) -> str | None:
-        """Why the link is gone (the delay line or delaynet died: every call across it stalls), or None."""
+        """Why the link carries no more (the delay line or delaynet died, or is stopped: every call
+        across it waits), or None; checked between reads of the drivers, so noticed within a second."""
         if self.child is None:
             return None
-        if not self.child.alive():
-            return f"the delay line's delaynet died ({self.child.ended()}); log: {self.log}"
+        gone = self.child.lost("the delay line's delaynet")
+        if gone:
+            return f"{gone}; log: {self.log}"
         try:
             dead = psutil.Process(self.delay_line_pid).status() == psutil.STATUS_ZOMBIE
         except psutil.NoSuchProcess:
             dead = True
-        return f"the delay line (pid {self.delay_line_pid}) died; log: {self.log}" if dead else None
+        if dead:
+            return f"the delay line (pid {self.delay_line_pid}) died; log: {self.log}"
+        if stopped(self.delay_line_pid):
+            return f"the delay line (pid {self.delay_line_pid}) is stopped (SIGSTOP?): every call across it waits"
+        return None
 
     def delay_line_cpu_s(self) -> float | None:
         """The delay line's CPU time so far (it counts with the cell that spends it)."""
@@ -211,7 +217,8 @@ class Link:
         return float(times.user + times.system)
 
     def close(self) -> None:
-        """Stop delaynet (closing its stdin tears the namespaces down); quiet when already gone."""
+        """Stop delaynet (closing its stdin tears the namespaces down); quiet when already gone. A
+        delaynet that was killed removed nothing: its namespaces are removed here."""
         if self.child is not None:
             self.child.close_stdin()
             try:
@@ -220,6 +227,9 @@ class Link:
                 pass
             self.child.stop()
             self.child = None
+        for key in ("client_ns", "router_ns", "server_ns"):
+            if self.up.get(key) and Path("/run/netns", self.up[key]).exists():
+                leftovers.remove_namespace(self.up[key])
 
     def __exit__(self, *exc: object) -> None:
         self.close()

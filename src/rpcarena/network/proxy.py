@@ -122,10 +122,9 @@ class Haproxy:
             return False
 
     def lost(self) -> str | None:
-        """Why the proxy is gone mid-cell, or None."""
-        if self.child is None or self.child.alive():
-            return None
-        return f"haproxy died ({self.child.ended()}); config and log in {self.folder}"
+        """Why the proxy serves no more mid-cell (it died, or is stopped), or None."""
+        gone = self.child.lost("haproxy") if self.child is not None else None
+        return f"{gone}; config and log in {self.folder}" if gone else None
 
     def __exit__(self, *exc: object) -> None:
         if self.child is not None:

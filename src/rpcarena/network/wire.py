@@ -64,7 +64,7 @@ class Counter:
     def __init__(self, port: int, netns: str | None = None) -> None:
         self.port = port
         self.netns = netns
-        self.table = f"rpcarena_{os.getpid()}_{port}"
+        self.table = leftovers.name("table", port)
         # (chain, hook, port field): where each direction's packets are seen once
         requests = "input" if netns else "output"
         self.rules = (("requests", requests, "dport"), ("replies", "output", "sport"))

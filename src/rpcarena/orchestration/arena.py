@@ -2,9 +2,10 @@
 
 One way through: plans -> a run context (placement, logs, backing services, the
 link) -> for each plan, its runner's reason to skip or its measurement -> the
-stored cell (`cell_of`, the one place a cell is written) appended to the results
-document, which is saved after every cell. The
-arena never asks what a plan measures; each plan's runner knows (`plan.CellRunner`).
+stored cell (`cell_of`, the one place a cell is written) added to the results
+document: saved whole before the first cell and at every end, each cell between
+appended to its journal (`Results.add`), so saving does not grow with the run.
+The arena never asks what a plan measures; each plan's runner knows (`plan.CellRunner`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from rpcarena import contenders, environment
 from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import RunConfig
-from rpcarena.errors import ArenaError, Interrupted, Stop, ThresholdAborted, UnavailableError
+from rpcarena.errors import ArenaError, HelperLost, Interrupted, Stop, ThresholdAborted, UnavailableError
 from rpcarena.orchestration import error_gate
 from rpcarena.orchestration.context import OpenContext, RunContext, open_context
 from rpcarena.orchestration.measurement import Measurement
@@ -42,6 +43,7 @@ class Arena:
         # a resumed run adds its cells to the document it continues
         self.results = results or Results(environment=environment.snapshot(), config=config.to_json())
         self.results.interrupted = None
+        self.lost: str | None = None  # why a helper every cell needs is gone (HelperLost): the run stops
 
     def run(self) -> Results:
         try:
@@ -49,6 +51,7 @@ class Arena:
                 with self.open_context(self.config, [p.workload for p in self.plans]) as context, \
                         self._runners_opened(context) as opened:
                     self._note(context, opened)
+                    self.results.save(self.config.out)  # the journal of the cells continues this
                     self._run_all(replace(context, on_interval=self.on_interval))
         except ThresholdAborted as aborted:
             children.kill_all()
@@ -86,17 +89,17 @@ class Arena:
         for i, plan in enumerate(self.plans):
             self.on_cell(i, len(self.plans), plan, None)
             cell = self.measure(i, plan, context)
-            self.results.cells.append(cell)
-            self.results.save(self.config.out)
+            failed = cell.status == "failed"
+            self.results.add(cell, f"{plan.label}: {cell.reason}" if failed else None)
             self.on_cell(i, len(self.plans), plan, cell)
-            if cell.status == "failed":
-                self.results.failures.append(f"{plan.label}: {cell.reason}")
+            if failed:
                 if self.config.fail_fast or self._stopped_by_loss(context, len(self.plans) - i - 1):
                     return
 
     def _stopped_by_loss(self, context: RunContext, left: int) -> bool:
-        """A process every cell needs died (the delay line, a Redis): the run stops, saying so."""
-        lost = context.lost()
+        """A process every cell needs died or is stopped (the delay line, a Redis, HAProxy, a netns
+        cluster's link): the run stops, saying so."""
+        lost = self.lost or context.lost()
         if lost and left:
             self.results.failures[-1] += (f"; the run stopped there, {left} cell(s) not measured "
                                           f"(rpcarena run --resume {self.config.out} measures them)")
@@ -113,6 +116,9 @@ class Arena:
             measured = plan.runner.measure(plan, context, context.logs / f"cell-{i:04d}")
         except UnavailableError as error:
             return cell_of(plan, self.config, started, status="unavailable", reason=str(error))
+        except HelperLost as error:
+            self.lost = str(error)
+            return cell_of(plan, self.config, started, status="failed", reason=str(error))
         except ThresholdAborted:
             raise  # the run stops, not only the cell
         except ArenaError as error:

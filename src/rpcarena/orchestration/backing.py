@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from rpcarena.errors import UnavailableError
 from rpcarena.workloads import BackingService, Workload
@@ -19,11 +20,12 @@ class Backing:
     """The backing services of one run, their URLs, and why any is missing."""
 
     def __init__(self, workloads: Iterable[Workload], given: Mapping[str, str | None], host: str,
-                 prefix: list[str] | None = None) -> None:
+                 prefix: list[str] | None = None, logs: Path | None = None) -> None:
         self.needs = {need.name: need for workload in workloads for need in workload.needs}
         self.given = given  # the user's own services by name (--redis URL), seeded but never stopped
         self.host = host
         self.prefix = prefix or []  # where the servers run (`ip netns exec NS` across a link): so do these
+        self.logs = logs  # the run's log folder, where a service's log stays after the run
         self.urls: dict[str, str] = {}
         self.missing: dict[str, str] = {}
         self.started: list[BackingService] = []
@@ -32,7 +34,8 @@ class Backing:
     def __enter__(self) -> Backing:
         for name, need in self.needs.items():
             try:
-                service = self._stack.enter_context(need.start(self.given.get(name), self.host, self.prefix))
+                service = self._stack.enter_context(need.start(self.given.get(name), self.host, self.prefix,
+                                                               self.logs))
             except UnavailableError as error:
                 self.missing[name] = str(error)
                 continue

@@ -78,5 +78,5 @@ def open_context(config: RunConfig, workloads: list[Workload]) -> Iterator[RunCo
     emulated = link.Link(link.parse(config.link), logs / "link.log", placement.clients) if config.link else None
     with (emulated or contextlib.nullcontext(None)), \
             Backing(workloads, {"redis": config.redis_url}, "127.0.0.1" if emulated else config.host,
-                    emulated.server_prefix if emulated else None) as backing:
+                    emulated.server_prefix if emulated else None, logs) as backing:
         yield RunContext(config, placement, logs, backing, emulated, wire.unavailable())

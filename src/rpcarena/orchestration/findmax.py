@@ -66,10 +66,11 @@ def _node_calls(cell: Cell) -> dict[str, Any]:
 
 def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, results: Results,
            context: OpenContext) -> Cell:
-    """One open-loop probe, measured into a scratch document; a stop during it marks the real --out
-    file interrupted (the scratch one alone was marked), so a reader does not take it as finished."""
+    """One open-loop probe, measured into a scratch document named after --out (whose lock covers it);
+    a stop during it marks the real --out file interrupted (the scratch one alone was marked), so a
+    reader does not take it as finished."""
     probe = dataclasses.replace(config, calls=None, duration_s=config.duration_s or PROBE_S, rate_per_s=rate,
-                                repeat=1, out=config.out.parent / ".probes" / "probe.json")
+                                repeat=1, out=config.out.parent / ".probes" / f"{config.out.name}.probe.json")
     try:
         (cell,) = Arena(probe, [dataclasses.replace(plan, trial=0)], on_cell, context).run().cells
     except Interrupted as stop:

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from rpcarena import environment
 from rpcarena.analysis import intervals
 from rpcarena.contract import DriveResult
-from rpcarena.errors import ServerError, WorkerError
+from rpcarena.errors import HelperLost, ServerError, WorkerError
 from rpcarena.network import nodelay, sockets
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.live import LiveSeries
@@ -65,7 +65,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
         return context.lost() or next((why for why in (h.lost() for h in helpers) if why), None)
 
     if lost():
-        raise ServerError(str(lost()))
+        raise HelperLost(str(lost()))
     load_before = environment.load_now()
     rtt_ms = context.link.rtt_ms() if context.link is not None else None  # the link as it is now
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
@@ -86,6 +86,11 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
             sampler.start()
         try:
             outcome = _drive(phase, on_warm, server, context.config.cell_timeout_s)
+        except ServerError:
+            why = lost()  # the phase stopped for a helper: say which, and the run stops
+            if why:
+                raise HelperLost(why) from None
+            raise
         finally:
             sampler.stop()
         over_time = sampler.series(_intervals(outcome.result, drivers[0].spec.interval_s))

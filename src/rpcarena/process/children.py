@@ -22,11 +22,24 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from rpcarena.process import leftovers
 from rpcarena.process.placement import preexec
 
 _LIVE: set[subprocess.Popen[bytes]] = set()
 STDERR_TAIL = 20
+STOPPED = (psutil.STATUS_STOPPED, psutil.STATUS_TRACING_STOP)
+
+
+def stopped(pid: int) -> bool:
+    """Whether process `pid` is suspended (SIGSTOP, a debugger): alive, yet making no progress, so
+    every call that passes through it waits (the drill's SIGSTOPped delay line gave an "ok" cell of
+    0 calls after 34 s)."""
+    try:
+        return psutil.Process(pid).status() in STOPPED
+    except psutil.Error:
+        return False
 
 
 def free_port(host: str) -> int:
@@ -103,6 +116,14 @@ class Child:
 
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def lost(self, what: str) -> str | None:
+        """Why this child serves no more, naming it `what`: it died, or it is stopped; None while it runs."""
+        if not self.alive():
+            return f"{what} died ({self.ended()})"
+        if stopped(self.pid):
+            return f"{what} is stopped (SIGSTOP?): every call through it waits"
+        return None
 
     def stderr_tail(self) -> str:
         self._stderr.flush()

@@ -1,10 +1,11 @@
 """What a run makes in the system besides its results: registered, removed on every way out, swept.
 
 Everything rpcarena creates outside its own files carries the pid of the rpcarena process that
-created it: in its name (nft tables `rpcarena_PID_PORT`, network namespaces `rpcarenaPIDx0` or
-`rpcarena-PID-...`, interfaces `rpaPIDh0`, folders `/tmp/rpcarena-PID-...`), or, for a process,
-in its environment (`RPCARENA_OWNER=PID`, set by `children.Child` and inherited by every
-descendant: a server's workers, a process under `ip netns exec`).
+created it: in its name, made by `name` alone (nft tables `rpcarena_PID_PORT`, folders
+`/tmp/rpcarena-PID-redis-...`, interfaces `rpaPIDc1`; delaynet's namespaces,
+`rpcarena-PID-SEQ-client`, carry delaynet's own pid in the same form), which `owner` reads back;
+or, for a process, in its environment (`RPCARENA_OWNER=PID`, set by `children.Child` and
+inherited by every descendant: a server's workers, a process under `ip netns exec`).
 
 While the process lives, what it makes is registered here and removed when it is closed, and
 at exit whatever is still registered is removed (normal exit, an error, Ctrl-C, SIGTERM and
@@ -29,6 +30,21 @@ import psutil
 
 OWNER_ENV = "RPCARENA_OWNER"
 _NAME = re.compile(r"(?:rpcarena|rpa)[-_]?(\d+)(?!\d)")
+IFNAMSIZ = 15  # the longest interface name Linux takes
+# kind -> (prefix, separator): how each namespace of names lets one be written
+_FORMS = {"folder": ("rpcarena", "-"), "netns": ("rpcarena", "-"), "table": ("rpcarena", "_"), "interface": ("rpa", "")}
+
+
+def name(kind: str, *parts: object, pid: int | None = None) -> str:
+    """The one maker of the names of what rpcarena makes in the system (a /tmp folder's prefix, a
+    network namespace, an nft table, an interface), each carrying the pid of the process that made
+    it so that `sweep` tells a dead process's from a live one's (`owner` reads it back). nftables
+    takes no '-' and an interface at most 15 characters: each kind has its form (_FORMS)."""
+    prefix, sep = _FORMS[kind]
+    made = sep.join([f"{prefix}{sep}{os.getpid() if pid is None else pid}", *map(str, parts)])
+    if kind == "interface" and len(made) > IFNAMSIZ:
+        raise ValueError(f"interface name {made} is over {IFNAMSIZ} characters")
+    return made
 _LIVE: dict[str, Callable[[], None]] = {}
 TOOL_TIMEOUT_S = 10
 
@@ -107,13 +123,34 @@ def _processes() -> list[str]:
 
 def _namespaces() -> list[str]:
     stale = [line.split()[0] for line in _lines("ip", "netns", "list") if line.strip() and _dead(line.split()[0])]
-    for name in stale:
-        _quiet("ip", "netns", "del", name)
-    return [f"network namespace {name}" for name in stale]
+    for netns in stale:
+        remove_namespace(netns)
+    return [f"network namespace {netns}" for netns in stale]
+
+
+def remove_namespace(netns: str) -> None:
+    """Kill what runs in network namespace `netns`, delete its veths (each takes its peer in another
+    namespace with it at once; left to the namespace's end, the kernel takes minutes on a busy
+    machine), then the namespace: what delaynet does on its way out, done for a delaynet that was killed."""
+    for pid in (int(word) for line in _lines("ip", "netns", "pids", netns) for word in line.split()
+                if word.isdigit()):
+        if pid != os.getpid():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                continue
+    for veth in _link_names(_lines("ip", "-n", netns, "-o", "link", "show", "type", "veth")):
+        _quiet("ip", "-n", netns, "link", "del", veth)
+    _quiet("ip", "netns", "del", netns)
+
+
+def _link_names(lines: list[str]) -> list[str]:
+    """The interface names of `ip -o link` lines ("3: to-router@if2: <...> ...")."""
+    return [line.split(":")[1].strip().split("@")[0] for line in lines if line.count(":") >= 2]
 
 
 def _interfaces() -> list[str]:
-    names = [line.split(":")[1].strip().split("@")[0] for line in _lines("ip", "-o", "link") if line.count(":") >= 2]
+    names = _link_names(_lines("ip", "-o", "link"))
     stale = [name for name in names if _dead(name)]
     for name in stale:
         _quiet("ip", "link", "del", name)  # one end of a veth pair takes the other with it

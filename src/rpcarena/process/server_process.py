@@ -18,11 +18,10 @@ import psutil
 
 from rpcarena.contract import Ready
 from rpcarena.errors import ServerError, WorkerError
-from rpcarena.process import cpu_clock
+from rpcarena.process import children, cpu_clock
 from rpcarena.process.children import Child
 
 READY_TIMEOUT_S = 60.0
-STOPPED = (psutil.STATUS_STOPPED, psutil.STATUS_TRACING_STOP)
 
 
 @dataclass(frozen=True)
@@ -136,7 +135,7 @@ class ServerProcess:
     def state(self) -> str | None:
         """'stopped' when the server is suspended (SIGSTOP, a debugger), else None."""
         try:
-            return "stopped" if self._process is not None and self._process.status() in STOPPED else None
+            return "stopped" if self._process is not None and self._process.status() in children.STOPPED else None
         except psutil.Error:
             return None
 

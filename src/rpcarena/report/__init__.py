@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.analysis.groups import Group, group
+from rpcarena.files import output
 from rpcarena.report import answer, causes, figures, html, overview, summary, time_goes
 from rpcarena.report.context import context_section, not_measured
 from rpcarena.report.findings import findings_section
@@ -111,8 +112,8 @@ def _contents(sources: Sequence[Source], anchors: dict[str, str], body: str) -> 
 
 
 def write_html(sources: Sequence[Source], out: str | os.PathLike, trimmed: bool = False,
-               title: str = "rpcarena report") -> Path:
-    """Write the page; return its path."""
+               title: str = "rpcarena report", force: bool = False, option: str = "--report") -> Path:
+    """Write the page (never through a link, nor over a results document without `force`); return its path."""
     cpus = _cpus(sources)
     grouped = by_workload(sources, trimmed)
     anchors = {w: f"w-{s}" for w, s in html.slugs(list(grouped)).items()}
@@ -122,18 +123,14 @@ def write_html(sources: Sequence[Source], out: str | os.PathLike, trimmed: bool 
     details += not_measured(sources, None, exclude=set(grouped))
     details += context_section(sources)
     top = summary_section(sources, grouped, anchors, cpus) + _contents(sources, anchors, details)
-    target = Path(out)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(html.page(title, top + details))
-    return target
+    return output.write(out, html.page(title, top + details), option=option, force=force)
 
 
 def write_figures(sources: Sequence[Source], out_dir: str | os.PathLike, fmt: str,
-                  trimmed: bool = False) -> list[Path]:
+                  trimmed: bool = False, force: bool = False) -> list[Path]:
     """Every figure of the report as <workload>-<chart>.<fmt> in out_dir, the workload's name made a
     safe file name (a target's method or URL has '/' in it) and distinct from every other's."""
-    target = Path(out_dir)
-    target.mkdir(parents=True, exist_ok=True)
+    target = output.folder(out_dir, "-o")
     grouped = by_workload(sources, trimmed)
     names = html.slugs(list(grouped))
     written = []
@@ -142,15 +139,17 @@ def write_figures(sources: Sequence[Source], out_dir: str | os.PathLike, fmt: st
             fig = draw(groups)
             if fig is not None:
                 path = target / f"{names[workload]}-{key}.{fmt}"
-                _save(fig, path, fmt)
+                _save(fig, path, fmt, force)
                 written.append(path)
     return written
 
 
-def _save(fig: figures.Figure, path: Path, fmt: str) -> None:
+def _save(fig: figures.Figure, path: Path, fmt: str, force: bool) -> None:
+    """One figure, written as every output is (a generated name over a results document is refused too)."""
     if fmt != "svg":
-        fig.savefig(path, format=fmt, dpi=150)
+        with output.writing(path, option="-o", force=force) as out:
+            fig.savefig(out, format=fmt, dpi=150)
         return
     text = io.StringIO()  # the SVG file keeps the page's hover tooltips
     fig.savefig(text, format="svg")
-    path.write_text(figures.with_tooltips(text.getvalue()))
+    output.write(path, figures.with_tooltips(text.getvalue()), option="-o", force=force)

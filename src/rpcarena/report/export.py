@@ -13,11 +13,11 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, Any
 
 from rpcarena.analysis import groups, stability
 from rpcarena.analysis.stability import Diagnosis
+from rpcarena.files import output
 from rpcarena.report import answer, searches
 from rpcarena.results import Cell, Results
 
@@ -98,17 +98,16 @@ Writer = Callable[[Results, IO[str]], None]
 FORMATS: dict[str, Writer] = {"csv": csv_to, "json": json_to, "intervals": intervals_to}
 
 
-def write(results: Results, fmt: str, path: str | os.PathLike) -> str:
-    """The document in a format, to a file or to stdout ("-"); what was written, for the user."""
+def write(results: Results, fmt: str, path: str | os.PathLike, option: str = "-o", force: bool = False) -> str:
+    """The document in a format, to a file (as every output is written: never over a results document
+    without `force`) or to stdout ("-"); what was written, for the user."""
     if str(path) == STDOUT:
         FORMATS[fmt](results, sys.stdout)
         sys.stdout.flush()
         return "stdout"
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("w", newline="") as out:
+    with output.writing_text(path, option=option, force=force) as out:
         FORMATS[fmt](results, out)
-    return str(target)
+    return str(path)
 
 
 def write_csv(results: Results, path: str | os.PathLike) -> str:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.analysis import hist
+from rpcarena.files import output
 from rpcarena.report import html
 from rpcarena.results import Cell, Results
 
@@ -69,21 +70,21 @@ def percentile_distribution(histogram: Any, scale: float = NS_PER_MS) -> str:
     return "".join(lines)
 
 
-def write_hgrm(results: Results, folder: str | os.PathLike) -> list[Path]:
+def write_hgrm(results: Results, folder: str | os.PathLike, force: bool = False) -> list[Path]:
     """One <cell>.hgrm per measured cell (and <cell>.messages.hgrm per stream cell), in milliseconds;
-    names are slugs of the cells' identities."""
-    target = Path(folder)
-    target.mkdir(parents=True, exist_ok=True)
+    names are slugs of the cells' identities (none written over a results document without `force`)."""
+    target = output.folder(folder, "--hgrm")
     cells = list(measured(results))
     names = html.slugs([identity(c) for c in cells])
     written = []
     for cell in cells:
         path = target / f"{names[identity(cell)]}.hgrm"
-        path.write_text(percentile_distribution(cell.histogram))
+        output.write(path, percentile_distribution(cell.histogram), option="--hgrm", force=force)
         written.append(path)
         if cell.message_latency_histogram:  # a stream's messages, each its own latency
             path = target / f"{names[identity(cell)]}.messages.hgrm"
-            path.write_text(percentile_distribution(hist.decode(cell.message_latency_histogram)))
+            output.write(path, percentile_distribution(hist.decode(cell.message_latency_histogram)), option="--hgrm",
+                         force=force)
             written.append(path)
     return written
 
@@ -131,11 +132,8 @@ def _intervals(cell: Cell) -> Iterator[tuple[float, float, Any]]:
             yield start, max(min(cell.interval_s, cell.wall_s - start), 0.0), hist.decode(item["histogram"])
 
 
-def write_text(text: str, path: str | os.PathLike) -> Path:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
-    return target
+def write_text(text: str, path: str | os.PathLike, option: str = "-o", force: bool = False) -> Path:
+    return output.write(path, text, option=option, force=force)
 
 
 def _values_s(cell: Cell) -> list[float]:

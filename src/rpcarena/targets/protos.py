@@ -9,13 +9,13 @@ with no generated code.
 from __future__ import annotations
 
 import base64
-import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rpcarena.errors import ServerError, UsageError
+from rpcarena.process import leftovers
 from rpcarena.targets import tls
 from rpcarena.userschema import compiled
 
@@ -45,7 +45,7 @@ def from_proto(proto: Path, import_paths: list[Path]) -> bytes:
     as `run --proto` compiles a schema."""
     if not proto.is_file():
         raise UsageError(f"no .proto file {proto}: give the path of the service's .proto with --proto")
-    with tempfile.TemporaryDirectory(prefix=f"rpcarena-{os.getpid()}-proto-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=leftovers.name("folder", "proto", "")) as tmp:
         out = Path(tmp) / "set.pb"
         compiled.compile_to(proto, compiled.include_roots(proto, import_paths), out)
         return out.read_bytes()

@@ -17,11 +17,11 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from rpcarena.errors import UsageError
+from rpcarena.files import inputs
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 VAR_HELP = "write NAME=a,b,c, NAME=range:1:1000 or NAME=csv:FILE:COLUMN"
@@ -87,9 +87,10 @@ def _csv_column(text: str, spec: str) -> tuple[Any, ...]:
 
 
 def read_text(path_text: str, option: str) -> str:
-    """A file given to an option, as text: at most MAX_FILE_BYTES, UTF-8, else a one-line error."""
+    """A file given to an option, as text: a regular file (a FIFO is refused before it is opened, never
+    waited on), at most MAX_FILE_BYTES, UTF-8, else a one-line error."""
     try:
-        with Path(path_text).expanduser().open("rb") as source:
+        with inputs.open_regular(path_text, option) as source:
             data = source.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
             raise UsageError(f"bad {option} {path_text!r}: larger than {MAX_FILE_BYTES // 2**20} MiB; give a smaller "

@@ -17,6 +17,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 from rpcarena.errors import UsageError
+from rpcarena.files import inputs
 from rpcarena.protocol import schema
 
 PROTOC_TIMEOUT_S = 60
@@ -66,8 +67,8 @@ def schema_hash(proto: Path, roots: Sequence[Path]) -> str:
     digest = hashlib.sha256(named.encode() + metadata.version("grpcio-tools").encode())
     for root in roots:
         digest.update(b"\0root\0")
-        for path in sorted(root.rglob("*.proto")):
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+        for path in sorted(p for p in root.rglob("*.proto") if p.is_file() or p == proto.resolve()):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + inputs.read_bytes(path, "--proto"))
     return digest.hexdigest()[:16]
 
 

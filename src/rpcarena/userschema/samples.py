@@ -7,6 +7,7 @@ Samples are kept canonical (proto JSON with proto field names), as the seeds' pa
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 
 from rpcarena.errors import UsageError
+from rpcarena.files import inputs
 from rpcarena.protocol import schema
 
 MAX_SAMPLES = 100_000
@@ -77,10 +79,10 @@ def parsed(text: str, message_type: type, where: str, option: str) -> dict[str, 
 
 def from_file(path: Path, message_type: type, option: str) -> list[dict[str, Any]]:
     """Every non-blank line of a .jsonl file, in order."""
-    if not path.is_file():
+    if not path.exists():  # a FIFO or a folder is refused by open_regular, naming it
         raise UsageError(f"bad {option} {path}: no such file; give a .jsonl file of one proto JSON message a line")
     found = []
-    with path.open(encoding="utf-8") as lines:
+    with io.TextIOWrapper(inputs.open_regular(path, option), encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if line.strip():
                 found.append(parsed(line, message_type, f"{path}:{number}", option))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.errors import UsageError
+from rpcarena.process import leftovers
 from rpcarena.protocol import schema
 from rpcarena.userschema import compiled, fill, replies, samples
 from rpcarena.workloads import WORKLOADS, Need, Workload, register
@@ -97,7 +98,7 @@ def build(options: UserWorkload) -> Workload:
     calls, answers = _calls(method, requests, expected, options.stream_messages)
     WORKLOADS.pop(workload_id, None)  # built again with other options (a benchmark's second configuration)
     register(workload_id, key, description, lambda: calls, mode=MODES[method.one_way] if method.streaming else "unary",
-             needs=(Need(NEED, lambda given, host, prefix: ServedFile(served), document=True),),
+             needs=(Need(NEED, lambda given, host, prefix, logs: ServedFile(served), document=True),),
              reference=_reference(calls, answers))
     return WORKLOADS[workload_id]
 
@@ -178,7 +179,7 @@ class ServedFile:
         self._folder: str | None = None
 
     def __enter__(self) -> ServedFile:
-        self._folder = tempfile.mkdtemp(prefix=f"rpcarena-{os.getpid()}-schema-")
+        self._folder = tempfile.mkdtemp(prefix=leftovers.name("folder", "schema", ""))
         path = Path(self._folder) / "served.json"
         path.write_text(json.dumps(self.served))
         os.chmod(self._folder, 0o755)  # servers may run as another user (across a link's namespace)

@@ -27,6 +27,14 @@ pub fn idle_timeout() -> Duration {
     idle_timeout_of(std::env::var(IDLE_ENV).ok().as_deref())
 }
 
+/// The longest accept queue this system allows (net.core.somaxconn): every server listens with it.
+pub fn listen_backlog() -> u32 {
+    std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()
+        .and_then(|text| text.trim().parse::<u32>().ok())
+        .map_or(4096, |n| n.max(128))
+}
+
 fn idle_timeout_of(value: Option<&str>) -> Duration {
     match value.and_then(|v| v.trim().parse::<f64>().ok()) {
         Some(s) if s > 0.0 && s < DEFAULT_IDLE.as_secs_f64() => Duration::from_secs_f64(s),
@@ -34,9 +42,13 @@ fn idle_timeout_of(value: Option<&str>) -> Duration {
     }
 }
 
-/// A connection that fails (`TimedOut`) once neither a read nor a write has made progress for
-/// its idle time: hyper and tonic keep an idle connection, or one whose peer stopped reading,
-/// for ever; under this it is closed as the Go servers' deadlines close it.
+/// A connection that fails (`TimedOut`) once it has written nothing for its idle time since it
+/// was opened or since its last write: a request must arrive whole, and its reply be taken, within
+/// it (docs/worker-contract.md). hyper and tonic keep an idle connection, one whose peer stopped
+/// reading, or one whose request comes a byte every 5 s, for ever (a deadline moved by every read
+/// kept the last); under this each is closed as the Go servers' deadlines close it. An HTTP/2
+/// connection writes on its own (settings, ping and window acks), so a peer that keeps it alive
+/// keeps it.
 pub struct Idle<S> {
     inner: S,
     idle: Duration,
@@ -48,7 +60,7 @@ impl<S> Idle<S> {
         Idle { inner, idle, deadline: Box::pin(tokio::time::sleep(idle)) }
     }
 
-    /// After progress: the idle time counts again from now.
+    /// After a write: the idle time counts again from now.
     fn progressed<T>(&mut self, ready: T) -> Poll<T> {
         self.deadline.as_mut().reset(Instant::now() + self.idle);
         Poll::Ready(ready)
@@ -66,7 +78,7 @@ impl<S> Idle<S> {
 impl<S: AsyncRead + Unpin> AsyncRead for Idle<S> {
     fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         match Pin::new(&mut self.inner).poll_read(cx, buf) {
-            Poll::Ready(result) => self.progressed(result),
+            Poll::Ready(result) => Poll::Ready(result), // a byte read moves no deadline: a reply does
             Poll::Pending => self.stalled(cx),
         }
     }
@@ -93,7 +105,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Idle<S> {
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         match Pin::new(&mut self.inner).poll_flush(cx) {
-            Poll::Ready(result) => self.progressed(result),
+            Poll::Ready(result) => Poll::Ready(result),
             Poll::Pending => self.stalled(cx),
         }
     }
@@ -154,6 +166,30 @@ mod tests {
         ] {
             assert_eq!(idle_timeout_of(value), want, "{value:?}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_request_trickled_a_byte_at_a_time_times_out() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let (ours, mut theirs) = tokio::io::duplex(64);
+        let mut idle = Idle::new(ours, Duration::from_millis(200));
+        tokio::spawn(async move {
+            for _ in 0..100 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                if theirs.write_all(b"x").await.is_err() {
+                    return;
+                }
+            }
+        });
+        let mut byte = [0u8; 1];
+        let error = loop {
+            match idle.read(&mut byte).await {
+                Ok(0) => panic!("the peer ended before the deadline"),
+                Ok(_) => continue, // each byte well within the idle time: the deadline still holds
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
     }
 
     #[tokio::test]

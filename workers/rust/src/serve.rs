@@ -77,10 +77,18 @@ fn user_method(schema: Option<&str>) -> Result<Option<Arc<Served>>, ServeError> 
     Ok(Some(Arc::new(served)))
 }
 
-/// Binds with TCP_NODELAY on the listening socket; Linux copies it to every accepted socket,
-/// so servers whose framework does not set it (warp) still answer without Nagle delays.
+/// Binds with TCP_NODELAY on the listening socket (Linux copies it to every accepted socket, so
+/// servers whose framework does not set it, warp, still answer without Nagle delays), and listens
+/// with the system's longest accept queue (tokio's bind takes 1,024).
 pub async fn bind(host: &str, port: u16) -> io::Result<TcpListener> {
-    let listener = TcpListener::bind((host, port)).await?;
+    let addr = tokio::net::lookup_host((host, port))
+        .await?
+        .next()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::AddrNotAvailable, format!("{host} has no address")))?;
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    let listener = socket.listen(crate::limits::listen_backlog())?;
     let on: libc::c_int = 1;
     // SAFETY: setsockopt reads `on` for the given length on a socket we own.
     let rc = unsafe {

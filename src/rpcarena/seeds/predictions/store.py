@@ -1,25 +1,24 @@
-"""A real Redis for the predictions workloads: started on a free loopback port, seeded, stopped.
+"""A real Redis for the predictions workloads: started on a unix socket of the run's own, seeded, stopped.
 
 Unless the user points at one (--redis URL), the arena starts `redis-server`
 (Debian package redis-server) with no persistence, loads the deterministic data
-set (`dataset.py`), and stops it at the end, removing its folder. Servers learn the URL
-as `serve --redis URL` (the arena's backing services pass it explicitly).
+set (`dataset.py`), and stops it at the end, removing its folder (its log stays in the
+run's log folder). Servers learn the URL as `serve --redis URL` (the arena's backing
+services pass it explicitly).
 """
 
 from __future__ import annotations
 
-import os
+import secrets
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from rpcarena.errors import UnavailableError, UsageError
+from rpcarena.files import output
 from rpcarena.process import leftovers
-from rpcarena.process.children import Child, free_port
+from rpcarena.process.children import Child
 from rpcarena.seeds.predictions.dataset import dataset
 
 READY_TIMEOUT_S = 20.0
@@ -46,15 +45,21 @@ def seed(url: str) -> int:
 class RedisStore:
     """A redis-server of our own, or the user's (which is only seeded, never stopped).
 
-    Across an emulated link the servers run in a network namespace of their own: then the
-    Redis runs there too, beside them as on the seed's server host (`prefix`: `ip netns exec
-    NS`), on that namespace's loopback, and is probed and seeded from inside it.
+    Ours is closed to other users of the machine: it listens on a unix socket alone (no TCP port),
+    in a folder only this user can enter (mkdtemp's 0700), and asks a password made for the run;
+    its configuration (with the password) is a file only this user reads, never a command line.
+    Every client language reads the URL it is given, `unix://:PASSWORD@/folder/redis.sock?db=0`
+    (redis-py and go-redis as is; the Rust worker moves the password where redis-rs reads it).
+    Across an emulated link the servers run in a network namespace of their own: the Redis runs
+    there too, beside them as on the seed's server host (`prefix`); a socket is reached from any.
     """
 
-    def __init__(self, url: str | None = None, host: str = "127.0.0.1", prefix: list[str] | None = None) -> None:
+    def __init__(self, url: str | None = None, host: str = "127.0.0.1", prefix: list[str] | None = None,
+                 logs: Path | None = None) -> None:
         self.url = url
         self.host = host
         self.prefix = prefix or []
+        self.logs = logs  # the run's log folder: the Redis's log stays there after the run
         self.child: Child | None = None
         self.folder: Path | None = None
 
@@ -65,58 +70,51 @@ class RedisStore:
         if self.url is None:
             self._start()
         assert self.url is not None
-        self._seed(self.url)
+        seed(self.url)
         return self
-
-    def _seed(self, url: str) -> None:
-        if not self.prefix:
-            seed(url)
-            return
-        done = subprocess.run([*self.prefix, sys.executable, "-m", "rpcarena.seeds.predictions.store", url],
-                              capture_output=True, text=True, timeout=120, check=False)
-        if done.returncode != 0:
-            raise UnavailableError(f"cannot seed the Redis beside the servers: {done.stderr.strip()[-200:]}")
 
     def _start(self) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             raise UnavailableError("redis-server not found: apt-get install redis-server, or pass --redis URL")
-        port = free_port(self.host)
-        folder = self.folder = Path(tempfile.mkdtemp(prefix=f"rpcarena-{os.getpid()}-redis-"))  # the pid: see leftovers
+        folder = self.folder = Path(tempfile.mkdtemp(prefix=leftovers.name("folder", "redis", "")))  # mode 0700
         leftovers.register(f"folder {folder}", lambda: shutil.rmtree(folder, ignore_errors=True))
-        argv = [binary, "--bind", self.host, "--port", str(port), "--save", "", "--appendonly", "no",
-                "--dir", str(folder), "--protected-mode", "yes"]
-        self.child = Child([*self.prefix, *argv], None, folder / "redis.log")
-        self.url = f"redis://{self.host}:{port}/0"
-        self._await_ready(port)
+        password, socket_path = secrets.token_hex(16), folder / "redis.sock"
+        config = folder / "redis.conf"
+        output.write(config, CONFIG.format(socket=socket_path, password=password, folder=folder))
+        config.chmod(0o600)
+        log = (self.logs or folder) / "redis.log"
+        self.child = Child([*self.prefix, binary, str(config)], None, log)
+        self.url = f"unix://:{password}@{socket_path}?db=0"
+        self._await_ready(log)
 
-    def _await_ready(self, port: int) -> None:
+    def _await_ready(self, log: Path) -> None:
         deadline = time.monotonic() + READY_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.child is not None and not self.child.alive():
-                raise UnavailableError(f"redis-server exited: {self.child.last_error_line()}")
-            if self._pong(port):
+                raise UnavailableError(f"redis-server exited: {self.child.last_error_line()}; log: {log}")
+            if self._pong():
                 return
             time.sleep(0.05)
-        raise UnavailableError(f"redis-server did not answer on port {port} within {READY_TIMEOUT_S:.0f} s")
+        raise UnavailableError(f"redis-server did not answer within {READY_TIMEOUT_S:.0f} s; log: {log}")
 
-    def _pong(self, port: int) -> bool:
-        if self.prefix:  # in the servers' namespace: ask from inside it
-            done = subprocess.run([*self.prefix, "redis-cli", "-h", self.host, "-p", str(port), "ping"],
-                                  capture_output=True, text=True, timeout=10, check=False)
-            return done.stdout.strip() == "PONG"
+    def _pong(self) -> bool:
+        import redis
+
         try:
-            with socket.create_connection((self.host, port), timeout=1) as sock:
-                sock.sendall(b"PING\r\n")
-                return sock.recv(16).startswith(b"+PONG")
-        except OSError:
+            client = redis.Redis.from_url(str(self.url), socket_timeout=1)
+            try:
+                return bool(client.ping())
+            finally:
+                client.close()
+        except (redis.RedisError, OSError):
             return False
 
     def lost(self) -> str | None:
-        """Why the Redis this run started is gone, or None (the user's own is not watched)."""
-        if self.child is None or self.child.alive():
-            return None
-        return f"the Redis died ({self.child.ended()}); log: {self.child.log}"
+        """Why the Redis this run started serves no more (it died, or is stopped), or None (the
+        user's own is not watched)."""
+        gone = self.child.lost("the Redis") if self.child is not None else None
+        return f"{gone}; log: {self.child.log}" if gone and self.child is not None else None
 
     def __exit__(self, *exc: object) -> None:
         if self.child is not None:
@@ -126,8 +124,16 @@ class RedisStore:
             leftovers.release(f"folder {self.folder}")
 
 
-if __name__ == "__main__":  # `python -m ...store URL`: seed a Redis from inside its namespace
-    try:
-        print(f"seeded {seed(sys.argv[1])} keys")
-    except UsageError as error:
-        sys.exit(f"error: {error}")
+# No TCP port: a unix socket only this user reaches; a password besides. The log goes to stderr,
+# which is the run's redis.log (`Child`).
+CONFIG = """\
+port 0
+unixsocket {socket}
+unixsocketperm 700
+requirepass {password}
+protected-mode yes
+save ""
+appendonly no
+dir {folder}
+logfile /dev/stderr
+"""

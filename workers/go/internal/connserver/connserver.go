@@ -1,7 +1,8 @@
 // Package connserver is a plain TCP server: one goroutine per connection, every
-// connection closed on Stop or after limits.IdleTimeout without a byte either way. The
-// frame-based contenders (tcp-raw-go, tagless-go) differ only in what they do
-// with a connection.
+// connection closed on Stop, or when it has not completed a request (its reply written)
+// within limits.IdleTimeout of its start or of its previous reply. The frame-based
+// contenders (tcp-raw-go, tagless-go, proto-frames-go) differ only in what they do with
+// a connection.
 package connserver
 
 import (
@@ -22,8 +23,9 @@ type server struct {
 }
 
 // New serves each accepted connection with handle, then closes it; a connection
-// that neither sends nor takes a byte for limits.IdleTimeout (a frame begun and
-// not finished included) is closed.
+// whose next request has not arrived whole, and its reply been taken, within
+// limits.IdleTimeout is closed (idle, a frame begun and not finished, a frame
+// trickled a byte at a time, a peer that takes no reply).
 func New(handle func(net.Conn)) core.Server { return NewIdle(handle, limits.IdleTimeout()) }
 
 // NewIdle is New with another idle timeout (a short one in tests).
@@ -48,6 +50,7 @@ func (s *server) Serve(lis net.Listener) error {
 func (s *server) serveConn(c net.Conn) {
 	defer s.track(c, false)
 	defer c.Close()
+	c.SetDeadline(time.Now().Add(s.idle)) // the first request's
 	s.handle(idleConn{c, s.idle})
 }
 
@@ -72,20 +75,18 @@ func (s *server) Stop() {
 	}
 }
 
-// idleConn moves its deadline before each read and each write: a peer that
-// stops sending, or stops taking replies, for the idle time gets an error
-// (os.ErrDeadlineExceeded), and its connection is closed.
+// idleConn moves its deadline with each reply, not with each read: a request
+// must arrive whole, and its reply be taken, within the idle time of the previous
+// reply. A deadline moved before every read let a request trickled a byte every
+// 5 s live for ever. A peer past it gets an error (os.ErrDeadlineExceeded), and
+// its connection is closed.
 type idleConn struct {
 	net.Conn
 	idle time.Duration
 }
 
-func (c idleConn) Read(p []byte) (int, error) {
-	c.Conn.SetReadDeadline(time.Now().Add(c.idle))
-	return c.Conn.Read(p)
-}
-
 func (c idleConn) Write(p []byte) (int, error) {
-	c.Conn.SetWriteDeadline(time.Now().Add(c.idle))
-	return c.Conn.Write(p)
+	n, err := c.Conn.Write(p)
+	c.Conn.SetDeadline(time.Now().Add(c.idle)) // the reply went out: the next request's
+	return n, err
 }

@@ -89,6 +89,24 @@ func TestAnIdleConnectionIsClosed(t *testing.T) {
 	}
 }
 
+// A frame trickled a byte at a time, each byte well within the idle timeout,
+// is closed once the frame has not arrived whole within it: a deadline moved at
+// every read kept such a request for ever.
+func TestATrickledFrameIsClosed(t *testing.T) {
+	c := connservertest.Dial(t, connserver.NewIdle(echo, 300*time.Millisecond))
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	trickled := frame(bytes.Repeat([]byte("x"), 100))
+	for _, b := range trickled {
+		if _, err := c.Write([]byte{b}); err != nil {
+			return // closed: what the deadline does
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got, err := readFrame(c, nil); err == nil {
+		t.Fatalf("a frame trickled over %v was echoed (%d bytes), want the connection closed", 50*time.Millisecond*time.Duration(len(trickled)), len(got))
+	}
+}
+
 // countingConn counts the reads of its connection that returned bytes.
 type countingConn struct {
 	net.Conn

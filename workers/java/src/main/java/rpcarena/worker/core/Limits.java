@@ -15,7 +15,21 @@ public final class Limits {
     public static final String IDLE_ENV = "RPCARENA_IDLE_TIMEOUT_S";
     private static final int DEFAULT_IDLE_MS = 60_000;
 
+    private static final String SOMAXCONN = "/proc/sys/net/core/somaxconn";
+
     private Limits() {}
+
+    /**
+     * The longest accept queue this system allows: every server listens with it. Read as a stream
+     * to its end: {@code Files.readString} of this /proc file (size 0) gave "4" of "4096".
+     */
+    public static int listenBacklog() {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(SOMAXCONN))) {
+            return Math.max(128, Integer.parseInt(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim()));
+        } catch (java.io.IOException | NumberFormatException e) {
+            return 4096;
+        }
+    }
 
     /** 60 s, or RPCARENA_IDLE_TIMEOUT_S when that is a positive number below it. */
     public static int idleTimeoutMs() {

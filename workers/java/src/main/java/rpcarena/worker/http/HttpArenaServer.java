@@ -33,7 +33,6 @@ import rpcarena.worker.semantics.Refused;
 public final class HttpArenaServer implements RunningServer {
     /** The largest body read, the contract's bound on a request. */
     public static final int MAX_BODY = Limits.MAX_REQUEST_BYTES;
-    private static final int BACKLOG = 1024;
     /** Handler threads at most: a slow peer holds one until the JDK's timer closes it. */
     private static final int MAX_THREADS = 1024;
     /** Each unary rpc's row of the table, looked up once: a missing row fails the first server. */
@@ -70,7 +69,7 @@ public final class HttpArenaServer implements RunningServer {
         this.prefix = prefix;
         this.codec = codec;
         this.maxBody = maxBody;
-        this.server = HttpServer.create(address, BACKLOG);
+        this.server = HttpServer.create(address, Limits.listenBacklog());
         this.executor = handlerPool(4 * Runtime.getRuntime().availableProcessors());
         server.createContext(prefix, this::handle);
         server.setExecutor(executor);

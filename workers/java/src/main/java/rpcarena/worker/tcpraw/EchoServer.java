@@ -12,16 +12,13 @@ import rpcarena.worker.core.RunningServer;
 
 /**
  * The floor: a thread per connection writes every frame back unchanged, and closes a connection
- * that sends nothing for the idle timeout (a frame begun and not finished included), or whose
- * echo it cannot write for that long (a peer that takes no replies: a blocking write has no
- * timeout of its own, so {@link Writes} closes the socket under it).
+ * whose next frame has not arrived whole, and its echo been taken, within the idle timeout of its
+ * start or of the previous echo ({@link Deadlines} closes the socket under a read or a write: idle,
+ * a frame begun and not finished or trickled a byte at a time, a peer that takes no replies).
  */
 final class EchoServer implements RunningServer {
-    private static final int BACKLOG = 1024;
-
     private final ServerSocket listener;
-    private final int idleTimeoutMs;
-    private final Writes writes;
+    private final Connections connections;
 
     EchoServer(InetSocketAddress address) throws IOException {
         this(address, Limits.idleTimeoutMs());
@@ -29,10 +26,9 @@ final class EchoServer implements RunningServer {
 
     /** With another idle timeout (a short one in tests). */
     EchoServer(InetSocketAddress address, int idleTimeoutMs) throws IOException {
-        this.idleTimeoutMs = idleTimeoutMs;
-        this.writes = new Writes(idleTimeoutMs);
+        this.connections = new Connections(idleTimeoutMs);
         listener = new ServerSocket();
-        listener.bind(address, BACKLOG);
+        listener.bind(address, Limits.listenBacklog());
         Thread acceptor = new Thread(this::acceptAll, "tcp-raw-accept");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -55,27 +51,22 @@ final class EchoServer implements RunningServer {
     private void acceptAll() {
         while (!listener.isClosed()) {
             try {
-                Socket socket = listener.accept();
-                Thread echo = new Thread(() -> echo(socket, idleTimeoutMs, writes.watch(socket)), "tcp-raw-conn");
-                echo.setDaemon(true);
-                echo.start();
+                connections.serve(listener.accept(), "tcp-raw-conn", EchoServer::echo);
             } catch (IOException e) {
                 // closed listener ends the loop; a failed accept is the client's problem
             }
         }
     }
 
-    private static void echo(Socket socket, int idleTimeoutMs, Writes.Watched watched) {
+    private static void echo(Socket socket, Deadlines.Watched watched) {
         try (socket; watched) {
             socket.setTcpNoDelay(true);
-            socket.setSoTimeout(idleTimeoutMs);  // each read: SocketTimeoutException after that long
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             OutputStream out = socket.getOutputStream();
             while (true) {
                 byte[] frame = Frames.frame(Frames.read(in));
-                watched.writing();
                 out.write(frame);
-                watched.written();
+                watched.answered();
             }
         } catch (IOException e) {
             // the client left, went idle, took no reply, or sent a frame over the limit: close

@@ -15,4 +15,12 @@ class LimitsTest {
             assertEquals(60_000, Limits.idleTimeoutMs(bad), bad);
         }
     }
+
+    /** The listen backlog is the system's somaxconn, read whole (a /proc file reports size 0). */
+    @Test
+    void theListenBacklogIsTheSystems() throws java.io.IOException {
+        java.nio.file.Path somaxconn = java.nio.file.Path.of("/proc/sys/net/core/somaxconn");
+        int system = Integer.parseInt(new String(java.nio.file.Files.newInputStream(somaxconn).readAllBytes()).trim());
+        assertEquals(Math.max(128, system), Limits.listenBacklog());
+    }
 }

@@ -52,6 +52,55 @@ class EchoServerTest {
     }
 
     /**
+     * A frame trickled a byte every 50 ms, each byte well within the 300 ms timeout, is closed once
+     * it has not arrived whole within it: a read timeout restarts at every byte and kept it for ever.
+     */
+    @Test
+    void aTrickledFrameIsClosed() throws IOException, InterruptedException {
+        EchoServer server = new EchoServer(new InetSocketAddress("127.0.0.1", 0), 300);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            byte[] trickled = Frames.frame(new byte[100]);
+            try {
+                for (byte b : trickled) {
+                    out.write(b);
+                    Thread.sleep(50);
+                }
+            } catch (IOException e) {
+                return;  // closed under the trickle: what the deadline does
+            }
+            assertEquals(-1, socket.getInputStream().read(), "a frame trickled over 5 s was echoed");
+        } finally {
+            server.close();
+        }
+    }
+
+    /** Connections past {@link Connections#MAX} are closed as they come; those within are served. */
+    @Test
+    void aConnectionOverTheCapIsClosed() throws IOException {
+        EchoServer server = new EchoServer(new InetSocketAddress("127.0.0.1", 0), 30_000);
+        java.util.List<Socket> held = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < Connections.MAX; i++) {
+                held.add(new Socket("127.0.0.1", server.port()));
+            }
+            byte[] sent = Frames.frame(new byte[] {7});
+            held.get(0).getOutputStream().write(sent);
+            assertArrayEquals(sent, held.get(0).getInputStream().readNBytes(sent.length));
+            try (Socket over = new Socket("127.0.0.1", server.port())) {
+                over.setSoTimeout(10_000);
+                assertEquals(-1, over.getInputStream().read(), "a connection over the cap was kept");
+            }
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
+            server.close();
+        }
+    }
+
+    /**
      * A peer that sends echo requests and never reads the replies: the server's write blocks, and
      * the write timeout closes the socket under it (here after 200 ms), so our sends fail.
      */
