@@ -29,6 +29,7 @@ MAX_REPEAT = 1_000
 MAX_SAMPLES = 10**7
 MAX_RATE = 10**9
 REDIS_SCHEMES = ("redis", "rediss", "unix")
+CellKey = tuple[str, str | None, str, int]  # RunConfig.cells: contender, client (None: its first), workload, clients
 
 
 def parse_duration(text: str | float | None, option: str) -> float | None:
@@ -140,8 +141,13 @@ class RunConfig:
     # --proto: the workload from the user's schema, as typed (rpcarena.userschema.workload.UserWorkload)
     user_schema: dict[str, Any] | None = None
     connections: int | None = None  # --connections M: each cell's clients share M connections (None: one each)
+    # only these cells of the product (a suite's --quick: the cells its claims read), each
+    # (contender, client, workload, clients), client None for the contender's first client; None: every cell
+    cells: list[CellKey] | None = None
 
     def __post_init__(self) -> None:
+        if self.cells is not None:  # a document's JSON gives lists
+            self.cells = [(str(c), None if k is None else str(k), str(w), int(n)) for c, k, w, n in self.cells]
         if self.rate_stages:
             self._stage_the_phase()
         if self.calls is None and self.duration_s is None:

@@ -77,9 +77,7 @@ def _quick_times() -> str:
 def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path,
                    refuse: runner.Refuse = lambda config: None) -> int:
     """How many parts of the suite have something that can run here (the "of 3" in "part 2 of 3")."""
-    missing = runner.missing_systems(suite)
-    configs = (runner.part_config(part, missing, quick, repeat, out) for part in suite.parts)
-    return sum(config is not None and not refuse(config) for config in configs)
+    return sum(config is not None and not refuse(config) for _, config, _ in runner.configs(suite, quick, repeat, out))
 
 
 def main(args: argparse.Namespace, console: Console) -> int:

@@ -21,7 +21,7 @@ from rpcarena import contenders as registry
 from rpcarena import seeds
 from rpcarena.analysis import floor
 from rpcarena.clients import is_python
-from rpcarena.config import RunConfig
+from rpcarena.config import CellKey, RunConfig
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import DriveSpec
@@ -71,6 +71,8 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
     With one trial, a floor that divides other cells is measured once more after them
     (`FLOOR_MEASUREMENTS`): noise only adds latency, so the floor is the least of its measurements
     (`analysis.floor`), and one unlucky echo process would put its contenders below it.
+
+    `config.cells`, when given, keeps only those cells of the product (a suite's --quick), in this order.
     """
     chosen = [registry.get(c) for c in config.contenders]
     loads = seeds.select(config.workloads)
@@ -83,7 +85,15 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
             turn += [(c, config.repeat + trial) for c in again]
             found += [Plan(contender, client, workload, clients, index, runner) for contender, index in turn
                       for client in client_ids(contender, config.client_drivers)]
-    return found
+    return found if config.cells is None else [p for p in found if _wanted(p, config.cells, config.client_drivers)]
+
+
+def _wanted(p: Plan, cells: list[CellKey], drivers: list[str] | None) -> bool:
+    """Whether `cells` name the plan: with its client, or without one (None) when it is the contender's
+    first client in the configuration (the one a claim means by the contender's name alone)."""
+    named = (p.subject.id, p.client, p.workload.id, p.clients) in cells
+    first = client_ids(registry.get(p.subject.id), drivers)[0] == p.client
+    return named or (first and (p.subject.id, None, p.workload.id, p.clients) in cells)
 
 
 def _floors_dividing(chosen: list[Contender], config: RunConfig) -> list[Contender]:
