@@ -152,7 +152,7 @@ def _drive(phase: Phase, on_warm: Any, server: ServerSide, timeout_s: float) -> 
             raise ServerError(server.died_message()) from None
         state = server.state()
         raise WorkerError(f"{error}; the server was {state} (SIGSTOP?)" if state else str(error)) from None
-    if _gone(server, DYING_GRACE_S if outcome.result.errors else 0.0):
+    if _gone(server, DYING_GRACE_S if outcome.result.error_counts else 0.0):  # (a native driver lists kinds at 0)
         raise ServerError(server.died_message())
     return outcome
 
