@@ -12,6 +12,7 @@ import base64
 import contextlib
 import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,9 +29,10 @@ from rpcarena.contract import DriveSpec
 from rpcarena.errors import UsageError
 from rpcarena.network import proxy
 from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.kept import Kept, warms_once
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.measurement import Measurement
-from rpcarena.orchestration.phase import DriverSpec, python_drivers
+from rpcarena.orchestration.phase import FRESH, DriverSpec, EarlyDrivers, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol import schema
@@ -121,7 +123,20 @@ def _rotated(items: list[Contender], by: int) -> list[Contender]:
 
 
 class ContenderCells(CellRunner):
-    """The runner of contender cells."""
+    """The runner of contender cells: a fresh server per cell, or per trial where a client's runtime is kept
+    warm from cell to cell (`kept`)."""
+
+    def __init__(self) -> None:
+        self.kept: Kept | None = None  # the run's kept pairs, while a run has this runner opened
+
+    @contextlib.contextmanager
+    def opened(self, context: RunContext) -> Iterator[None]:
+        self.kept = Kept()
+        try:
+            yield None
+        finally:
+            self.kept.close()
+            self.kept = None
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         contender = _contender(plan)
@@ -136,13 +151,26 @@ class ContenderCells(CellRunner):
 
     def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
         contender = _contender(plan)
-        server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
-                               prefix=context.server_prefix, services=context.backing.urls)
-        with server, contextlib.ExitStack() as front:
-            server.start(context.config.port)
-            address, helpers = _front(contender, context, server.target, logs, front)
-            measured = measure(server, driver_specs(plan, contender, context.config, address), context, logs,
-                               helpers)
+
+        def started() -> ServerProcess:
+            server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
+                                   prefix=context.server_prefix, services=context.backing.urls)
+            try:
+                return server.start(context.config.port)
+            except BaseException:
+                server.stop()
+                raise
+        kept = self.kept if self.kept is not None and warms_once(native_client(plan, contender)) else None
+        specs = driver_specs(plan, contender, context.config, "")  # the address once the server is up
+        with contextlib.ExitStack() as stack:
+            pair = stack.enter_context(kept.pair(plan, started)) if kept else None
+            early = None if pair else stack.enter_context(
+                EarlyDrivers([context.client_prefix + d.argv for d in specs], context.placement.clients, logs))
+            server = pair.server if pair else stack.enter_context(started())
+            address, helpers = _front(contender, context, server.target, logs, stack)
+            specs = [DriverSpec(d.argv, d.spec.but(target=address)) for d in specs]
+            measured = measure(server, pair.drivers(specs, context.config.warmup_s) if pair else specs, context,
+                               logs, helpers, pair or early or FRESH)
         note = proxy.direct(contender.protocol, context.config.via)
         return replace(measured, via="direct", note=note) if note else measured
 
