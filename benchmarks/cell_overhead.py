@@ -18,11 +18,13 @@ side, wrapping the methods that take them (nothing in the library is changed):
     teardown   the result to the cell's end: drivers and server stopped, the stored cell made
     between    the cell's end to the next cell's start: the document saved, the progress line
 
-A kept server or driver (a JVM warmed once for a run's cells, orchestration/kept.py) shows its start-up
-in the first cell only. Each column is the median over the cells of the row; `total` is the median
-cell from its start to the next's, `share` the measured phase's part of it.
+A kept server and driver (a JVM pair warmed once for a trial's cells, orchestration/kept.py) show their
+start-up in a trial's first cell only: the later cells are a row of their own ("java kept"), with their
+shorter warm-up. Each column is the median
+over the cells of the row; `total` is the median cell from its start to the next's, `share` the
+measured phase's part of it.
 
-    .venv/bin/python benchmarks/cell_overhead.py [--contender grpc-py,grpc-java] [--workload usp.int32]
+    .venv/bin/python benchmarks/cell_overhead.py [--contender grpc-py,grpc-java] [--workload usp.int32,usp.str512]
         [--repeat 3] [--calls 200] [--warmup 0.2s]
 """
 
@@ -143,10 +145,10 @@ def runtime_argv(contender_id: str, client: str | None = None) -> list[str]:
 def steps(marks: dict[str, float], next_start: float | None, warm_s: float, server_s: float,
           driver_s: float) -> dict[str, float] | None:
     """One cell's columns in seconds (None for a cell that was not measured)."""
-    need = ("start", "server spawn", "server ready", "drivers spawn", "warm", "go", "results", "end")
+    need = ("start", "drivers spawn", "warm", "go", "results", "end")
     if any(name not in marks for name in need):
         return None
-    m = marks
+    m = {"server spawn": marks["start"], "server ready": marks["start"], **marks}  # a kept server: no spawn
     server = m["server ready"] - m["server spawn"]
     drivers = m["warm"] - m["drivers spawn"] - warm_s
     return {"before": m["server spawn"] - m["start"], "srv start": min(server_s, server),
@@ -163,14 +165,16 @@ def table(results: Results, line: Timeline, starts: dict[tuple[str, str], tuple[
     for i, cell in enumerate(results.cells):
         nxt = line.marks.get(i + 1, {}).get("start")
         server_s, driver_s = starts[(cell.contender, cell.client)]
-        got = steps(line.marks.get(i, {}), nxt, line.warmup_s.get(i, 0.0), server_s, driver_s)
+        marks = line.marks.get(i, {})
+        got = steps(marks, nxt, line.warmup_s.get(i, 0.0), server_s, driver_s)
         if got is not None and cell.status == "ok":
-            rows[(cell.contender, cell.client_language)].append(got)
-    head = f"{'mechanism':20s} {'client':6s} {'cells':>5s} " + " ".join(f"{c:>9s}" for c in COLUMNS)
+            language = cell.client_language + (" kept" if "server spawn" not in marks else "")
+            rows[(cell.contender, language)].append(got)
+    head = f"{'mechanism':20s} {'client':11s} {'cells':>5s} " + " ".join(f"{c:>9s}" for c in COLUMNS)
     out = [head + f" {'total':>8s} {'share':>6s}"]
     for (contender, language), cells in rows.items():
         med = {c: statistics.median(cell[c] for cell in cells) for c in (*COLUMNS, "total")}
-        out.append(f"{contender:20s} {language:6s} {len(cells):5d} " + " ".join(f"{med[c]:9.2f}" for c in COLUMNS)
+        out.append(f"{contender:20s} {language:11s} {len(cells):5d} " + " ".join(f"{med[c]:9.2f}" for c in COLUMNS)
                    + f" {med['total']:8.2f} {med['measured'] / med['total']:6.0%}")
     return out
 
@@ -178,7 +182,8 @@ def table(results: Results, line: Timeline, starts: dict[tuple[str, str], tuple[
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contender", default=",".join(DEFAULT), help="comma-separated contender ids")
-    parser.add_argument("--workload", default="usp.int32")
+    parser.add_argument("--workload", default="usp.int32,usp.str512",
+                        help="comma-separated: a trial's cells of a kept pair after the first reuse it")
     parser.add_argument("--repeat", type=int, default=3, help="trials of each cell")
     parser.add_argument("--calls", type=int, default=200, help="calls of each measured phase (a --quick suite's)")
     parser.add_argument("--clients", type=int, default=1)
@@ -187,7 +192,7 @@ def main() -> int:
     wanted = [c for c in args.contender.split(",") if c in contenders.all_contenders()
               and not contenders.get(c).unavailable()]
     out = Path(tempfile.mkdtemp(prefix="cell-overhead-")) / "cells.json"
-    config = RunConfig(contenders=wanted, workloads=[args.workload], clients=[args.clients], calls=args.calls,
+    config = RunConfig(contenders=wanted, workloads=args.workload.split(","), clients=[args.clients], calls=args.calls,
                        warmup_s=parse_duration(args.warmup, "--warmup") or 0.0, repeat=args.repeat, out=out)
     plans = contender_cells.plans(config)
     starts = {(p.subject.id, p.client): (bare_start_s(runtime_argv(p.subject.id)),
