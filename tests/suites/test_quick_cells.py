@@ -96,3 +96,12 @@ def test_the_cells_a_configuration_keeps_survive_its_json(tmp_path):
     config = RunConfig(contenders=["grpc-py"], workloads=["usp.void"], cells=[("grpc-py", None, "usp.void", 1)])
     again = RunConfig.from_json(config.to_json(), "test")
     assert again.cells == config.cells and not config.differences(again)
+
+
+def test_the_help_says_each_suites_quick_minutes_from_its_table_measured_or_estimated():
+    from rpcarena.commands.suite import _quick_times
+    said = _quick_times()
+    for name, suite in SUITES.items():
+        figure = f"{name} about {suite.quick_minutes:g} min (estimated)" if suite.quick_estimated else \
+            f"{name} {suite.quick_minutes:g} min"
+        assert suite.quick_minutes and figure in said, (name, said)
