@@ -32,7 +32,7 @@ from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.kept import Kept, warms_once
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.measurement import Measurement
-from rpcarena.orchestration.phase import FRESH, DriverSpec, EarlyDrivers, python_drivers
+from rpcarena.orchestration.phase import Drivers, DriverSpec, EarlyDrivers, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol import schema
@@ -151,28 +151,39 @@ class ContenderCells(CellRunner):
 
     def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
         contender = _contender(plan)
-
-        def started() -> ServerProcess:
-            server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
-                                   prefix=context.server_prefix, services=context.backing.urls)
-            try:
-                return server.start(context.config.port)
-            except BaseException:
-                server.stop()
-                raise
-        kept = self.kept if self.kept is not None and warms_once(native_client(plan, contender)) else None
         specs = driver_specs(plan, contender, context.config, "")  # the address once the server is up
         with contextlib.ExitStack() as stack:
-            pair = stack.enter_context(kept.pair(plan, started)) if kept else None
-            early = None if pair else stack.enter_context(
-                EarlyDrivers([context.client_prefix + d.argv for d in specs], context.placement.clients, logs))
-            server = pair.server if pair else stack.enter_context(started())
+            server, drivers = self._processes(plan, contender, specs, context, logs, stack)
             address, helpers = _front(contender, context, server.target, logs, stack)
-            specs = [DriverSpec(d.argv, d.spec.but(target=address)) for d in specs]
-            measured = measure(server, pair.drivers(specs, context.config.warmup_s) if pair else specs, context,
-                               logs, helpers, pair or early or FRESH)
+            specs = drivers.prepared([DriverSpec(d.argv, d.spec.but(target=address)) for d in specs],
+                                     context.config.warmup_s)
+            measured = measure(server, specs, context, logs, helpers, drivers)
         note = proxy.direct(contender.protocol, context.config.via)
         return replace(measured, via="direct", note=note) if note else measured
+
+    def _processes(self, plan: Plan, contender: Contender, specs: list[DriverSpec], context: RunContext,
+                   logs: Path, stack: contextlib.ExitStack) -> tuple[ServerProcess, Drivers]:
+        """The cell's server, and where its drivers come from: a kept pair (a client whose runtime warms once),
+        or a fresh server with its drivers started before it is up; each closed with `stack`."""
+        def start() -> ServerProcess:
+            return _started(contender, context, logs)
+        if self.kept is not None and warms_once(native_client(plan, contender)):
+            pair = stack.enter_context(self.kept.pair(plan, start))
+            return pair.server, pair
+        early = stack.enter_context(
+            EarlyDrivers([context.client_prefix + d.argv for d in specs], context.placement.clients, logs))
+        return stack.enter_context(start()), early
+
+
+def _started(contender: Contender, context: RunContext, logs: Path) -> ServerProcess:
+    """A fresh server, up (stopped again if it does not come up)."""
+    server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
+                           prefix=context.server_prefix, services=context.backing.urls)
+    try:
+        return server.start(context.config.port)
+    except BaseException:
+        server.stop()
+        raise
 
 
 CONTENDER_CELLS = ContenderCells()

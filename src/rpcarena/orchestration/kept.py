@@ -49,11 +49,12 @@ class Pair:
     driver: Child | None = None
     cells: int = 0  # measured on it so far
 
-    def drivers(self, specs: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
-        """The cell's driver: `drive --many`, its warm-up also waiting for the server's JIT; once the pair
-        has measured a cell, warmed up for the run's `warmup_s` (the manifest's least is a cold JIT's)."""
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
+        """The cell's driver (phase.Drivers): `drive --many`, its warm-up also waiting for the server's JIT;
+        once the pair has measured a cell, warmed up for the run's `warmup_s` (the manifest's least is a
+        cold JIT's)."""
         argv = ["--many", "--jit-of", str(self.server.pid)]
-        return [DriverSpec(d.argv + argv, d.spec.but(warmup_s=warmup_s) if self.cells else d.spec) for d in specs]
+        return [DriverSpec(d.argv + argv, d.spec.but(warmup_s=warmup_s) if self.cells else d.spec) for d in drivers]
 
     def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
         """Its driver process (phase.Drivers): the kept one, or a first one started now."""

@@ -91,6 +91,9 @@ def python_drivers(spec: DriveSpec, procs: int = MAX_PYTHON_PROCS) -> list[Drive
 class Drivers(Protocol):
     """Where a phase's driver processes come from, and where they go after it."""
 
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
+        """The cell's drivers as these processes run them (`warmup_s`: the run's own warm-up)."""
+
     def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
         """A driver process that reads its spec on stdin."""
 
@@ -100,6 +103,9 @@ class Drivers(Protocol):
 
 class FreshDrivers:
     """A fresh process per driver, stopped after its phase (every driver but a kept one, `kept`)."""
+
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
+        return drivers
 
     def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
         return Child(driver.argv, cpus, log, stdin=True)
@@ -111,7 +117,7 @@ class FreshDrivers:
 FRESH = FreshDrivers()
 
 
-class EarlyDrivers:
+class EarlyDrivers(FreshDrivers):
     """Fresh driver processes started before their server is up, so that their start-up (a Python driver's
     imports, a JVM's) overlaps the server's on the other CPU; each reads its spec, with the server's address,
     once the phase sends it. Handed to the phase in order; a context manager, so that those of a cell whose
@@ -126,9 +132,6 @@ class EarlyDrivers:
         assert child.argv == driver.argv, "a phase's drivers are the ones started early, in order"
         self.handed += 1
         return child
-
-    def close(self, child: Child, measured: bool) -> None:
-        child.stop()
 
     def __enter__(self) -> EarlyDrivers:
         return self
