@@ -31,6 +31,7 @@ MAX_REPEAT = 1_000
 MAX_SAMPLES = 10**7
 MAX_RATE = 10**9
 REDIS_SCHEMES = ("redis", "rediss", "unix")
+CellKey = tuple[str, str | None, str, int]  # RunConfig.cells: contender, client (None: its first), workload, clients
 
 
 def parse_duration(text: str | float | None, option: str) -> float | None:
@@ -155,8 +156,13 @@ class RunConfig:
     # --max-error-rate: the share of a cell's calls sent that may fail before it is failed
     # (orchestration.error_gate); None: no gate (--find-max's probes go past failures on purpose)
     max_error_rate: float | None = 0.0
+    # only these cells of the product (a suite's --quick: the cells its claims read), each
+    # (contender, client, workload, clients), client None for the contender's first client; None: every cell
+    cells: list[CellKey] | None = None
 
     def __post_init__(self) -> None:
+        if self.cells is not None:  # a document's JSON gives lists
+            self.cells = [(str(c), None if k is None else str(k), str(w), int(n)) for c, k, w, n in self.cells]
         if self.rate_stages:
             self._stage_the_phase()
         if self.calls is None and self.duration_s is None:

@@ -48,12 +48,23 @@ def cells_in(path) -> int:
 
 
 def server_of(cli: psutil.Process, contender: str):
+    """The contender's server once a driver has connected to it (drivers start before their server is up)."""
     for child in descendants(cli):
         command = command_of(child)
         if "rpcarena.worker.serve" in command and contender in command.split():
-            drivers = [c for c in descendants(cli) if "rpcarena.worker.drive" in command_of(c)]
-            return child if drivers else None
+            return child if connected(child.pid) else None
     return None
+
+
+def connected(pid: int) -> bool:
+    """Whether the process holds an established TCP connection, read in its own network namespace
+    (/proc/PID/net/tcp*: a server behind a link is in another one than the test)."""
+    try:
+        inodes = {os.readlink(f"/proc/{pid}/fd/{fd}")[8:-1] for fd in os.listdir(f"/proc/{pid}/fd")}
+        rows = [line.split() for name in ("tcp", "tcp6") for line in open(f"/proc/{pid}/net/{name}").readlines()[1:]]
+    except OSError:
+        return False
+    return any(row[3] == "01" and row[9] in inodes for row in rows)  # 01: ESTABLISHED
 
 
 def available(contender_id: str) -> None:

@@ -48,14 +48,15 @@ def add(sub: argparse._SubParsersAction) -> None:
                 "Run one published study's design with every system of it that exists here, on one host and "
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
                 "and why, then the answer per part; write the results and an HTML report with the findings.",
-                ["rpcarena suite usp2018", "rpcarena suite usp2018 --quick   # about 12 min on 2 idle CPUs",
+                ["rpcarena suite usp2018",
+                 f"rpcarena suite usp2018 --quick   # {_quick_time(SUITES['usp2018'])} on 2 idle CPUs",
                  "rpcarena suite hprpc2016 --rules   # each claim's rule, without measuring",
                  "rpcarena suite predictions --repeat 5 -o results/predictions.json",
                  "rpcarena suite cs6650 --quick --cluster netns:cloud-cross-region,clients=2"], verbose=True)
     p.add_argument("name", help=f"one of: {', '.join(SUITES)}")
     p.add_argument("--quick", action="store_true",
-                   help="fewer calls (50 a client at least) and concurrency levels, 3 trials kept; whole, on 2 idle "
-                        f"CPUs: {_quick_times()}; far longer on a loaded machine")
+                   help="only the cells the claims read (3 trials each), with fewer calls (50 a client at least) and "
+                        f"concurrency levels; whole, on 2 idle CPUs: {_quick_times()}; far longer on a loaded machine")
     p.add_argument("--rules", action="store_true",
                    help="print every claim with its form, operands, band or margin, setting and family (the cells "
                         "it judges), without measuring")
@@ -75,18 +76,23 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def _quick_times() -> str:
-    """'usp2018 12 min, hprpc2016 35 min, ...': each suite's measured --quick time (with the Java
-    JIT's warm-up estimated on top where it came after the measurement: see each suite's note)."""
-    return ", ".join(f"{name} {suite.quick_minutes:g} min" if suite.quick_minutes else f"{name} not timed"
-                     for name, suite in SUITES.items())
+    """'usp2018 13 min, hprpc2016 about 5 min (estimated), ...': each suite's --quick time, measured whole
+    or estimated from its cells (`Suite.quick_minutes`)."""
+    return ", ".join(_quick_time(suite, name) for name, suite in SUITES.items())
+
+
+def _quick_time(suite: Suite, name: str = "") -> str:
+    if not suite.quick_minutes:
+        return f"{name} not timed".strip()
+    if suite.quick_estimated:
+        return f"{name} about {suite.quick_minutes:g} min (estimated)".strip()
+    return f"{name} {suite.quick_minutes:g} min".strip()
 
 
 def runnable_parts(suite: Suite, quick: bool, repeat: int | None, out: Path,
                    refuse: runner.Refuse = lambda config: None) -> int:
     """How many parts of the suite have something that can run here (the "of 3" in "part 2 of 3")."""
-    missing = runner.missing_systems(suite)
-    configs = (runner.part_config(part, missing, quick, repeat, out) for part in suite.parts)
-    return sum(config is not None and not refuse(config) for config in configs)
+    return sum(config is not None and not refuse(config) for _, config, _ in runner.configs(suite, quick, repeat, out))
 
 
 def main(args: argparse.Namespace, console: Console) -> int:

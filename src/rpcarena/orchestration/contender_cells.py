@@ -12,6 +12,7 @@ import base64
 import contextlib
 import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,16 +20,17 @@ from rpcarena import contenders as registry
 from rpcarena import seeds
 from rpcarena.analysis import floor
 from rpcarena.clients import is_python
-from rpcarena.config import RunConfig
+from rpcarena.config import CellKey, RunConfig
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Contender
 from rpcarena.contract import DriveSpec
 from rpcarena.errors import UsageError
 from rpcarena.network import proxy
 from rpcarena.orchestration.context import RunContext
+from rpcarena.orchestration.kept import Kept, warms_once
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.measurement import Measurement
-from rpcarena.orchestration.phase import DriverSpec, python_drivers
+from rpcarena.orchestration.phase import Drivers, DriverSpec, EarlyDrivers, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol import schema
@@ -70,6 +72,8 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
     With one trial, a floor that divides other cells is measured once more after them
     (`FLOOR_MEASUREMENTS`): noise only adds latency, so the floor is the least of its measurements
     (`analysis.floor`), and one unlucky echo process would put its contenders below it.
+
+    `config.cells`, when given, keeps only those cells of the product (a suite's --quick), in this order.
     """
     chosen = [registry.get(c) for c in config.contenders]
     loads = seeds.select(config.workloads)
@@ -82,7 +86,15 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
             turn += [(c, config.repeat + trial) for c in again]
             found += [Plan(contender, client, workload, clients, index, runner) for contender, index in turn
                       for client in client_ids(contender, config.client_drivers)]
-    return found
+    return found if config.cells is None else [p for p in found if _wanted(p, config.cells, config.client_drivers)]
+
+
+def _wanted(p: Plan, cells: list[CellKey], drivers: list[str] | None) -> bool:
+    """Whether `cells` name the plan: with its client, or without one (None) when it is the contender's
+    first client in the configuration (the one a claim means by the contender's name alone)."""
+    named = (p.subject.id, p.client, p.workload.id, p.clients) in cells
+    first = client_ids(registry.get(p.subject.id), drivers)[0] == p.client
+    return named or (first and (p.subject.id, None, p.workload.id, p.clients) in cells)
 
 
 def _floors_dividing(chosen: list[Contender], config: RunConfig) -> list[Contender]:
@@ -110,7 +122,20 @@ def _rotated(items: list[Contender], by: int) -> list[Contender]:
 
 
 class ContenderCells(CellRunner):
-    """The runner of contender cells."""
+    """The runner of contender cells: a fresh server per cell, or per trial where a client's runtime is kept
+    warm from cell to cell (`kept`)."""
+
+    def __init__(self) -> None:
+        self.kept: Kept | None = None  # the run's kept pairs, while a run has this runner opened
+
+    @contextlib.contextmanager
+    def opened(self, context: RunContext) -> Iterator[None]:
+        self.kept = Kept()
+        try:
+            yield None
+        finally:
+            self.kept.close()
+            self.kept = None
 
     def skip(self, plan: Plan, context: RunContext) -> Skip | None:
         contender = _contender(plan)
@@ -125,15 +150,39 @@ class ContenderCells(CellRunner):
 
     def measure(self, plan: Plan, context: RunContext, logs: Path) -> Measurement:
         contender = _contender(plan)
-        server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
-                               prefix=context.server_prefix, services=context.backing.urls)
-        with server, contextlib.ExitStack() as front:
-            server.start(context.config.port)
-            address, helpers = _front(contender, context, server.target, logs, front)
-            measured = measure(server, driver_specs(plan, contender, context.config, address), context, logs,
-                               helpers)
+        specs = driver_specs(plan, contender, context.config, "")  # the address once the server is up
+        with contextlib.ExitStack() as stack:
+            server, drivers = self._processes(plan, contender, specs, context, logs, stack)
+            address, helpers = _front(contender, context, server.target, logs, stack)
+            specs = drivers.prepared([DriverSpec(d.argv, d.spec.but(target=address)) for d in specs],
+                                     context.config.warmup_s)
+            measured = measure(server, specs, context, logs, helpers, drivers)
         note = proxy.direct(contender.protocol, context.config.via)
         return replace(measured, via="direct", note=note) if note else measured
+
+    def _processes(self, plan: Plan, contender: Contender, specs: list[DriverSpec], context: RunContext,
+                   logs: Path, stack: contextlib.ExitStack) -> tuple[ServerProcess, Drivers]:
+        """The cell's server, and where its drivers come from: a kept pair (a client whose runtime warms once),
+        or a fresh server with its drivers started before it is up; each closed with `stack`."""
+        def start() -> ServerProcess:
+            return _started(contender, context, logs)
+        if self.kept is not None and warms_once(native_client(plan, contender)):
+            pair = stack.enter_context(self.kept.pair(plan, start))
+            return pair.server, pair
+        early = stack.enter_context(
+            EarlyDrivers([context.client_prefix + d.argv for d in specs], context.placement.clients, logs))
+        return stack.enter_context(start()), early
+
+
+def _started(contender: Contender, context: RunContext, logs: Path) -> ServerProcess:
+    """A fresh server, up (stopped again if it does not come up)."""
+    server = ServerProcess(contender, context.server_host, context.placement.server, logs / "server.log",
+                           prefix=context.server_prefix, services=context.backing.urls)
+    try:
+        return server.start(context.config.port)
+    except BaseException:
+        server.stop()
+        raise
 
 
 CONTENDER_CELLS = ContenderCells()

@@ -24,7 +24,7 @@ from rpcarena.network import nodelay, sockets
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.live import LiveSeries
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
-from rpcarena.orchestration.phase import DriverSpec, Outcome, Phase
+from rpcarena.orchestration.phase import FRESH, Drivers, DriverSpec, Outcome, Phase
 from rpcarena.orchestration.sampler import Reading, ServerSampler
 from rpcarena.process import contention
 from rpcarena.process.placement import where
@@ -58,9 +58,10 @@ class Helper(Protocol):
 
 
 def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, logs: Any,
-            helpers: Sequence[Helper] = ()) -> Measurement:
-    """Run the measured phase of `drivers` against `server` and return what it measured. A helper
-    of the run or the cell that dies fails it at once, naming it, as a dying server does."""
+            helpers: Sequence[Helper] = (), processes: Drivers = FRESH) -> Measurement:
+    """Run the measured phase of `drivers` (their processes from `processes`: fresh, or kept warm) against
+    `server` and return what it measured. A helper of the run or the cell that dies fails it at once,
+    naming it, as a dying server does."""
     def lost() -> str | None:
         return context.lost() or next((why for why in (h.lost() for h in helpers) if why), None)
 
@@ -71,7 +72,7 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
     live = LiveSeries(drivers[0].spec.interval_s, context.on_interval) if context.on_interval else None
     phase = Phase(prefixed, context.placement.clients, logs, lambda: server.alive() and not lost(),
-                  lambda: lost() or server.died_message(), live.add if live else None)
+                  lambda: lost() or server.died_message(), live.add if live else None, processes)
     at_warm: dict[str, Any] = {}
     with context.wire_counter(server.port) as counter:
         sampler = ServerSampler(drivers[0].spec.interval_s, _reader(server, counter))
@@ -157,7 +158,7 @@ def _drive(phase: Phase, on_warm: Any, server: ServerSide, timeout_s: float) -> 
             raise ServerError(server.died_message()) from None
         state = server.state()
         raise WorkerError(f"{error}; the server was {state} (SIGSTOP?)" if state else str(error)) from None
-    if _gone(server, DYING_GRACE_S if outcome.result.errors else 0.0):
+    if _gone(server, DYING_GRACE_S if outcome.result.error_counts else 0.0):  # (a native driver lists kinds at 0)
         raise ServerError(server.died_message())
     return outcome
 

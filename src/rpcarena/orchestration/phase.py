@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rpcarena.contract import INTERVAL_EVENT, WARM, DriveResult, DriveSpec
 from rpcarena.errors import ServerError, WorkerError
@@ -88,23 +88,78 @@ def python_drivers(spec: DriveSpec, procs: int = MAX_PYTHON_PROCS) -> list[Drive
     return [DriverSpec(list(PYTHON_DRIVER), part.but(sync=True)) for part in split(spec, procs)]
 
 
+class Drivers(Protocol):
+    """Where a phase's driver processes come from, and where they go after it."""
+
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
+        """The cell's drivers as these processes run them (`warmup_s`: the run's own warm-up)."""
+
+    def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
+        """A driver process that reads its spec on stdin."""
+
+    def close(self, child: Child, measured: bool) -> None:
+        """Done with it: `measured`, its result came."""
+
+
+class FreshDrivers:
+    """A fresh process per driver, stopped after its phase (every driver but a kept one, `kept`)."""
+
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
+        return drivers
+
+    def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
+        return Child(driver.argv, cpus, log, stdin=True)
+
+    def close(self, child: Child, measured: bool) -> None:
+        child.stop()
+
+
+FRESH = FreshDrivers()
+
+
+class EarlyDrivers(FreshDrivers):
+    """Fresh driver processes started before their server is up, so that their start-up (a Python driver's
+    imports, a JVM's) overlaps the server's on the other CPU; each reads its spec, with the server's address,
+    once the phase sends it. Handed to the phase in order; a context manager, so that those of a cell whose
+    server never came up are stopped with it."""
+
+    def __init__(self, argvs: list[list[str]], cpus: tuple[int, ...] | None, logs: Path) -> None:
+        self.children = [Child(argv, cpus, logs / f"driver-{i}.log", stdin=True) for i, argv in enumerate(argvs)]
+        self.handed = 0
+
+    def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
+        child = self.children[self.handed]
+        assert child.argv == driver.argv, "a phase's drivers are the ones started early, in order"
+        self.handed += 1
+        return child
+
+    def __enter__(self) -> EarlyDrivers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for child in self.children:
+            child.stop()
+
+
 class Phase:
     """One measured phase: start drivers, sync at warm, collect, merge."""
 
     def __init__(self, drivers: list[DriverSpec], cpus: tuple[int, ...] | None, logs: Path,
                  alive: Callable[[], bool], died: Callable[[], str],
-                 on_interval: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_interval: Callable[[dict[str, Any]], None] | None = None, processes: Drivers = FRESH) -> None:
         self.drivers = drivers
         self.on_interval = on_interval  # told each driver's interval line as it comes
         self.cpus = cpus
         self.logs = logs
         self.alive = alive
         self.died = died
+        self.processes = processes
         self.children: list[Child] = []
 
     def run(self, on_warm: Callable[[], None], timeout_s: float) -> Outcome:
         """Measure; `on_warm` runs when every synced driver is warm (at once when none syncs:
         then the server's counters include the warm-up, and the outcome says so)."""
+        measured = False
         try:
             self._start()
             warm_s = self._await_warm(self._warmup_s() + CONNECT_GRACE_S)
@@ -113,17 +168,18 @@ class Phase:
                 if driver.spec.sync:
                     child.send("go")
             results = self._results(timeout_s + self._warmup_s())
+            measured = True
             return Outcome(merge(results), len(results), not all(d.spec.sync for d in self.drivers), warm_s)
         finally:
             for child in self.children:
-                child.stop()
+                self.processes.close(child, measured)
 
     def _warmup_s(self) -> float:
         return max(d.spec.longest_warmup_s for d in self.drivers)
 
     def _start(self) -> None:
         for i, driver in enumerate(self.drivers):
-            child = Child(driver.argv, self.cpus, self.logs / f"driver-{i}.log", stdin=True)
+            child = self.processes.open(driver, self.cpus, self.logs / f"driver-{i}.log")
             self.children.append(child)
             child.send(driver.spec.to_line())
             if not driver.spec.sync:

@@ -125,6 +125,14 @@ class Child:
             return f"{what} is stopped (SIGSTOP?): every call through it waits"
         return None
 
+    def pause(self) -> None:
+        """Stop its whole group (SIGSTOP) while it waits for its next use: a process kept between cells
+        then takes no CPU from the others (a JVM's compiler or collector would)."""
+        _signal_group(self.proc, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        _signal_group(self.proc, signal.SIGCONT)
+
     def stderr_tail(self) -> str:
         self._stderr.flush()
         try:

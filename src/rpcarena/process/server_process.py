@@ -156,6 +156,11 @@ class ServerProcess:
     def peak_rss_bytes(self) -> int | None:
         return peak_rss_bytes(self.pid) if self.pid is not None else None
 
+    def reset_peak_rss(self) -> bool:
+        """Start its peak RSS afresh (a server kept from cell to cell: each cell's peak its own); False
+        where that cannot be done (then its peak is its whole life's, and it must not be kept)."""
+        return all([reset_peak_rss(process.pid) for process in self._team])
+
     def stop(self) -> None:
         if self.child is not None:
             self.child.stop()
@@ -202,6 +207,15 @@ def process_usage(process: psutil.Process) -> Usage:
 def peak_rss_bytes(pid: int) -> int | None:
     """The process's peak resident set size over its whole life (VmHWM), when readable."""
     return _status_bytes(pid, "VmHWM:")
+
+
+def reset_peak_rss(pid: int) -> bool:
+    """Set the process's VmHWM to its RSS now (Linux's clear_refs "5"); False where it cannot be written."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
 
 
 def rss_bytes(pid: int) -> int | None:

@@ -22,7 +22,17 @@ Key = tuple[str, str, int, tuple[str | None, int | None]]  # system, workload, c
 
 def driven(contender: str, client: str) -> str:
     """How a claim names a contender driven by one client: 'rest-fastapi<-py-newconn'."""
-    return f"{contender}<-{client}"
+    return f"{contender}{DRIVEN}{client}"
+
+
+def undriven(system: str) -> tuple[str, str | None]:
+    """A system's contender and its client: ('rest-fastapi', 'py-newconn'), or (contender, None) for one
+    named alone (its part's own client)."""
+    contender, _, client = system.partition(DRIVEN)
+    return contender, client or None
+
+
+DRIVEN = "<-"
 
 
 class Evidence:
@@ -95,7 +105,7 @@ class Evidence:
     def absent(self, system: str, workload: str, clients: int, where: Setting) -> str:
         """Why a system's cell in this setting is not here: missing from this rpcarena, not run, unsupported,
         or measured only in another setting (a cell from another link is not evidence for this one)."""
-        reason = self.missing.get(system.split("<-")[0]) or self._missing_workload(workload)
+        reason = self.missing.get(undriven(system)[0]) or self._missing_workload(workload)
         if reason:
             return f"missing here ({reason})"
         gone = self.not_ok.get((system, workload, clients, where.key()))

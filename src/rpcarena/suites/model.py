@@ -127,8 +127,10 @@ class Suite:
     summary: str
     parts: tuple[Part, ...]
     claims: tuple[Claim, ...]
-    # how long `--quick` took, whole, on 2 idle CPUs (a measured figure the help repeats; None: not timed)
+    # how long `--quick` takes, whole, on 2 idle CPUs: measured (the help repeats it), or estimated from its
+    # cells and each kind of cell's cost (benchmarks/quick_estimate.py) until a whole run measures it
     quick_minutes: float | None = None
+    quick_estimated: bool = False
 
     @property
     def contenders(self) -> list[str]:

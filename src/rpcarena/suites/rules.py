@@ -125,7 +125,7 @@ class Rule:
 
     def cells(self, quick: bool = False) -> list[NeededCell]:
         """Every measured cell the rule reads (its family's and what it shows beside), for a run cut to them."""
-        members = [m for m in self.family if not (quick and m.full_only)] + [b.comparison for b in self.beside]
+        members = [m for m in [*self.family, *(b.comparison for b in self.beside)] if not (quick and m.full_only)]
         return list(dict.fromkeys(cell for m in members for cell in m.cells()))
 
 

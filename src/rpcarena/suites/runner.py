@@ -10,9 +10,10 @@ from pathlib import Path
 
 from rpcarena import contenders, workloads
 from rpcarena.analysis.stats import MIN_TRIALS
-from rpcarena.config import RunConfig
+from rpcarena.config import CellKey, RunConfig
 from rpcarena.errors import UsageError
 from rpcarena.results import Results
+from rpcarena.suites import quick as quick_cells
 from rpcarena.suites.model import Part, Suite
 
 RunArena = Callable[[RunConfig], Results]
@@ -40,21 +41,28 @@ def missing_systems(suite: Suite) -> dict[str, str]:
 
 
 def part_config(part: Part, missing: dict[str, str], quick: bool, repeat: int | None, out: Path,
-                order_seed: int | None = None) -> RunConfig | None:
-    """The run configuration of one part, with only what can run here; None when nothing can.
+                order_seed: int | None = None, cells: list[CellKey] | None = None) -> RunConfig | None:
+    """The run configuration of one part, with only what can run here (and with `cells`, only those of
+    them: --quick's, `quick.by_part`); None when nothing can.
 
-    --quick keeps MIN_TRIALS trials (fewer calls and levels, not fewer trials): with fewer, no claim
-    could be judged."""
+    --quick keeps MIN_TRIALS trials (fewer calls, levels and cells, not fewer trials): with fewer, no
+    claim could be judged. Its calls are those of the part's --quick levels, whichever cells it keeps."""
     chosen = [c for c in part.contenders if c not in missing]
     loads = [w for w in part.workloads if w not in missing]
+    clients = list(part.quick_clients or part.clients) if quick else list(part.clients)
+    calls = phase_calls(part, clients, quick)
+    if cells is not None:
+        cells = [c for c in cells if c[0] in chosen and c[2] in loads and c[3] in clients]
+        chosen = [c for c in chosen if any(cell[0] == c for cell in cells)]
+        loads = [w for w in loads if any(cell[2] == w for cell in cells)]
+        clients = [n for n in clients if any(cell[3] == n for cell in cells)]
     if not chosen or not loads:
         return None
-    clients = list(part.quick_clients or part.clients) if quick else list(part.clients)
-    return RunConfig(contenders=chosen, workloads=loads, clients=clients, calls=phase_calls(part, clients, quick),
+    return RunConfig(contenders=chosen, workloads=loads, clients=clients, calls=calls,
                      warmup_s=part.quick_warmup_s if quick else part.warmup_s,
                      repeat=repeat or (min(part.repeat, MIN_TRIALS) if quick else part.repeat), via=part.via,
                      link=part.link, out=out, order_seed=order_seed, connections=part.connections,
-                     client_drivers=list(part.client_drivers) if part.client_drivers else None)
+                     client_drivers=list(part.client_drivers) if part.client_drivers else None, cells=cells)
 
 
 def phase_calls(part: Part, clients: list[int], quick: bool) -> int:
@@ -64,24 +72,42 @@ def phase_calls(part: Part, clients: list[int], quick: bool) -> int:
     return max(part.quick_calls if quick else part.calls, least * max(clients))
 
 
+def configs(suite: Suite, quick: bool, repeat: int | None, out: Path, order_seed: int | None = None,
+            missing: dict[str, str] | None = None) -> list[tuple[Part, RunConfig | None, str]]:
+    """Each part with its configuration, or None and why it is not run: nothing of it can run here,
+    or (--quick, `LEFT_OUT`) no claim reads a cell of it."""
+    missing = missing_systems(suite) if missing is None else missing
+    wanted = quick_cells.by_part(suite) if quick else [None] * len(suite.parts)
+    found = []
+    for i, (part, cells) in enumerate(zip(suite.parts, wanted)):
+        config = None if cells == [] else part_config(part, missing, quick, repeat,
+                                                      out.with_name(f".{out.stem}.part{i}.json"), order_seed, cells)
+        found.append((part, config, LEFT_OUT if cells == [] else NOTHING_HERE))
+    return found
+
+
+LEFT_OUT = "--quick leaves it out: no claim reads a cell of it"
+NOTHING_HERE = "nothing of this part can run here"
+
+
 def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: RunArena,
         base: RunConfig | None = None, refuse: Refuse = lambda config: None) -> Results:
     """Run every part that can run here and is not refused (its reason kept as the part's
-    `skipped`, which the claims on it name); the merged document is saved after each part.
+    `skipped`, which the claims on it name; a part --quick leaves out is kept as `left_out`);
+    the merged document is saved after each part.
     Contenders run in an order shuffled per trial from one seed, recorded in the document (`order_seed`)."""
     missing, order_seed = missing_systems(suite), secrets.randbelow(2 ** 31)
     merged = Results(config={"suite": suite.name, "quick": quick, "order_seed": order_seed, "parts": []})
     merged.suite = {"name": suite.name, "quick": quick, "missing": missing}
-    for i, part in enumerate(suite.parts):
-        config = part_config(part, missing, quick, repeat, out.with_name(f".{out.stem}.part{i}.json"), order_seed)
+    for part, config, why in configs(suite, quick, repeat, out, order_seed, missing):
         where = {"link": part.link, "connections": part.connections}  # which claims a skipped part leaves out
         if config is None:
-            merged.config["parts"].append({"title": part.title, "skipped": "nothing of this part can run here",
+            merged.config["parts"].append({"title": part.title, "left_out" if why == LEFT_OUT else "skipped": why,
                                            **where})
             continue
         if base is not None:
             config = replace(config, pin=base.pin, host=base.host, timeout_ms=base.timeout_ms)
-        why = refuse(config)
+        why = refuse(config) or ""
         if why:
             merged.config["parts"].append({"title": part.title, "skipped": why, **where})
             continue

@@ -64,8 +64,10 @@ SUITE = Suite(
     name="infobip2016", seed="004 infobip2016 (HTTP/JSON vs Java serialization vs MML)",
     summary="echo a list of 0/10/100 small objects with 1/32/64/128 clients: Jackson, Java serialization, "
             "typed JSON (MML); on loopback, and over a 100 Mbit/s LAN link with HTTP through HAProxy",
-    quick_minutes=60.5,  # --quick, whole, on 2 idle CPUs: 24.5 measured 2026-11-26, + its 108 Java-client
-    # cells x ~20 s of JIT warm-up added since (estimated: a Java driver now warms up until its JIT is quiet)
+    # --quick, whole, on 2 idle CPUs: 24.5 measured 2026-11-26 (then + 20 s per Java cell for the JIT's warm-up);
+    # its 108 cells now on kept JVM pairs, one per contender and trial: 18 first cells at 22 s, 90 kept at 3 s
+    # (benchmarks/quick_estimate.py), until measured
+    quick_minutes=11, quick_estimated=True,
     parts=(_part("echo N items, closed loop, loopback"),
            _part("echo N items, closed loop, 100 Mbit/s LAN link, HTTP via HAProxy, MML direct", via="haproxy",
                  link=LINK)),

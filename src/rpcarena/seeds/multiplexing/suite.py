@@ -53,6 +53,9 @@ SUITE = Suite(
     name="multiplexing", seed="rpcarena's own study (issue 25): calls in flight over one connection or one each",
     summary=f"1, 8 and 64 calls in flight over 1 connection against one connection each, grpc-go and rest-go on "
             f"loopback, grpc-go over {LOSSY}, on {WORKLOAD}",
+    # --quick, whole, on 2 idle CPUs: 36 Go cells and the lossy link's round trips (benchmarks/quick_estimate.py),
+    # until measured
+    quick_minutes=2, quick_estimated=True,
     parts=_parts(),
     claims=(
         Claim("On loopback, do gRPC calls take longer when 8 or 64 share one connection than on one connection "

@@ -1,7 +1,6 @@
 package rpcarena.worker;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -20,19 +19,66 @@ import rpcarena.worker.core.Spec;
 import rpcarena.worker.core.SpecError;
 import rpcarena.worker.core.Workload;
 
-/** {@code drive < spec.json > result.json}: one spec in, one result line out. */
+/**
+ * {@code drive < spec.json > result.json}: one spec in, one result line out. {@code drive --many [--jit-of PID]}:
+ * spec after spec, one JSON line each, each answered as {@code drive} answers one, until stdin ends (a
+ * driver kept warm from cell to cell: its JIT's warm-up paid once); {@code --jit-of} names a JVM (the
+ * server) whose JIT each warm-up also waits to be quiet.
+ */
 final class DriveCommand {
+    static final String USAGE = "drive < spec.json | drive --many [--jit-of PID] < spec lines";
+
     private DriveCommand() {}
 
+    /** The process's command line after {@code drive}. */
+    static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            return run(stdin, out, err);
+        }
+        long[] jitOf;
+        try {
+            jitOf = manyOptions(args);
+        } catch (SpecError e) {
+            err.println(e.getMessage());
+            return 2;
+        }
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
+        return guarded(err, () -> {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (!line.isBlank()) {
+                    drive(Spec.parse(Json.MAPPER.readTree(line)), lines, out, jitOf);
+                }
+            }
+        });
+    }
+
     static int run(InputStream stdin, PrintStream out, PrintStream err) {
-        try (JsonParser parser = Json.MAPPER.createParser(stdin)) {
-            Spec spec = Spec.parse(Json.MAPPER.readTree(parser));
-            BufferedReader rest = remainder(parser, stdin);
-            Contender contender = Contenders.byId(spec.contender());
-            Workload workload = contender.workload(spec);
-            Result result = new Driver(spec, workload, warmS -> handshake(spec, out, rest, warmS)).run();
-            out.println(result.toJson(contender.tool()));
-            out.flush();
+        return guarded(err, () -> {
+            try (JsonParser parser = Json.MAPPER.createParser(stdin)) {
+                Spec spec = Spec.parse(Json.MAPPER.readTree(parser));
+                drive(spec, remainder(parser, stdin), out, new long[0]);
+            }
+        });
+    }
+
+    /** One spec driven, its result line written; {@code rest} is what follows the spec on stdin (the sync's line). */
+    private static void drive(Spec spec, BufferedReader rest, PrintStream out, long[] jitOf)
+            throws SpecError, InterruptedException {
+        Contender contender = Contenders.byId(spec.contender());
+        Workload workload = contender.workload(spec);
+        Result result = new Driver(spec, workload, warmS -> handshake(spec, out, rest, warmS), jitOf).run();
+        out.println(result.toJson(contender.tool()));
+        out.flush();
+    }
+
+    /** What a drive does, its failures told as the contract says: exit 2 and one line for a bad spec. */
+    private interface Drive {
+        void run() throws SpecError, IOException, InterruptedException;
+    }
+
+    private static int guarded(PrintStream err, Drive drive) {
+        try {
+            drive.run();
             return 0;
         } catch (SpecError e) {
             err.println(e.getMessage());
@@ -46,6 +92,25 @@ final class DriveCommand {
             return 1;
         }
         return 2;
+    }
+
+    /** {@code --many [--jit-of PID ...]}: the pids whose JIT each warm-up also watches. */
+    private static long[] manyOptions(String[] args) throws SpecError {
+        if (!args[0].equals("--many")) {
+            throw new SpecError("usage: " + USAGE);
+        }
+        long[] pids = new long[(args.length - 1) / 2];
+        for (int i = 1; i < args.length; i += 2) {
+            if (!args[i].equals("--jit-of") || i + 1 >= args.length) {
+                throw new SpecError("usage: " + USAGE);
+            }
+            try {
+                pids[i / 2] = Long.parseLong(args[i + 1]);
+            } catch (NumberFormatException e) {
+                throw new SpecError("drive --jit-of: a pid, not '" + args[i + 1] + "'");
+            }
+        }
+        return pids;
     }
 
     /**

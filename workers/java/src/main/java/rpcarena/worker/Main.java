@@ -16,11 +16,11 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
         return switch (command) {
             case "serve" -> ServeCommand.run(rest, System.in, out, err);
-            case "drive" -> DriveCommand.run(System.in, out, err);
+            case "drive" -> DriveCommand.run(rest, System.in, out, err);
             case "list" -> ListCommand.run(out);
             case "calibrate" -> CalibrateCommand.run(rest, out, err);
             default -> {
-                err.println("usage: worker serve --contender ID --host 127.0.0.1 --port 0 | drive < spec.json | list | "
+                err.println("usage: worker serve --contender ID --host 127.0.0.1 --port 0 | " + DriveCommand.USAGE + " | list | "
                         + CalibrateCommand.USAGE);
                 yield 2;
             }

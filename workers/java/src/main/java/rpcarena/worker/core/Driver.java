@@ -10,6 +10,7 @@ public final class Driver {
     private final Spec spec;
     private final Workload workload;
     private final DoubleConsumer handshake;
+    private final long[] jitOf;
     private Warmup warmup;
     private volatile Plan plan;
     private volatile long startNs;
@@ -22,9 +23,15 @@ public final class Driver {
      * given how long the warm-up took (a JIT's may outlast the spec's, see {@link Warmup}).
      */
     public Driver(Spec spec, Workload workload, DoubleConsumer handshake) {
+        this(spec, workload, handshake, new long[0]);
+    }
+
+    /** {@code jitOf}: the pids of other JVMs (a server) whose JIT the warm-up also waits for ({@link Warmup}). */
+    public Driver(Spec spec, Workload workload, DoubleConsumer handshake, long[] jitOf) {
         this.spec = spec;
         this.workload = workload;
         this.handshake = handshake;
+        this.jitOf = jitOf.clone();
     }
 
     public Result run() throws InterruptedException {
@@ -36,7 +43,7 @@ public final class Driver {
         for (int i = 0; i < spec.clients(); i++) {
             connections.add(sharing == null ? workload.open(i) : sharing.open(i));
         }
-        warmup = new Warmup(spec.warmupS(), spec.warmupMaxS());  // from the first warm-up call
+        warmup = new Warmup(spec.warmupS(), spec.warmupMaxS(), jitOf);  // from the first warm-up call
         for (int i = 0; i < spec.clients(); i++) {
             runs.add(new ClientRun(i, connections.get(i), workload.slots(), warmup, barrier, () -> plan, reservoir,
                     spec.stages().size(), spec.intervalS()));

@@ -24,6 +24,10 @@ import java.util.Locale;
  * for seconds left whole windows at zero, and the warm-up ended while C2 was still busy (a run
  * then measured 2,545 calls/s where the next measured 9,640). Where /proc cannot be read, that
  * count is used; a JVM that reports neither warms up for {@code warmup_s} only.
+ *
+ * <p>{@code watched}: other processes whose JIT must be quiet too (a server JVM on this host, by pid,
+ * read from its /proc in the same way): a driver kept warm from cell to cell ({@code drive --many}) warms
+ * up for a cell's own seconds, and the server it calls may still be compiling for that cell's workload.
  */
 final class Warmup {
     static final long WINDOW_NS = 1_000_000_000L;
@@ -35,15 +39,21 @@ final class Warmup {
     private final long mostNs;
     private final CompilationMXBean jit;
     private final boolean threads;
+    private final long[] watched;
     private long windowNs;
     private long windowCompiledNs;
     private double lastShare = Double.NaN;
     private volatile long overNs;
 
     Warmup(double leastS, Double mostS) {
+        this(leastS, mostS, new long[0]);
+    }
+
+    Warmup(double leastS, Double mostS, long[] watched) {
         CompilationMXBean bean = ManagementFactory.getCompilationMXBean();
         this.jit = bean != null && bean.isCompilationTimeMonitoringSupported() ? bean : null;
         this.threads = compilerThreadsCpuNs() >= 0;
+        this.watched = watched.clone();
         this.startNs = System.nanoTime();
         this.leastNs = startNs + (long) (leastS * 1e9);
         this.mostNs = (jit == null && !threads) || mostS == null ? leastNs : startNs + (long) (mostS * 1e9);
@@ -79,10 +89,17 @@ final class Warmup {
         return lastShare < QUIET_SHARE;
     }
 
-    /** The JIT's time so far, in ns: its threads' CPU, else the JVM's count of ended compiles. */
+    /**
+     * The JIT's time so far, in ns: its threads' CPU (and the watched processes'), else the JVM's count of
+     * ended compiles.
+     */
     private long compiledNs() {
         if (threads) {
-            return Math.max(0, compilerThreadsCpuNs());
+            long sum = Math.max(0, compilerThreadsCpuNs());
+            for (long pid : watched) {
+                sum += Math.max(0, compilerThreadsCpuNs(Path.of("/proc", Long.toString(pid))));  // gone: 0
+            }
+            return sum;
         }
         return jit == null ? 0 : jit.getTotalCompilationTime() * 1_000_000L;
     }
@@ -93,8 +110,13 @@ final class Warmup {
      * thread the JVM ends when its queue is empty takes its time with it: only when it is idle.
      */
     static long compilerThreadsCpuNs() {
+        return compilerThreadsCpuNs(Path.of("/proc/self"));
+    }
+
+    /** The same for the process whose /proc folder is {@code proc}. */
+    static long compilerThreadsCpuNs(Path proc) {
         long sum = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
             for (Path task : tasks) {
                 sum += compilerCpuNs(task);
             }
