@@ -14,6 +14,7 @@ from rpcarena.report.findings import deciding, findings_table
 from rpcarena.seeds import SUITES
 from rpcarena.suites.model import Finding, Measured
 from rpcarena.suites.vocabulary import MAGNITUDE, UNDECIDED
+from tests.helpers.cli import cli
 
 ROW = Measured("rpyc-tuple-nodelay/grpc-py usp.distance x1 over the wifi link", "mean latency of the calls "
                "from p2 to p98", stats.Ratio(1.4, stats.Interval(1.4, 1.34, 1.46), (3, 3)),
@@ -63,3 +64,15 @@ def test_a_claims_rows_and_why_are_indented_under_it():
                                                                                        ["why:", "the", "opposite"]]
     below = rest[rest.index(rows[0]):]
     assert all(line.startswith("      ") for line in below if line not in rows)  # a row's own wrapped lines
+
+
+def test_show_of_a_suites_document_says_its_findings_as_the_suite_did(tmp_path):
+    out = tmp_path / "s.json"
+    ran = cli("suite", "predictions", "--quick", "--repeat", "3", "--debug-mode", "-o", str(out), env={"COLUMNS": "80"})
+    assert ran.returncode == 0, ran.stderr
+    shown_again = cli("show", str(out), env={"COLUMNS": "80"})
+    assert shown_again.returncode == 0, shown_again.stderr
+    said = ran.stdout[ran.stdout.index("answer, "):ran.stdout.index("results: ")]
+    assert "\nfindings\n 1. " in said and shown_again.stdout == said
+    lines = said.splitlines()
+    assert max(len(line) for line in lines) <= 80 and not [line for line in lines if "…" in line]
