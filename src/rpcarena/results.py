@@ -165,6 +165,11 @@ class Cell:
         return {key: one for key, one in fitted.items() if one is not None}
 
     @property
+    def trial_number(self) -> int:
+        """The trial as the README and every report number it, from 1 (the document keeps `trial` from 0)."""
+        return self.trial + 1
+
+    @property
     def setting(self) -> str | None:
         """How the cell was measured, when not plain loopback with a connection per client: 'via haproxy,
         100mbit link', '1 connection' (--connections: cells that share connections are never pooled
@@ -361,7 +366,7 @@ class Results:
         calls, errors, calls/s and p50/p90/p99/max (µs), computed from its histogram, and where the server
         was read each interval, the bytes on the wire each way and the server's resident bytes."""
         return [{"contender": c.contender, "client": c.client, "workload": c.workload, "clients": c.clients,
-                 "trial": c.trial, **row}
+                 "trial": c.trial, **({"rate_per_s": c.rate_per_s} if c.rate_per_s is not None else {}), **row}
                 for c in self.ok_cells() if c.intervals and c.interval_s
                 for row in intervals.rows(c.intervals, c.interval_s, c.wall_s, c.server_intervals)]
 

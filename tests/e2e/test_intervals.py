@@ -279,7 +279,7 @@ def test_thresholds_judge_each_measured_cell():
     skipped = dataclasses.replace(_cell(latency_ns=30_000_000, errors=0), status="unsupported")
     failed = gate.failures([fast, slow, skipped], terms)
     assert [line.split(": ")[1].split(" ")[0] for line in failed] == ["p99", "errors"]
-    assert all(line.startswith("c<-py w x1 trial 0: ") for line in failed), failed
+    assert all(line.startswith("c<-py w x1 trial 1: ") for line in failed), failed
     assert "errors 4.762%, not <1.000%" in failed[1]
 
 

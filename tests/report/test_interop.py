@@ -30,10 +30,10 @@ def doc() -> rpcarena.Results:
 def test_a_streams_messages_get_their_own_hgrm(doc, tmp_path):
     stream = dataclasses.replace(doc.cells[0], messages=900, message_latency_histogram=doc.cells[1].latency_histogram)
     written = interop.write_hgrm(rpcarena.Results(cells=[stream]), tmp_path)
-    assert sorted(p.name for p in written) == ["tcp-raw-usp.int32-x1-trial-0.hgrm",
-                                               "tcp-raw-usp.int32-x1-trial-0.messages.hgrm"]
+    assert sorted(p.name for p in written) == ["tcp-raw-usp.int32-x1-trial-1.hgrm",
+                                               "tcp-raw-usp.int32-x1-trial-1.messages.hgrm"]
     total = f"Total count    = {doc.cells[1].histogram.get_total_count():12d}"
-    assert total in (tmp_path / "tcp-raw-usp.int32-x1-trial-0.messages.hgrm").read_text()
+    assert total in (tmp_path / "tcp-raw-usp.int32-x1-trial-1.messages.hgrm").read_text()
 
 
 def test_hgrm_is_what_hdrhistogram_prints(doc, tmp_path):
@@ -41,7 +41,7 @@ def test_hgrm_is_what_hdrhistogram_prints(doc, tmp_path):
     assert len(written) == 8 and len({p.name for p in written}) == 8
     assert all(re.fullmatch(r"[A-Za-z0-9._-]+\.hgrm", p.name) for p in written)
     cell = doc.cells[0]
-    text = (tmp_path / "tcp-raw-usp.int32-x1-trial-0.hgrm").read_text()
+    text = (tmp_path / "tcp-raw-usp.int32-x1-trial-1.hgrm").read_text()
     lines = text.splitlines()
     assert lines[0] == "       Value     Percentile TotalCount 1/(1-Percentile)" and lines[1] == ""
     body = lines[2:-3]
@@ -65,7 +65,7 @@ def test_hlog_reads_back_with_hdrhistogram(doc, tmp_path):
     assert lines[1] == "#[Histogram log format version 1.3]" and lines[2].startswith("#[StartTime: 1795335556.000 ")
     assert lines[3] == '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"'
     intervals = lines[4:]
-    assert [line.split(",")[0] for line in intervals] == [f"Tag={interop.tag(c)}" for c in doc.cells]
+    assert [line.split(",")[0] for line in intervals] == [f"Tag={interop.tag(interop.identity(c))}" for c in doc.cells]
     assert all(" " not in line for line in intervals)  # a tag holds no space or comma
     reader = HistogramLogReader(str(path), hist.new())
     for cell in doc.cells:

@@ -85,4 +85,4 @@ def test_hgrm_files_of_a_target_result(target_results, tmp_path):
     done = cli("export", str(target_results), "--hgrm", str(tmp_path / "hgrm"))
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (tmp_path / "hgrm").iterdir()) == [
-        "dash-GET-items-id-x1-trial-0.hgrm", "slash-GET-items-id-x1-trial-0.hgrm"]
+        "dash-GET-items-id-x1-trial-1.hgrm", "slash-GET-items-id-x1-trial-1.hgrm"]

@@ -4,7 +4,6 @@ the seed's whole design. Run through the real runner and arena over fake cells (
 from __future__ import annotations
 
 import pytest
-from tests.conftest import fake_arena
 
 from rpcarena.config import RunConfig
 from rpcarena.orchestration import contender_cells
@@ -13,6 +12,7 @@ from rpcarena.suites import quick, runner
 from rpcarena.suites.evidence import driven
 from rpcarena.suites.model import Part, Suite
 from rpcarena.suites.setting import Setting
+from tests.conftest import fake_arena
 
 # Per suite: the distinct cells --quick measures (each 3 trials), and the cells of the whole --quick design
 # before it was cut to what the claims read (issue 43: 13 to 60 minutes on 2 idle CPUs).

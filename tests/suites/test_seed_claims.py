@@ -232,7 +232,7 @@ def test_a_failed_trial_is_missing_evidence_never_a_trial():
     rest = trials("rest-fastapi", WORD, 2.0)
     rest[1] = dataclasses.replace(rest[1], status="failed", reason="boom")
     found = Rule(pairs([("rest-fastapi", "grpc-py")], (WORD,)))(Evidence(document(trials("grpc-py", WORD), rest), {}))
-    assert found.verdict == UNDECIDED and "trial 1 of rest-fastapi failed (missing evidence)" in found.why
+    assert found.verdict == UNDECIDED and "trial 2 of rest-fastapi failed (missing evidence)" in found.why
 
 
 def test_quick_leaves_out_the_levels_it_does_not_run_and_says_so():

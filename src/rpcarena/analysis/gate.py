@@ -122,7 +122,7 @@ def failed_interval(terms: list[Threshold], live: LiveInterval) -> str | None:
 
 
 def _cell(cell: Cell) -> str:
-    return f"{cell.contender}<-{cell.client} {cell.workload} x{cell.clients} trial {cell.trial}"
+    return f"{cell.contender}<-{cell.client} {cell.workload} x{cell.clients} trial {cell.trial_number}"
 
 
 def _duration(us: float) -> str:

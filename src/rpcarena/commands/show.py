@@ -11,11 +11,15 @@ import json
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 
-from rpcarena import results
+from rpcarena import results, seeds
 from rpcarena.commands.options import add_output_options, command
 from rpcarena.report import answer, causes, export, headline, searches, stages, terminal, time_goes
+from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
+from rpcarena.suites.findings import findings_of
+from rpcarena.suites.model import Finding
 
 NAME = "show"
 
@@ -24,8 +28,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     p = command(sub, NAME, "the summary of a results document (or its full table, or JSON, CSV, markdown)",
                 "Print what a run printed: the answer in a line per workload, then per workload the contenders "
                 "ranked by p50, with p99, calls/s, the ratio to the best and its interval over trials, and the "
-                "warnings, a line per cause (-v: each contender's, and the full table). --wide prints the full "
-                "table, one row per cell and trial, with every column the terminal has room for.",
+                "warnings, a line per cause (-v: each contender's, and the full table), and a suite's findings "
+                "after them. --wide prints the full table, one row per cell and trial, with every column the "
+                "terminal has room for.",
                 ["rpcarena show results/arena.json",
                  "rpcarena show results/arena.json --wide",
                  "rpcarena show results/arena.json --format markdown > answer.md",
@@ -69,6 +74,18 @@ def present(doc: Results, args: argparse.Namespace, console: Console) -> None:
     sys.stdout.flush()
 
 
+def findings(found: list[Finding], missing: dict[str, str], args: argparse.Namespace, console: Console) -> None:
+    """A suite's findings after its answer, as `suite` printed them (in the table format only: the
+    documents of the other formats are the cells'), and the systems it could not run."""
+    if getattr(args, "format", "table") != "table" or not (found or missing):
+        return
+    console.print(findings_table(found, getattr(args, "wide", False)))
+    for system, why in missing.items():
+        console.print(f"[yellow]missing[/]: {escape(system)}: {escape(why)}", highlight=False)
+
+
 def main(args: argparse.Namespace, console: Console) -> int:
-    present(results.load(args.results), args, console)
+    doc = results.load(args.results)
+    present(doc, args, console)
+    findings(*findings_of(doc, seeds.SUITES), args, console)  # a suite's document says what `suite` said
     return 0

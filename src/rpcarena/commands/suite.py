@@ -12,6 +12,7 @@ from rich.console import Console
 from rpcarena import report
 from rpcarena.cluster import cells as cluster_cells
 from rpcarena.cluster.cells import ClusterCells
+from rpcarena.commands import show
 from rpcarena.commands.options import (
     add_cluster_options,
     add_debug_option,
@@ -27,12 +28,10 @@ from rpcarena.commands.options import (
     writable_file,
 )
 from rpcarena.commands.run import run_arena
-from rpcarena.commands.show import present
 from rpcarena.config import RunConfig, parse_names
 from rpcarena.errors import UsageError
 from rpcarena.files import lock
 from rpcarena.orchestration import contender_cells, error_gate
-from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
 from rpcarena.seeds import SUITES
 from rpcarena.suggest import did_you_mean
@@ -132,11 +131,8 @@ def _run_suite(args: argparse.Namespace, console: Console, suite: Suite, out: Pa
     for skipped in (p for p in results.config["parts"] if p.get("skipped") and not args.quiet):
         console.print(f"[yellow]not run[/]: {skipped['title']}: {skipped['skipped']}", highlight=False)
     found = findings(suite, results, missing)
-    present(results, args, console)
-    if args.format == "table":
-        console.print(findings_table(found, args.wide))
-        for system, why in missing.items():
-            console.print(f"[yellow]missing[/]: {system}: {why}")
+    show.present(results, args, console)
+    show.findings(found, missing, args, console)
     page = report.write_html([report.Source(suite.name, results, found, missing)], out.with_suffix(".html"),
                              args.trim, title=f"rpcarena suite {suite.name}: {suite.seed}", force=args.force,
                              option="the report")

@@ -72,7 +72,7 @@ def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, r
     probe = dataclasses.replace(config, calls=None, duration_s=config.duration_s or PROBE_S, rate_per_s=rate,
                                 repeat=1, out=config.out.parent / ".probes" / f"{config.out.name}.probe.json")
     try:
-        (cell,) = Arena(probe, [dataclasses.replace(plan, trial=0)], on_cell, context).run().cells
+        (cell,) = Arena(probe, [plan], on_cell, context).run().cells  # the trial its search is of
     except Interrupted as stop:
         results.interrupted = str(stop).removeprefix("interrupted by ").partition(":")[0]
         results.save(config.out)

@@ -8,12 +8,12 @@ from html import escape
 from typing import Any
 
 from rich.console import Group
-from rich.markup import escape as rich_escape
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from rpcarena.report import html
+from rpcarena.report.terminal import hanging
 from rpcarena.suites.family import SHOWN
 from rpcarena.suites.model import Finding, Measured
 from rpcarena.suites.rules import BESIDE
@@ -35,10 +35,6 @@ VERDICT_CSS = {HOLDS: "ok", EQUIVALENT: "ok", MAGNITUDE: "part", PARTLY: "part",
 VERDICT_STYLE = {HOLDS: "green", EQUIVALENT: "green", MAGNITUDE: "yellow", PARTLY: "yellow", MIXED: "yellow",
                  FAILS: "red", OPPOSITE: "red", NOT_EQUIVALENT: "red"}
 MEASURED_HEADERS = ("pair or cell", "statistic", "ratio [95% interval] or value", "significance")
-
-
-def _columns(m: Measured) -> tuple[str, str, str, str]:
-    return m.what, m.statistic, m.shown, m.significance
 
 
 def badge(verdict: str, said: str) -> html.Markup:
@@ -88,25 +84,12 @@ def findings_section(sources: Sequence[Any]) -> str:
     return html.section("findings", body, anchor="findings") if body else ""
 
 
-def _measured_table(rows: Sequence[Measured]) -> Table | str:
-    if not rows:
-        return "-"
-    table = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
-    for name in MEASURED_HEADERS[:2]:
-        table.add_column(name, ratio=1)  # wrapped between words, never inside one
-    table.add_column("ratio [95% interval]", no_wrap=True)
-    table.add_column(MEASURED_HEADERS[3], ratio=1)
-    for m in rows:
-        table.add_row(*(rich_escape(text) for text in _columns(m)))
-    return table
-
-
-def findings_table(found: Sequence[Finding], wide: bool = False) -> Table | Group:
-    """The findings for the terminal: one line per claim (verdict, deciding ratio, claim) with its
-    evidence beneath; with `wide`, the full table (the claim, its measured rows, the verdict with
-    why and the rule)."""
-    return _wide_table(found) if wide else Group(Text("findings", style="bold"), *(
-        line for number, f in enumerate(found, 1) for line in _claim_lines(number, f)))
+def findings_table(found: Sequence[Finding], wide: bool = False) -> Group:
+    """The findings for the terminal: per claim its number, verdict, deciding ratio and the claim,
+    then its measured rows and why, each wrapped between words at any width; with `wide`, also the
+    seed's numbers and the rule it was judged by."""
+    return Group(Text("findings", style="bold"),
+                 *(line for number, f in enumerate(found, 1) for line in _claim_lines(number, f, wide)))
 
 
 def deciding(f: Finding) -> str:
@@ -126,29 +109,18 @@ def shown_beside(m: Measured) -> bool:
     return m.significance.startswith(BESIDE)
 
 
-INDENT = 4
+ROW = "- "  # a measured row, why, the seed's numbers: under the claim, apart from its wrapped lines
 
 
-def _claim_lines(number: int, f: Finding) -> list[Text | Padding]:
-    """'3. holds  2.00x [1.90, 2.10]  the claim...' on one line (cut to the console's width), then the
-    measured rows and why, wrapped at word boundaries."""
-    head = Text(no_wrap=True, overflow="ellipsis")
-    head.append(f"{number:>2}. ")
+def _claim_lines(number: int, f: Finding, wide: bool = False) -> list[Padding | Table]:
+    """' 3. holds  2.00x [1.90, 2.10]  the claim...', wrapped under the verdict, then a row per measured
+    pair or cell and why (with `wide`, the seed's numbers and the rule), each wrapped under its first word."""
+    head = Text()
     head.append(f.said, style=f"bold {VERDICT_STYLE.get(f.verdict, '')}".strip())
     head.append(f"  {deciding(f)}  ", style="cyan")
     head.append(f.claim)
     body = [m.text() for m in f.measured] + [f"why: {line}" for line in f.why.splitlines()]
-    return [head] + [Padding(Text(line, overflow="fold"), (0, 0, 0, INDENT)) for line in body]
-
-
-def _wide_table(found: Sequence[Finding]) -> Table:
-    table = Table(title="findings", header_style="bold", show_lines=True, expand=True)
-    table.add_column("claim", overflow="fold", ratio=2)
-    table.add_column("measured here", overflow="fold", ratio=5)
-    table.add_column("verdict", overflow="fold", ratio=3)
-    for f in found:
-        style = VERDICT_STYLE.get(f.verdict, "bold")
-        judged_by = f"\n[dim]judged by: {rich_escape(f.rule)}[/]" if f.rule else ""
-        table.add_row(rich_escape(f.claim), _measured_table(f.measured),
-                      f"[bold {style}]{rich_escape(f.said)}[/]: {rich_escape(f.why)}{judged_by}")
-    return table
+    if wide:
+        body += [f"the seed's numbers: {f.seed}"] * bool(f.seed) + [f"judged by: {f.rule}"] * bool(f.rule)
+    mark = f"{number:>2}. "
+    return [hanging(mark, head)] + [Padding(hanging(ROW, line), (0, 0, 0, len(mark))) for line in body]

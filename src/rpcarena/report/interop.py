@@ -22,6 +22,7 @@ import json
 import os
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -45,10 +46,24 @@ def measured(results: Results) -> Iterator[Cell]:
 
 
 def identity(cell: Cell) -> str:
-    """contender<-client workload xN [setting] trial k: unique within a document."""
+    """'contender<-client workload xN [(setting)] [at R/s] trial k', trials from 1 as `show --wide` numbers
+    them; an open-loop cell (a --find-max probe, a --rate run) names its rate."""
     who = cell.contender if cell.client in ("py", cell.language, "") else f"{cell.contender}<-{cell.client}"
     setting = f" ({cell.setting})" if cell.setting else ""
-    return f"{who} {cell.workload} x{cell.clients}{setting} trial {cell.trial}"
+    rate = f" at {cell.rate_per_s:.0f}/s" if cell.rate_per_s is not None else ""
+    return f"{who} {cell.workload} x{cell.clients}{setting}{rate} trial {cell.trial_number}"
+
+
+def identities(cells: list[Cell]) -> list[str]:
+    """Each cell's `identity`, distinct: a cell measured twice alike (two parts of a suite, two probes whose
+    rates round alike) gets ' #2', ' #3', so no cell's file or tag is another's."""
+    seen: Counter[str] = Counter()
+    out = []
+    for cell in cells:
+        name = identity(cell)
+        seen[name] += 1
+        out.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    return out
 
 
 def percentile_distribution(histogram: Any, scale: float = NS_PER_MS) -> str:
@@ -75,14 +90,15 @@ def write_hgrm(results: Results, folder: str | os.PathLike, force: bool = False)
     names are slugs of the cells' identities (none written over a results document without `force`)."""
     target = output.folder(folder, "--hgrm")
     cells = list(measured(results))
-    names = html.slugs([identity(c) for c in cells])
+    named = identities(cells)
+    names = html.slugs(named)
     written = []
-    for cell in cells:
-        path = target / f"{names[identity(cell)]}.hgrm"
+    for cell, name in zip(cells, named):
+        path = target / f"{names[name]}.hgrm"
         output.write(path, percentile_distribution(cell.histogram), option="--hgrm", force=force)
         written.append(path)
         if cell.message_latency_histogram:  # a stream's messages, each its own latency
-            path = target / f"{names[identity(cell)]}.messages.hgrm"
+            path = target / f"{names[name]}.messages.hgrm"
             output.write(path, percentile_distribution(hist.decode(cell.message_latency_histogram)), option="--hgrm",
                          force=force)
             written.append(path)
@@ -96,9 +112,9 @@ def _epoch(started: str) -> float | None:
         return None
 
 
-def tag(cell: Cell) -> str:
-    """The cell's identity as an hlog tag, which may hold no comma, space or line break."""
-    return re.sub(r"[,\s]+", "_", identity(cell))
+def tag(name: str) -> str:
+    """A cell's identity as an hlog tag, which may hold no comma, space or line break."""
+    return re.sub(r"[,\s]+", "_", name)
 
 
 def interval_log(results: Results) -> str:
@@ -106,6 +122,7 @@ def interval_log(results: Results) -> str:
     identity, from when the cell started (relative to the first); a cell without intervals, one
     interval as long as its measured phase."""
     cells = sorted(measured(results), key=lambda c: _epoch(c.started) or 0.0)
+    tags = [tag(name) for name in identities(cells)]
     starts = [_epoch(c.started) for c in cells]
     base = min((s for s in starts if s is not None), default=0.0)
     lines = ["#[rpcarena results: each cell's intervals, tagged contender workload xN trial k; histogram values in ns, "
@@ -114,9 +131,9 @@ def interval_log(results: Results) -> str:
              f"#[StartTime: {base:.3f} (seconds since epoch), "
              f"{time.strftime('%a %b %d %H:%M:%S UTC %Y', time.gmtime(base))}]\n",
              '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n']
-    for cell, start in zip(cells, starts):
+    for cell, start, tagged in zip(cells, starts, tags):
         for offset_s, length_s, histogram in _intervals(cell):
-            lines.append(f"Tag={tag(cell)},{(start or base) - base + offset_s:.3f},{length_s:.3f},"
+            lines.append(f"Tag={tagged},{(start or base) - base + offset_s:.3f},{length_s:.3f},"
                          f"{histogram.get_max_value() / NS_PER_MS:.3f},{hist.encode(histogram)}\n")
     return "".join(lines)
 
@@ -163,7 +180,7 @@ def _suite_metadata(results: Results) -> dict[str, Any]:
 
 
 def pyperf_suite(results: Results) -> dict[str, Any]:
-    """A pyperf suite document: a benchmark per (contender, client, workload, concurrency, network),
+    """A pyperf suite document: a benchmark per (contender, client, workload, concurrency, network, rate),
     named like a cell without its trial; each trial one run whose values are its calls' latencies."""
     benchmarks: dict[str, list[dict[str, Any]]] = {}
     for cell in measured(results):

@@ -17,6 +17,7 @@ from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from rpcarena.analysis import stats
 from rpcarena.analysis.floor import floor_ratio
@@ -298,15 +299,16 @@ def _causes(rankings: list[Ranking], console: Console, verbose: bool) -> None:
         return
     console.print("[bold yellow]warnings[/] (one line per cause; -v: each contender's):")
     for cause in found:
-        console.print(_hanging("! ", cause.line(console.width - 2), "yellow"))
+        console.print(hanging("! ", cause.line(console.width - 2), "yellow"))
 
 
-def _hanging(mark: str, text: str, style: str = "") -> Table:
-    """`text` after `mark`, its wrapped lines indented under its first word (never split in one)."""
+def hanging(mark: str, text: str | Text, style: str = "") -> Table:
+    """`text` after `mark`, its wrapped lines indented under its first word (never split in one; a
+    word wider than the whole line alone is folded). A `str` is printed as it is, a `Text` keeps its styles."""
     grid = Table.grid()
     grid.add_column(style=style, no_wrap=True)
     grid.add_column(overflow="fold")
-    grid.add_row(mark, escape(text))
+    grid.add_row(mark, Text(text) if isinstance(text, str) else text)
     return grid
 
 
@@ -318,7 +320,7 @@ def _headline(rankings: list[Ranking], console: Console) -> None:
     console.print(f"[bold]{escape(lines[0])}[/]")
     for line in lines[1:]:
         title, _, said = line.partition(": ")
-        console.print(_hanging("  ", f"{title}: {said}" if said else line))
+        console.print(hanging("  ", f"{title}: {said}" if said else line))
 
 
 def summary(results: Results, console: Console, quiet: bool = False, verbose: bool = False) -> None:
@@ -353,7 +355,7 @@ def searched(results: Results, console: Console) -> None:
     found = searches.searches(results)
     console.print("[bold]answer, the highest rate meeting the objective:[/]")
     for search in found:
-        console.print(_hanging("  ", search.said()))
+        console.print(hanging("  ", search.said()))
     for search in found:
         console.print()
         console.print(f"[bold]{escape(search.name)} {escape(search.workload)} x{search.clients}[/]: the search's steps")

@@ -87,7 +87,7 @@ class Evidence:
         too, or had two modes when judged on its median (which then describes neither)."""
         failed = [c for c in self.not_ok.get((system, workload, clients, where.key()), []) if c.status == "failed"]
         if failed:
-            return f"trial {', '.join(str(c.trial) for c in failed)} of {system} failed (missing evidence)"
+            return f"trial {', '.join(str(c.trial_number) for c in failed)} of {system} failed (missing evidence)"
         g = self.get(system, workload, clients, where)
         if g is None or statistic in (RSS, BYTES):
             return None
@@ -97,7 +97,7 @@ class Evidence:
         environment = self.results.environment
         cpus = len(environment.get("cpus_allowed") or []) or environment.get("cpus") or 1
         for name, check in checks:
-            fired = [str(c.trial) for c in g.cells if check(c, cpus)]
+            fired = [str(c.trial_number) for c in g.cells if check(c, cpus)]
             if fired:
                 return f"{name} in trial {', '.join(fired)} of {system}"
         return None
