@@ -49,21 +49,22 @@ def _wanted(names: str | None, every: dict[str, builds.Worker]) -> list[str]:
 
 def _build(name: str, worker: builds.Worker, console: Console, named: bool) -> bool:
     """Build one and say what happened; False if it was to be built and was not."""
+    # (soft_wrap: a path is printed whole, never broken across lines for a reader to copy)
     if worker.built():
-        console.print(f"[green]{name}[/]: already built, {worker.artifact()}")
+        console.print(f"[green]{name}[/]: already built, {worker.artifact()}", soft_wrap=True)
         return True
     reason = worker.unavailable()
     if reason:
-        console.print(f"[yellow]{name}[/]: not built: {escape(reason)}")
+        console.print(f"[yellow]{name}[/]: not built: {escape(reason)}", soft_wrap=True)
         return not named
     start = time.monotonic()
     try:
         with console.status(f"building {name}"):
             waited = worker.ensure_built(lambda line: console.print(f"{name}: {line}", highlight=False))
     except UnavailableError as error:
-        console.print(f"[red]{name}[/]: not built: {escape(worker.failed or str(error))}")
+        console.print(f"[red]{name}[/]: not built: {escape(worker.failed or str(error))}", soft_wrap=True)
         return False
     took = time.monotonic() - start - waited  # the wait for another rpcarena's build is not this one's time
     after = f" (after waiting {waited:.0f} s for another rpcarena's build)" if waited >= OTHERS_BUILD_S else ""
-    console.print(f"[green]{name}[/]: built {worker.artifact()} in {took:.0f} s{after}")
+    console.print(f"[green]{name}[/]: built {worker.artifact()} in {took:.0f} s{after}", soft_wrap=True)
     return True

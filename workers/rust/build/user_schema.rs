@@ -58,7 +58,7 @@ fn compile(path: &Path, out: &Path) -> String {
     let set = packageless::packaged(set);
     let own: Vec<FileDescriptorProto> = set.file.iter().filter(|f| !is_well_known(f.package())).cloned().collect();
     generate_code(set, out);
-    modules(&packages(&own)) + &table(&own) + &any_types(&own)
+    modules(&packages(&own), out) + &table(&own) + &any_types(&own)
 }
 
 /// prost's messages and pbjson's serde impls of the user's packages, into `out`.
@@ -98,8 +98,9 @@ fn packages(files: &[FileDescriptorProto]) -> Vec<String> {
 }
 
 /// One module a package segment, as prost's `include_file` nests them (its generated code names
-/// other packages' types by `super::` paths), each including prost's and pbjson's files.
-fn modules(packages: &[String]) -> String {
+/// other packages' types by `super::` paths), each including prost's and pbjson's files where they
+/// wrote one (a package of imports only, such as a schema's root file, has none).
+fn modules(packages: &[String], out: &Path) -> String {
     #[derive(Default)]
     struct Node(BTreeMap<String, Node>, Option<String>);
     let mut root = Node::default();
@@ -107,19 +108,22 @@ fn modules(packages: &[String]) -> String {
         let node = package.split('.').fold(&mut root, |node, segment| node.0.entry(segment.to_string()).or_default());
         node.1 = Some(package.clone());
     }
-    fn write(node: &Node, text: &mut String) {
+    fn write(node: &Node, out: &Path, text: &mut String) {
         if let Some(package) = &node.1 {
-            let _ = writeln!(text, "include!(concat!(env!(\"OUT_DIR\"), \"/{package}.rs\"));");
-            let _ = writeln!(text, "include!(concat!(env!(\"OUT_DIR\"), \"/{package}.serde.rs\"));");
+            for file in [format!("{package}.rs"), format!("{package}.serde.rs")] {
+                if out.join(&file).exists() {
+                    let _ = writeln!(text, "include!(concat!(env!(\"OUT_DIR\"), \"/{file}\"));");
+                }
+            }
         }
         for (segment, child) in &node.0 {
             let _ = writeln!(text, "pub mod {} {{", snake(segment));
-            write(child, text);
+            write(child, out, text);
             text.push_str("}\n");
         }
     }
     let mut text = String::from("#[allow(clippy::all, clippy::pedantic, dead_code, non_camel_case_types)]\npub mod types {\n");
-    write(&root, &mut text);
+    write(&root, out, &mut text);
     text + "}\n"
 }
 
