@@ -1,6 +1,6 @@
-"""Connect and HTTP/3 servers (issue 45) against a hostile peer: a request over the contract's
-bound gets the protocol's own answer (Connect's resource_exhausted, HTTP 429) and the server answers a
-normal call after; a connection that sends nothing is closed; and
+"""Connect, Cap'n Proto and HTTP/3 servers (issue 45) against a hostile peer: a request over the contract's
+bound gets the protocol's own answer (Connect's resource_exhausted, HTTP 429; a closed Cap'n Proto
+connection) and the server answers a normal call after; a connection that sends nothing is closed; and
 the Connect server (HTTP/1.1) answers while 200 slowloris connections are held. HTTP/3's bounds are
 QUIC's and are checked by the Go worker's own tests (`internal/contenders/resth3`); here its server
 answers calls through its native client.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import struct
 import subprocess
 
 import pytest
@@ -84,8 +85,16 @@ def _connect_chunked(sock: socket.socket) -> str:
     return _status(sock)
 
 
+def _capnp_announced(sock: socket.socket) -> str:
+    """A Cap'n Proto frame whose segment table announces one segment past the bound, then filler."""
+    words = OVER // 8 + 1
+    _send_some(sock, struct.pack("<II", 0, words) + b"\0" * (OVER + (1 << 20)))
+    return _read_to_end(sock)
+
+
 # contender -> hostile requests over a raw connection, each with the outcome the server must give
-ATTACKS = {CONNECT: [(_connect_announced, "429"), (_connect_chunked, "429")]}
+ATTACKS = {CONNECT: [(_connect_announced, "429"), (_connect_chunked, "429")],
+           "capnp-rust": [(_capnp_announced, "closed")]}
 
 
 def _normal_call(contender_id: str, target: str) -> None:
@@ -114,6 +123,18 @@ def test_a_connection_that_sends_nothing_is_closed(contender_id, start_server, m
     with socket.create_connection(_address(server), timeout=WAIT_S) as sock:
         assert _read_to_end(sock) == "closed"
     _normal_call(contender_id, server.target)
+
+
+def test_a_capnp_message_begun_and_not_finished_is_closed_at_the_idle_timeout(start_server, monkeypatch):
+    """capnp-futures allocates a message's announced segments (up to the bound) when its segment table
+    arrives: a peer that announces 4 MiB and sends a little holds them only until the idle timeout."""
+    _available("capnp-rust")
+    monkeypatch.setenv(limits.IDLE_TIMEOUT_ENV, IDLE_S)
+    server = start_server("capnp-rust")
+    with socket.create_connection(_address(server), timeout=WAIT_S) as sock:
+        sock.sendall(struct.pack("<II", 0, limits.MAX_REQUEST_BYTES // 8) + b"\0" * 4096)
+        assert _read_to_end(sock) == "closed"
+    _answers("capnp-rust", server.target)
 
 
 def test_the_connect_server_answers_while_200_slowloris_connections_are_held(start_server):
