@@ -19,6 +19,8 @@ mod convert;
 #[cfg(rpcarena_capnp)]
 mod server;
 #[cfg(rpcarena_capnp)]
+mod throttle;
+#[cfg(rpcarena_capnp)]
 mod vat;
 
 #[cfg(not(rpcarena_capnp))]
