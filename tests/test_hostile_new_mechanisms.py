@@ -92,9 +92,17 @@ def _capnp_announced(sock: socket.socket) -> str:
     return _read_to_end(sock)
 
 
+def _capnp_many_segments(sock: socket.socket) -> str:
+    """A Cap'n Proto frame of 600 one-word segments: more than the 512 a reader takes."""
+    segments = 600
+    table = struct.pack(f"<{segments + 1}I", segments - 1, *([1] * segments))
+    _send_some(sock, table + b"\0" * (len(table) % 8) + b"\0" * (8 * segments))
+    return _read_to_end(sock)
+
+
 # contender -> hostile requests over a raw connection, each with the outcome the server must give
 ATTACKS = {CONNECT: [(_connect_announced, "429"), (_connect_chunked, "429")],
-           "capnp-rust": [(_capnp_announced, "closed")]}
+           "capnp-rust": [(_capnp_announced, "closed"), (_capnp_many_segments, "closed")]}
 
 
 def _normal_call(contender_id: str, target: str) -> None:
