@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Debian packages rpcarena uses: protoc for native workers, nftables for bytes on the wire,
+# Debian packages rpcarena uses: protoc for native workers, capnp (Cap'n Proto's compiler) for the Rust
+# worker's capnp-rust, nftables for bytes on the wire,
 # Redis and HAProxy for the predictions and infobip suites, peer load tools for benchmarks,
 # Chromium for the report test, iptables/ethtool/ping for the emulated link's delay line.
 # Installs only what is missing; needs root (or sudo).
@@ -7,7 +8,7 @@ set -euo pipefail
 declare -A want=(
   [protoc]=protobuf-compiler [nft]=nftables [redis-server]=redis-server [haproxy]=haproxy
   [wrk]=wrk [h2load]=nghttp2-client [chromium]=chromium
-  [iptables]=iptables [ethtool]=ethtool [ping]=iputils-ping
+  [iptables]=iptables [ethtool]=ethtool [ping]=iputils-ping [capnp]=capnproto
 )
 missing=()
 for tool in "${!want[@]}"; do

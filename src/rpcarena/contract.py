@@ -283,6 +283,8 @@ class ManifestEntry(Document):
     user_lacks: dict[str, Any] = field(default_factory=dict, metadata=kind("object"))
     # the one-way streams of a user's schema it serves and calls, a stream a call: "client", "server"
     user_streams: list[Any] = field(default_factory=list, metadata=kind("array"))
+    # tools only this entry needs to build (capnp-rust: capnp); without them the worker builds without it
+    requires: list[Any] = field(default_factory=list, metadata=kind("array"))
 
 
 # a synced driver's line when its warm-up is done (a JIT's also says "warmup_s": how long it took)

@@ -98,6 +98,7 @@ class Cell:
     wire_in_packets: int | None = None
     wire_out_bytes: int | None = None
     wire_out_packets: int | None = None
+    wire_udp_packets: int | None = None  # of the packets both ways, the UDP ones (HTTP/3); None before 2026-11-28
     server_peak_rss_bytes: int | None = None
     # the server's established connections once the clients were warm (None: not read, or before 2026-11-26)
     server_connections: int | None = None
@@ -230,11 +231,11 @@ class Cell:
 
     @property
     def payload_bytes_per_call(self) -> float | None:
-        """TCP payload both ways per call (IP bytes less each packet's IPv4 + TCP headers)."""
+        """Transport payload both ways per call (IP bytes less each packet's IPv4 + TCP or UDP headers)."""
         if self.wire_in_bytes is None or self.wire_out_bytes is None:
             return None
-        payload = (self.wire_in_bytes + self.wire_out_bytes
-                   - wire.HEADER_BYTES * ((self.wire_in_packets or 0) + (self.wire_out_packets or 0)))
+        packets = (self.wire_in_packets or 0) + (self.wire_out_packets or 0)
+        payload = self.wire_in_bytes + self.wire_out_bytes - wire.header_bytes(packets, self.wire_udp_packets or 0)
         return self._per_call(payload)
 
     def slowed(self, factor: float) -> Cell:

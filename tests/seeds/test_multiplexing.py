@@ -50,7 +50,7 @@ def test_server_memory_is_compared_trial_by_trial():
     assert less_memory("grpc-go")(_evidence(own)).verdict == NOT_COMPARABLE
 
 
-def test_the_suite_asks_four_questions_over_four_parts():
+def test_the_suite_asks_six_questions_over_four_parts():
     suite = SUITES["multiplexing"]
     assert [p.connections for p in suite.parts] == [None, 1, None, 1]
-    assert all(claim.question for claim in suite.claims) and len(suite.claims) == 4
+    assert all(claim.question for claim in suite.claims) and len(suite.claims) == 6

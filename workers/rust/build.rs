@@ -8,9 +8,15 @@
 //! With `RPCARENA_USER_SCHEMA` set to a descriptor set (a per-schema variant, `schema_build` in
 //! worker.json), it also generates that schema's messages as Rust users write them (prost-build,
 //! and pbjson-build's serde impls for proto JSON) and their dispatch table (`user_schema`).
+//!
+//! With Cap'n Proto's compiler on PATH it compiles `capnp/arena.capnp` for capnp-rust
+//! (`capnp_schema`); without it the worker builds without that contender.
 
 #[path = "build/user_schema.rs"]
 mod user_schema;
+
+#[path = "build/capnp_schema.rs"]
+mod capnp_schema;
 
 use std::{env, fs, path::Path, process::Command};
 
@@ -21,6 +27,7 @@ const REPORTED_CRATES: [&str; 7] = ["tonic", "warp", "axum", "hyper", "tokio", "
 fn main() {
     compile_proto();
     user_schema::generate();
+    capnp_schema::generate();
     record_versions();
 }
 

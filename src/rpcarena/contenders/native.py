@@ -25,6 +25,7 @@ class NativeContender(Contender):
 
     def __init__(self, worker: Worker, entry: ManifestEntry) -> None:
         self.worker = worker
+        self.entry = entry
         self.id = entry.id
         self.protocol = entry.protocol
         self.language = worker.language
@@ -41,7 +42,7 @@ class NativeContender(Contender):
         self.services = None if entry.protocol == "tcp-raw" else tuple(entry.services)
 
     def unavailable(self) -> str | None:
-        return self.worker.unavailable()
+        return self.worker.entry_unavailable(self.entry)
 
     def unsupported(self, method: str) -> str | None:
         return self._unsupported.get(method) or super().unsupported(method)

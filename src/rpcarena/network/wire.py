@@ -1,10 +1,11 @@
 """Bytes on the wire per call, counted by the kernel (nftables counters on the server port).
 
 What a contender really puts on the network: every IP packet to and from the
-server's port, so HTTP headers, HTTP/2 frames, TLS records, TCP/IP headers and
-pure ACKs all count. The TCP payload alone is estimated by taking off each
-packet's IPv4 + TCP-with-timestamps headers. Needs root and `nft`; elsewhere
-the bytes are simply not measured (and the reason is recorded).
+server's port, TCP or UDP (HTTP/3 is QUIC over UDP), so HTTP headers, HTTP/2
+frames, TLS records, QUIC packets, TCP/IP headers and pure ACKs all count. The
+payload alone is estimated by taking off each packet's IPv4 + TCP-with-timestamps
+headers, or IPv4 + UDP headers. Needs root and `nft`; elsewhere the bytes are
+simply not measured (and the reason is recorded).
 
 On loopback every packet passes the output hook once, so both directions are counted
 there. A server in a network namespace of its own (`rpcarena.network.link`, clients in
@@ -24,6 +25,8 @@ from rpcarena.network import link
 from rpcarena.process import leftovers
 
 HEADER_BYTES = 52  # IPv4 (20) + TCP (20) + timestamp option (12), every segment on loopback
+UDP_HEADER_BYTES = 28  # IPv4 (20) + UDP (8)
+TRANSPORTS = ("tcp", "udp")
 
 
 @dataclass(frozen=True)
@@ -32,14 +35,22 @@ class Count:
     in_packets: int
     out_bytes: int
     out_packets: int
+    udp_packets: int = 0  # of the packets both ways, those that were UDP (the rest TCP)
 
     def __sub__(self, other: Count) -> Count:
         return Count(self.in_bytes - other.in_bytes, self.in_packets - other.in_packets,
-                     self.out_bytes - other.out_bytes, self.out_packets - other.out_packets)
+                     self.out_bytes - other.out_bytes, self.out_packets - other.out_packets,
+                     self.udp_packets - other.udp_packets)
 
     def __add__(self, other: Count) -> Count:
         return Count(self.in_bytes + other.in_bytes, self.in_packets + other.in_packets,
-                     self.out_bytes + other.out_bytes, self.out_packets + other.out_packets)
+                     self.out_bytes + other.out_bytes, self.out_packets + other.out_packets,
+                     self.udp_packets + other.udp_packets)
+
+
+def header_bytes(packets: int, udp_packets: int) -> int:
+    """The IP and transport headers of `packets`, `udp_packets` of them UDP and the rest TCP."""
+    return HEADER_BYTES * (packets - udp_packets) + UDP_HEADER_BYTES * udp_packets
 
 
 def unavailable() -> str | None:
@@ -59,7 +70,7 @@ def _nft(*args: str, netns: str | None = None) -> str:
 
 
 class Counter:
-    """Kernel counters of the packets to and from one TCP port, for as long as it lives."""
+    """Kernel counters of the packets to and from one port, TCP and UDP, for as long as it lives."""
 
     def __init__(self, port: int, netns: str | None = None) -> None:
         self.port = port
@@ -75,21 +86,29 @@ class Counter:
         for chain, hook, field in self.rules:
             _nft("add", "chain", "inet", self.table, chain,
                  f"{{ type filter hook {hook} priority 0; policy accept; }}", netns=self.netns)
-            _nft("add", "rule", "inet", self.table, chain, "tcp", field, str(self.port), "counter", netns=self.netns)
+            for transport in TRANSPORTS:
+                _nft("add", "rule", "inet", self.table, chain, transport, field, str(self.port), "counter",
+                     netns=self.netns)
         return self
 
     def read(self) -> Count:
         into, out = (self._read(chain) for chain, _, _ in self.rules)
-        return Count(into["bytes"], into["packets"], out["bytes"], out["packets"])
+        return Count(sum(c["bytes"] for c in into.values()), sum(c["packets"] for c in into.values()),
+                     sum(c["bytes"] for c in out.values()), sum(c["packets"] for c in out.values()),
+                     into["udp"]["packets"] + out["udp"]["packets"])
 
-    def _read(self, chain: str) -> dict[str, int]:
+    def _read(self, chain: str) -> dict[str, dict[str, int]]:
+        """Each transport's counter in `chain`, by the protocol its rule matches."""
         data = json.loads(_nft("-j", "list", "chain", "inet", self.table, chain, netns=self.netns))
+        found = {}
         for item in data["nftables"]:
             rule = item.get("rule")
             if rule:
-                counter: dict[str, int] = rule["expr"][1]["counter"]
-                return counter
-        raise OSError(f"nft: no counter in {self.table} {chain}")
+                match, counter = rule["expr"][0]["match"], rule["expr"][1]["counter"]
+                found[match["left"]["payload"]["protocol"]] = counter
+        if set(found) != set(TRANSPORTS):
+            raise OSError(f"nft: no counter of each of {', '.join(TRANSPORTS)} in {self.table} {chain}")
+        return found
 
     def __exit__(self, *exc: object) -> None:
         _drop(self.netns, self.table)

@@ -45,7 +45,12 @@ INSTALL = {
     "cargo": "install Rust with rustup (curl https://sh.rustup.rs -sSf | sh)",
     "java": "apt-get install default-jdk-headless",
     "mvn": "apt-get install maven",
+    "capnp": "apt-get install capnproto",
 }
+# The build's environment names the tools only some entries need (an entry's `requires`) that are not
+# on PATH: the worker builds without those entries, and a build tool that tracks the variable (Rust's
+# build.rs) builds again with them once they are installed.
+MISSING_TOOLS = "RPCARENA_MISSING_TOOLS"
 
 
 @dataclass
@@ -61,12 +66,19 @@ class Worker:
         return str(self.manifest["language"])
 
     def missing_tools(self) -> list[str]:
-        return [tool for tool in self.manifest.get("requires", []) if shutil.which(tool) is None]
+        return _missing(self.manifest.get("requires", []))
+
+    def entries_missing(self) -> list[str]:
+        """The tools some entries alone need (their `requires`) that are not on PATH: the worker builds
+        without those entries (capnp-rust without Cap'n Proto's compiler)."""
+        return _missing(sorted({tool for entry in self.entries for tool in entry.requires}))
 
     @cached_property
     def source_hash(self) -> str:
         digest = hashlib.sha256(b"".join((proto_dir() / name).read_bytes() for name in PROTOS))
         digest.update(json.dumps(self.manifest, sort_keys=True).encode())
+        if missing := self.entries_missing():  # built without those entries; once installed, a new build
+            digest.update(json.dumps(missing).encode())
         for path in sources.files(self.folder, self.manifest):
             digest.update(str(path.relative_to(self.folder)).encode())
             digest.update(path.read_bytes())
@@ -110,11 +122,11 @@ class Worker:
 
     def unavailable(self) -> str | None:
         """Why this worker cannot run here, with the commands that fix it; None if it can."""
-        missing = self.missing_tools()
-        if missing:
-            fixes = "; ".join(INSTALL.get(tool, f"install {tool}") for tool in missing)
-            return f"needs {', '.join(missing)} (not found on PATH): {fixes}; then rpcarena build"
-        return self.failed
+        return _needs(self.missing_tools()) or self.failed
+
+    def entry_unavailable(self, entry: ManifestEntry) -> str | None:
+        """Why this entry cannot run here: a tool it alone needs, or why the worker cannot."""
+        return _needs(_missing(entry.requires)) or self.unavailable()
 
     def built(self) -> bool:
         """Whether the build of these sources is in the cache already."""
@@ -151,7 +163,7 @@ class Worker:
                 argv = [self._expand(a) for a in step]
                 try:
                     done = subprocess.run(argv, cwd=self.workdir, stdout=out, stderr=subprocess.STDOUT,
-                                          timeout=BUILD_TIMEOUT_S, check=False)
+                                          timeout=BUILD_TIMEOUT_S, check=False, env=self._environment())
                 except (OSError, subprocess.TimeoutExpired) as error:
                     return self._fail(f"build step {argv[0]} failed ({error}); see {log}")
                 if done.returncode != 0:
@@ -164,6 +176,12 @@ class Worker:
 
     def _steps(self) -> list[list[str]]:
         return list(self.manifest["build"])
+
+    def _environment(self) -> dict[str, str]:
+        """The build's environment: this process's, and `MISSING_TOOLS` when an entry's tool is missing
+        (only then, so a build by hand, without it, finds the same state and rebuilds nothing)."""
+        missing = self.entries_missing()
+        return {**os.environ, MISSING_TOOLS: " ".join(missing)} if missing else dict(os.environ)
 
     def _fail(self, reason: str) -> None:
         # Remembered by this process only: a failure can be the machine's (network, disk),
@@ -240,6 +258,18 @@ class SchemaVariant(Worker):
             tmp.write_bytes(self.descriptor_set)
             tmp.replace(self.schema_file)
         return list(self.manifest["schema_build"])
+
+
+def _missing(tools: list[Any]) -> list[str]:
+    return [str(tool) for tool in tools if shutil.which(str(tool)) is None]
+
+
+def _needs(missing: list[str]) -> str | None:
+    """'needs capnp (not found on PATH): apt-get install capnproto; then rpcarena build', or None."""
+    if not missing:
+        return None
+    fixes = "; ".join(INSTALL.get(tool, f"install {tool}") for tool in missing)
+    return f"needs {', '.join(missing)} (not found on PATH): {fixes}; then rpcarena build"
 
 
 _VARIANTS: dict[tuple[Path, str], SchemaVariant] = {}

@@ -6,7 +6,10 @@ carries one at a time, so its calls queue. On loopback sharing should cost gRPC 
 lossy link (rtt=20ms, loss=1%) a lost segment holds back every call behind it on that one TCP
 connection (head-of-line blocking), where separate connections stall alone. Each question is
 answered from the trials' ratio, shared over own, at 8 and 64 calls in flight (1 is the same
-design both ways); the server's memory is compared at 64.
+design both ways); the server's memory is compared at 64. HTTP/3 (rest-h3-go: QUIC streams over
+UDP, each delivered apart) has no such blocking: over the same lossy link and one shared
+connection, its p50 and p99 are set against gRPC's over HTTP/2 (the encodings differ too, JSON
+against protobuf, but a 1 KB string costs each about the same bytes).
 """
 
 from __future__ import annotations
@@ -38,21 +41,31 @@ def less_memory(contender: str, clients: int = 64) -> Rule:
                             Measure(contender, WORKLOAD, clients, Setting(connections=1), RSS)),))
 
 
+def h3_faster(statistic: str) -> Rule:
+    """Whether HTTP/3 (rest-h3-go) beats gRPC over HTTP/2 (grpc-go) on `statistic`, their calls sharing one
+    connection over the lossy link: grpc-go/rest-h3-go above 1 over trials, at 8 and 64 calls in flight,
+    both levels one family."""
+    where = Setting(LOSSY, 1)
+    return Rule(tuple(Comparison(Measure("grpc-go", WORKLOAD, n, where, statistic),
+                                 Measure("rest-h3-go", WORKLOAD, n, where, statistic)) for n in IN_FLIGHT))
+
+
 def _parts() -> tuple[Part, ...]:
     """Each design on loopback (grpc-go and rest-go) and over the lossy link (grpc-go: HTTP/1.1 over one
     connection is a queue whatever the link, and at 20 ms a call it would take minutes)."""
     local = dict(contenders=("grpc-go", "rest-go"), workloads=(WORKLOAD,), calls=6400, quick_calls=3200,
                  clients=(1, 8, 64))
-    lossy = dict(contenders=("grpc-go",), workloads=(WORKLOAD,), calls=6400, quick_calls=3200, clients=IN_FLIGHT,
-                 link=LOSSY)
+    lossy = dict(workloads=(WORKLOAD,), calls=6400, quick_calls=3200, clients=IN_FLIGHT, link=LOSSY)
     return (Part(f"{OWN}, loopback", **local), Part(f"{SHARED} shared, loopback", **local, connections=1),
-            Part(f"{OWN}, {LOSSY}", **lossy), Part(f"{SHARED} shared, {LOSSY}", **lossy, connections=1))
+            Part(f"{OWN}, {LOSSY}", contenders=("grpc-go",), **lossy),
+            Part(f"{SHARED} shared, {LOSSY}", contenders=("grpc-go", "rest-h3-go"), **lossy, connections=1))
 
 
 SUITE = Suite(
     name="multiplexing", seed="rpcarena's own study (issue 25): calls in flight over one connection or one each",
     summary=f"1, 8 and 64 calls in flight over 1 connection against one connection each, grpc-go and rest-go on "
-            f"loopback, grpc-go over {LOSSY}, on {WORKLOAD}",
+            f"loopback, grpc-go over {LOSSY}; HTTP/3 (rest-h3-go) against gRPC over that link, 1 connection, "
+            f"on {WORKLOAD}",
     # --quick, whole, on 2 idle CPUs: 36 Go cells and the lossy link's round trips (benchmarks/quick_estimate.py),
     # until measured
     quick_minutes=2, quick_estimated=True,
@@ -69,5 +82,11 @@ SUITE = Suite(
               "whole", shared_slower("grpc-go", "p99", LOSSY), question=True),
         Claim("Does one shared gRPC connection cost the server less memory than 64 connections?",
               "rpcarena: each connection has its buffers and HTTP/2 state", less_memory("grpc-go"), question=True),
+        Claim(f"Over {LOSSY}, with 8 or 64 calls sharing one connection, is HTTP/3's median lower than gRPC's "
+              "over HTTP/2?", "rpcarena (issue 45): QUIC delivers each stream apart, TCP the whole connection "
+              "in order", h3_faster("median"), question=True),
+        Claim(f"Over {LOSSY}, with 8 or 64 calls sharing one connection, is HTTP/3's p99 lower than gRPC's over "
+              "HTTP/2 (no head-of-line blocking)?", "rpcarena (issue 45): a lost packet holds back only the "
+              "QUIC streams whose bytes it carried", h3_faster("p99"), question=True),
     ),
 )

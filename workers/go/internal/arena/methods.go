@@ -7,6 +7,7 @@ import (
 	pb "rpcarena/workers/go/arenapb"
 	predictionspb "rpcarena/workers/go/predictionspb"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -101,4 +102,16 @@ func DecodeAll(raw []json.RawMessage, newMessage func() proto.Message,
 		}
 	}
 	return messages, nil
+}
+
+// DecodePairs decodes a spec's requests and expected responses for method,
+// both in proto JSON (int64 as numbers or strings), once, before any call.
+func DecodePairs(requests, responses []json.RawMessage, method Method) (in, out []proto.Message, err error) {
+	if in, err = DecodeAll(requests, method.NewRequest, protojson.Unmarshal); err != nil {
+		return nil, nil, fmt.Errorf("spec requests: %v", err)
+	}
+	if out, err = DecodeAll(responses, method.NewResponse, protojson.Unmarshal); err != nil {
+		return nil, nil, fmt.Errorf("spec responses: %v", err)
+	}
+	return in, out, nil
 }

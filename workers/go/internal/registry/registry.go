@@ -5,9 +5,11 @@ package registry
 import (
 	"fmt"
 
+	"rpcarena/workers/go/internal/contenders/connectgo"
 	"rpcarena/workers/go/internal/contenders/grpcgo"
 	"rpcarena/workers/go/internal/contenders/protoframes"
 	"rpcarena/workers/go/internal/contenders/restgo"
+	"rpcarena/workers/go/internal/contenders/resth3"
 	"rpcarena/workers/go/internal/contenders/tagless"
 	"rpcarena/workers/go/internal/contenders/target"
 	"rpcarena/workers/go/internal/contenders/tcpraw"
@@ -23,6 +25,9 @@ var All = []core.Contender{
 	protoframes.Contender,
 	target.Contender,
 	restgo.NewConnection,
+	connectgo.Contender,
+	connectgo.JSON,
+	resth3.Contender,
 }
 
 // Lookup finds a contender by id.

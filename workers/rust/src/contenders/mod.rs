@@ -1,6 +1,7 @@
 //! The registry of contenders this worker implements. A contender is one module with a
 //! `CONTENDER` value; adding one means adding its module and one line to [`ALL`].
 
+mod capnp_rpc;
 pub mod grpc_tonic;
 pub mod http_json;
 pub mod rest_axum;
@@ -43,8 +44,15 @@ pub struct Contender {
     pub client: Option<ClientFn>,
 }
 
-pub static ALL: &[Contender] =
-    &[grpc_tonic::CONTENDER, rest_warp::CONTENDER, rest_axum::CONTENDER, http_json::h1::CONTENDER, tcp_raw::CONTENDER, target::CONTENDER];
+pub static ALL: &[Contender] = &[
+    grpc_tonic::CONTENDER,
+    rest_warp::CONTENDER,
+    rest_axum::CONTENDER,
+    http_json::h1::CONTENDER,
+    tcp_raw::CONTENDER,
+    target::CONTENDER,
+    capnp_rpc::CONTENDER,
+];
 
 pub fn find(id: &str) -> Option<&'static Contender> {
     ALL.iter().find(|c| c.id == id)
