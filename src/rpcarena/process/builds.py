@@ -38,7 +38,8 @@ from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
 
 BUILD_TIMEOUT_S = 1800
 # What puts each tool a manifest `requires` on PATH (Debian's go and cargo are too old for go.mod
-# and Cargo.lock); a tool without a line here gets "install X".
+# and Cargo.lock); a manifest's own `install` (tool -> command) comes first, and a tool named in
+# neither gets "install X".
 INSTALL = {
     "go": "install Go from https://go.dev/doc/install",
     "protoc": "apt-get install protobuf-compiler",
@@ -112,7 +113,8 @@ class Worker:
         """Why this worker cannot run here, with the commands that fix it; None if it can."""
         missing = self.missing_tools()
         if missing:
-            fixes = "; ".join(INSTALL.get(tool, f"install {tool}") for tool in missing)
+            own = self.manifest.get("install", {})
+            fixes = "; ".join(own.get(tool) or INSTALL.get(tool, f"install {tool}") for tool in missing)
             return f"needs {', '.join(missing)} (not found on PATH): {fixes}; then rpcarena build"
         return self.failed
 
@@ -243,7 +245,7 @@ class SchemaVariant(Worker):
 
 
 _VARIANTS: dict[tuple[Path, str], SchemaVariant] = {}
-LANGUAGES = {"go": "Go", "rust": "Rust", "java": "Java"}  # as a sentence names them
+LANGUAGES = {"go": "Go", "rust": "Rust", "java": "Java", "node": "Node.js"}  # as a sentence names them
 
 
 def _lock(held: IO[str], language: str, on_wait: Callable[[str], None] | None) -> float:
