@@ -10,6 +10,8 @@
 #   shapes the worker reads at start without building protobufjs types from them.
 # Usage: sh build.sh DIR REPO (REPO: the tree whose proto/ it reads).
 set -eu
+node -e 'const [major, minor] = process.versions.node.split(".").map(Number); process.exit(major > 20 || (major === 20 && minor >= 18) ? 0 : 1)' \
+  || { echo "the Node worker needs Node.js 20.18 or later (undici 7, Fastify 5); this is $(node --version)" >&2; exit 1; }
 dir=$1
 repo=$2
 here=$(pwd)

@@ -1,4 +1,4 @@
-"""Native workers (Go, Rust, Java): their manifests and cached builds.
+"""Native workers (Go, Rust, Java, Node.js): their manifests and cached builds.
 
 Each `workers/<language>/worker.json` describes one executable speaking the
 worker contract (docs/worker-contract.md). It is built on first use into the
