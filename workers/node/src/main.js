@@ -7,11 +7,13 @@ import { drive } from "./drive/run.js";
 import { serve } from "./serve.js";
 import { specOf, UsageError } from "./spec.js";
 import { readSpec, waitForLine } from "./stdin.js";
+import { openServed } from "./userschema/served.js";
+import { calibrate } from "./userschema/work.js";
 
 const USAGE = "usage: worker serve --contender ID --host 127.0.0.1 --port 0 [--redis URL] [--schema served.json] "
   + "| worker drive < spec.json | worker list | worker calibrate --server-work-us W [--calls N]";
 
-const COMMANDS = { serve: serveCmd, drive: driveCmd, list: listCmd };
+const COMMANDS = { serve: serveCmd, drive: driveCmd, list: listCmd, calibrate: calibrateCmd };
 
 async function main(argv) {
   const command = COMMANDS[argv[0]];
@@ -34,8 +36,9 @@ async function serveCmd(args) {
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`serve: --port ${o.port} is not a port`);
   if (o.redis) throw new UsageError(`serve: ${contender.id} does not serve the predictions seed (no Redis client in this worker)`);
-  if (o.schema) throw new UsageError(`serve: ${contender.id} does not serve a user's schema yet`);
-  await serve(contender, o.host, port, {});
+  const user = o.schema ? openServed(o.schema) : null;
+  if (user && !contender.servesUser) throw new UsageError(`serve: ${contender.id} does not serve a user's schema; grpc-node does`);
+  await serve(contender, o.host, port, { user });
 }
 
 async function driveCmd() {
@@ -60,6 +63,15 @@ async function driveCmd() {
 
 async function listCmd() {
   process.stdout.write(JSON.stringify(CONTENDERS.map((c) => ({ id: c.id, protocol: c.protocol, tool: c.tool }))) + "\n");
+}
+
+async function calibrateCmd(args) {
+  const o = options(args, { "server-work-us": { type: "string" }, calls: { type: "string", default: "1000" } });
+  const workUs = Number(o["server-work-us"]), calls = Number(o.calls);
+  if (!(workUs > 0) || !Number.isInteger(calls) || calls < 1) {
+    throw new UsageError(`calibrate: give --server-work-us above 0 and --calls of 1 or more; ${USAGE}`);
+  }
+  process.stdout.write(JSON.stringify(calibrate(workUs, calls)) + "\n");
 }
 
 main(process.argv.slice(2)).then(

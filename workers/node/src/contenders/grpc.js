@@ -10,6 +10,8 @@ import { answerer, Refused } from "../semantics.js";
 import { arenaSchema, methodsOf, method as methodNamed, SERVICE } from "../schema.js";
 import { requestPairs, UsageError } from "../spec.js";
 import { CallError, kindOf } from "./errors.js";
+import { DRIVER_OPTIONS, fromCanonical, userMethod } from "../userschema/method.js";
+import { firstDifference, withoutImplicitDefaults } from "../userschema/same.js";
 
 const version = createRequire(import.meta.url)("@grpc/grpc-js/package.json").version;
 export const tool = { name: "grpc-node", version: `@grpc/grpc-js ${version}`, runtime: `node ${process.version}` };
@@ -76,6 +78,8 @@ export function boundedServer() {
   });
 }
 
+export const servesUser = true;
+
 export function newServer(opts) {
   const server = boundedServer();
   const service = {}, impl = {};
@@ -85,8 +89,27 @@ export function newServer(opts) {
     impl[m.name] = m.clientStreaming ? streamHandler(answer) : unaryHandler(answer);
   }
   server.addService(service, impl);
-  opts.user?.registerGrpc(server);
+  if (opts.user) registerUser(server, opts.user);
   return serving(server);
+}
+
+// A user's method (served.js), bound as proto-loader's definition of it is bound by its users:
+// the handler gets the request as an object and answers one (a stream: each message in order).
+function registerUser(server, user) {
+  if (user.oneWay) throw new UsageError(`grpc-node serves a user's unary and bidirectional methods; ${user.key} is a ${user.oneWay} stream`);
+  const answer = (request) => user.answer(request);
+  const handler = user.streaming
+    ? (call) => {
+      let last = Promise.resolve();
+      call.on("data", (message) => {
+        last = last.then(() => answer(message)).then((reply) => call.write(reply),
+          (error) => call.destroy(Object.assign(new Error(statusOf(error).details), statusOf(error))));
+      });
+      call.on("end", () => last.then(() => call.end()));
+      call.on("error", () => {});
+    }
+    : (call, callback) => answer(call.request).then((reply) => callback(null, reply), (error) => callback(statusOf(error)));
+  server.addService({ [user.name]: user.def }, { [user.name]: handler });
 }
 
 // listen and stop of the serve command, over a grpc-js server with its services added.
@@ -168,7 +191,35 @@ export function longsAsText(value) {
   return value;
 }
 
+// The client of a user's method: requests made once from the spec's JSON, each reply read with
+// presence kept and compared with its expected reply read the same way, through the wire.
+function newUserClient(spec) {
+  const user = userMethod(Buffer.from(spec.schema_b64, "base64"), spec.method, DRIVER_OPTIONS);
+  if (user.oneWay) throw new UsageError(`grpc-node calls a user's unary and bidirectional methods; ${user.key} is a ${user.oneWay} stream`);
+  if (user.streaming !== (spec.mode === "stream")) throw new UsageError(`grpc-node: ${user.key} is not called in mode ${spec.mode}`);
+  const pairs = requestPairs(spec);
+  const requests = pairs.map(([request]) => fromCanonical(user.Req, request));
+  const read = (reply) => withoutImplicitDefaults(user.Res, reply);
+  const wire = (Type, message) => Type.toObject(Type.decode(Type.encode(message).finish()), DRIVER_OPTIONS);
+  const expected = pairs.map(([, reply]) => read(wire(user.Res, fromCanonical(user.Res, reply))));
+  return {
+    len: pairs.length, multiplexes: true, classify: grpcKind,
+    dial: (timeoutMs) => dialed(spec.target, user.def, user.streaming, requests, timeoutMs),
+    matches: (idx, reply) => firstDifference(read(reply), expected[idx]) === null,
+    explain: (idx, reply) => `reply to request ${idx}: ${firstDifference(read(reply), expected[idx])}`,
+  };
+}
+
+// A channel READY, and its calls of `def` with the prepared requests (a bidi stream: one kept open).
+async function dialed(target, def, stream, requests, timeoutMs) {
+  const channel = await dialChannel(target, timeoutMs);
+  if (!stream) return { call: (idx, t) => unaryCall(channel, def, requests[idx], t), close: () => channel.close() };
+  const s = pingPong(channel, def);
+  return { call: (idx, t) => s.call(requests[idx], t), close: () => { s.close(); channel.close(); } };
+}
+
 export function newClient(spec) {
+  if (spec.schema_b64) return newUserClient(spec);
   const m = methodNamed(spec.method);
   if (!m || m.service !== SERVICE) throw new UsageError(`grpc-node: no method ${spec.method} in ${SERVICE}`);
   const stream = m.clientStreaming && m.serverStreaming;
@@ -180,14 +231,7 @@ export function newClient(spec) {
   const view = (reply) => res.Class.toObject(reply, { longs: String, enums: String });
   return {
     len: pairs.length, multiplexes: true, classify: grpcKind,
-    async dial(timeoutMs) {
-      const channel = await dialChannel(spec.target, timeoutMs);
-      if (!stream) {
-        return { call: (idx, t) => unaryCall(channel, def, requests[idx], t), close: () => channel.close() };
-      }
-      const s = pingPong(channel, def);
-      return { call: (idx, t) => s.call(requests[idx], t), close: () => { s.close(); channel.close(); } };
-    },
+    dial: (timeoutMs) => dialed(spec.target, def, stream, requests, timeoutMs),
     matches: (idx, reply) => equivalent(view(reply), pairs[idx][1]),
     explain: (idx, reply) => `reply to request ${idx}: got ${JSON.stringify(longsAsText(view(reply)))}, want ${JSON.stringify(longsAsText(pairs[idx][1]))}`,
   };

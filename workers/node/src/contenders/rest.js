@@ -58,14 +58,16 @@ export function route(messages, m, handle) {
   };
 }
 
-export function newServer(opts) {
+// A user's method is grpc-node's (worker.json's user_lacks): rest-fastify serves arena.proto only.
+export const servesUser = false;
+
+export function newServer() {
   const app = boundedFastify();
   const { messages } = arenaSchema();
   for (const m of methodsOf(SERVICE)) {
     if (m.clientStreaming || m.serverStreaming) continue; // no HTTP/JSON mapping for a stream
     app.post(`/arena/${m.name}`, route(messages, m, answerer(m.name)));
   }
-  opts.user?.registerRest(app);
   return {
     listen: async (host, port) => {
       await app.listen({ host, port });
