@@ -46,14 +46,16 @@ test-native: system
 	cd workers/go && sh test.sh
 	cd workers/rust && cargo test --release --locked -q
 	cd workers/java && mvn -q -B test
+	cd workers/node && sh test.sh
 
 # Static checks, as CI runs them: ruff and mypy (strict on the contract, orchestration and
-# analysis), go vet and gofmt, clippy with warnings as errors and rustfmt.
+# analysis), go vet and gofmt, clippy with warnings as errors and rustfmt, node --check.
 lint: setup system
 	$(VENV)/bin/ruff check src tests benchmarks tools fuzz
 	$(VENV)/bin/mypy
 	cd workers/go && sh lint.sh
 	cd workers/rust && cargo clippy --release --locked --all-targets -q -- -D warnings && cargo fmt --check
+	cd workers/node && sh lint.sh
 
 bench: setup system natives
 	$(PY) benchmarks/harness_overhead.py

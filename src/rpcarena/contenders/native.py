@@ -1,4 +1,4 @@
-"""Native contenders (Go, Rust, Java): one per entry of a worker's manifest, `workers/*/worker.json`.
+"""Native contenders (Go, Rust, Java, Node.js): one per entry of a worker's manifest, `workers/*/worker.json`.
 
 A native contender needs no Python edit: its worker's manifest names it, its
 protocol and its clients; `rpcarena.process.builds` builds the worker.

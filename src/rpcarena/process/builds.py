@@ -1,4 +1,4 @@
-"""Native workers (Go, Rust, Java): their manifests and cached builds.
+"""Native workers (Go, Rust, Java, Node.js): their manifests and cached builds.
 
 Each `workers/<language>/worker.json` describes one executable speaking the
 worker contract (docs/worker-contract.md). It is built on first use into the
@@ -38,7 +38,8 @@ from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
 
 BUILD_TIMEOUT_S = 1800
 # What puts each tool a manifest `requires` on PATH (Debian's go and cargo are too old for go.mod
-# and Cargo.lock); a tool without a line here gets "install X".
+# and Cargo.lock); a manifest's own `install` (tool -> command) comes first, and a tool named in
+# neither gets "install X".
 INSTALL = {
     "go": "install Go from https://go.dev/doc/install",
     "protoc": "apt-get install protobuf-compiler",
@@ -122,11 +123,11 @@ class Worker:
 
     def unavailable(self) -> str | None:
         """Why this worker cannot run here, with the commands that fix it; None if it can."""
-        return _needs(self.missing_tools()) or self.failed
+        return _needs(self.missing_tools(), self.manifest.get("install", {})) or self.failed
 
     def entry_unavailable(self, entry: ManifestEntry) -> str | None:
         """Why this entry cannot run here: a tool it alone needs, or why the worker cannot."""
-        return _needs(_missing(entry.requires)) or self.unavailable()
+        return _needs(_missing(entry.requires), self.manifest.get("install", {})) or self.unavailable()
 
     def built(self) -> bool:
         """Whether the build of these sources is in the cache already."""
@@ -264,16 +265,17 @@ def _missing(tools: list[Any]) -> list[str]:
     return [str(tool) for tool in tools if shutil.which(str(tool)) is None]
 
 
-def _needs(missing: list[str]) -> str | None:
-    """'needs capnp (not found on PATH): apt-get install capnproto; then rpcarena build', or None."""
+def _needs(missing: list[str], own: dict[str, str]) -> str | None:
+    """'needs capnp (not found on PATH): apt-get install capnproto; then rpcarena build', or None;
+    `own`: a manifest's own fix for a tool (its "install"), before the usual one."""
     if not missing:
         return None
-    fixes = "; ".join(INSTALL.get(tool, f"install {tool}") for tool in missing)
+    fixes = "; ".join(own.get(tool) or INSTALL.get(tool, f"install {tool}") for tool in missing)
     return f"needs {', '.join(missing)} (not found on PATH): {fixes}; then rpcarena build"
 
 
 _VARIANTS: dict[tuple[Path, str], SchemaVariant] = {}
-LANGUAGES = {"go": "Go", "rust": "Rust", "java": "Java"}  # as a sentence names them
+LANGUAGES = {"go": "Go", "rust": "Rust", "java": "Java", "node": "Node.js"}  # as a sentence names them
 
 
 def _lock(held: IO[str], language: str, on_wait: Callable[[str], None] | None) -> float:
