@@ -265,12 +265,12 @@ def _missing(tools: list[Any]) -> list[str]:
     return [str(tool) for tool in tools if shutil.which(str(tool)) is None]
 
 
-def _needs(missing: list[str], own: dict[str, str]) -> str | None:
+def _needs(missing: list[str], own: dict[str, str] | None = None) -> str | None:
     """'needs capnp (not found on PATH): apt-get install capnproto; then rpcarena build', or None;
     `own`: a manifest's own fix for a tool (its "install"), before the usual one."""
     if not missing:
         return None
-    fixes = "; ".join(own.get(tool) or INSTALL.get(tool, f"install {tool}") for tool in missing)
+    fixes = "; ".join((own or {}).get(tool) or INSTALL.get(tool, f"install {tool}") for tool in missing)
     return f"needs {', '.join(missing)} (not found on PATH): {fixes}; then rpcarena build"
 
 
