@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SYSTEM_PYTHON ?= python3
 
-.PHONY: arena setup system natives test test-python test-native check lint bench clean
+.PHONY: arena setup system natives test test-python test-native check conformance lint bench clean
 
 arena: setup system natives
 	$(VENV)/bin/rpcarena run --force --out results/arena.json --report results/arena.html
@@ -30,7 +30,12 @@ TEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
 test-python: setup system natives
-	$(PYTEST) --durations=25
+	$(PYTEST) --durations=25 -m "not conformance"
+
+# The schema conformance corpus on every mechanism that serves a user's schema, against the table
+# in docs/schemas.md (an hour on 2 CPUs: a native variant built per schema group).
+conformance: setup system natives
+	$(PYTEST) -m conformance
 
 # The edit loop: the static checks and the unit tier (every test that starts no process), in minutes.
 check: lint

@@ -75,6 +75,7 @@ def test_the_table_masks_what_varies_between_runs():
                                         "see …/build.log for POST /pkg.Service/Call")
 
 
+@pytest.mark.conformance  # an hour: `make conformance`, not `make test`
 def test_the_corpus_runs_true_on_every_mechanism_and_the_doc_says_so(tmp_path):
     chosen = conformance.mechanisms()
     rows = list(conformance.run_corpus(CORPUS, chosen, tmp_path))
