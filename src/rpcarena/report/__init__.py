@@ -75,7 +75,8 @@ def _cpus(sources: Sequence[Source]) -> int:
 
 
 def _workload(workload: str, groups: list[Group], sources: Sequence[Source], cpus: int, anchor: str) -> str:
-    body = summary.numbers(groups, cpus, _warned(workload, sources)) + _time_goes(workload, sources)
+    in_suite = any(s.results.suite for s in sources)
+    body = summary.numbers(groups, cpus, _warned(workload, sources), in_suite) + _time_goes(workload, sources)
     for key, draw in figures.FIGURES.items():
         fig = draw(groups)
         if fig is not None:

@@ -32,6 +32,9 @@ P99_CALLS = stability.calls_for(99.0)
 MOVED_NO_DATA = "moved no data"
 P99_REASON = (f"p99 n/s: fewer than {P99_CALLS:,} calls, so p99 would rest on fewer than "
               f"{stability.TAIL_CALLS} of them; use --calls {P99_CALLS} or more")
+# a suite's phases have the calls its seed's design gives them (`suite` has no --calls): no option to advise
+P99_REASON_SUITE = (f"p99 n/s: fewer than {P99_CALLS:,} calls, so p99 would rest on fewer than "
+                    f"{stability.TAIL_CALLS} of them; the suite's claims read means and medians")
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,7 @@ class Ranking:
     entries: list[Entry]
     floors: list[Reference] = field(default_factory=list)
     apart: bool = False
+    suite: bool = False  # a suite's ranking: its phases keep their calls, which no option of `suite` sets
 
     def title(self) -> str:
         clients = f"{self.clients} client{'s' if self.clients != 1 else ''}"
@@ -234,7 +238,7 @@ def rankings(results: Results, trimmed: bool = False) -> list[Ranking]:
         scope = Scope(cpus_of(results), results, floors, payload_bytes(workload), fewer)
         out += [_ranking(workload, clients, setting, chosen, scope, chosen is apart)
                 for chosen in (moved, apart) if chosen]
-    return out
+    return [dataclasses.replace(r, suite=True) for r in out] if results.suite else out
 
 
 def failed_groups(results: Results, trimmed: bool = False) -> list[Group]:

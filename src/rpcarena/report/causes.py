@@ -14,6 +14,10 @@ from rpcarena.analysis import stability
 from rpcarena.analysis.stability import Diagnosis
 from rpcarena.report.answer import Entry, Ranking
 
+# What a suite's reader can do instead, where a cause's usual fix names an option `suite` does not have
+SUITE_FIXES = {"few_calls": "a full run (without --quick) makes 200 calls a client",
+               "unsupported_percentiles": "a full run (without --quick) makes 200 calls a client"}
+
 
 @dataclass(frozen=True)
 class Touched:
@@ -68,9 +72,17 @@ class Cause:
         head = f"{said.label} ({figures})" if figures else said.label
         named, counted = self.whom(), self.whom(counted=True)
         few = len({t.entry.name for t in self.touched}) <= 2  # names say more than a count: keep them first
-        tries = [f"{head} on {named}: {said.fix}"] + ([f"{head} on {named}"] if few else [])
-        tries += [f"{head} on {counted}: {said.fix}", f"{head} on {named}", f"{head} on {counted}"]
+        fix = self.fix
+        tries = [f"{head} on {named}: {fix}"] + ([f"{head} on {named}"] if few else [])
+        tries += [f"{head} on {counted}: {fix}", f"{head} on {named}", f"{head} on {counted}"]
         return next((t for t in tries if len(t) <= width), tries[-1])
+
+    @property
+    def fix(self) -> str:
+        """What to do: the cause's usual fix, or a suite's where the usual one names an option it lacks."""
+        if any(t.ranking.suite for t in self.touched) and self.check in SUITE_FIXES:
+            return SUITE_FIXES[self.check]
+        return stability.cause(self.check).fix
 
     def details(self) -> list[str]:
         """Each contender's own sentence: 'usp.distance, grpc-py: other load: ...'."""

@@ -57,7 +57,7 @@ def _rows(workload: str, members: list[Group], several: bool) -> list[list[objec
     return rows + [row(g, "-", "no raw samples kept", None, several) for g in members if not g.has_samples]
 
 
-def numbers(groups: list[Group], cpus: int, warned: str = "") -> str:
+def numbers(groups: list[Group], cpus: int, warned: str = "", suite: bool = False) -> str:
     """One workload's table: per concurrency and network, its RPC mechanisms by rank, those that moved
     no data ranked apart, then the floors; its warnings (`warned`, by cause) below."""
     several = len({g.clients for g in groups}) > 1
@@ -76,5 +76,5 @@ def numbers(groups: list[Group], cpus: int, warned: str = "") -> str:
     rows = [r + ["-"] * (len(HEADERS) + len(STREAM_HEADERS) - len(r)) for r in rows] if streams else rows
     headers = HEADERS + STREAM_HEADERS if streams else HEADERS
     unsupported = "" if all(answer.p99_supported(g) for g in groups) else \
-        f'<p class="note">{escape(answer.P99_REASON)}</p>'
+        f'<p class="note">{escape(answer.P99_REASON_SUITE if suite else answer.P99_REASON)}</p>'
     return caption + table(headers, rows, left=2, css="numbers") + Markup(unsupported + warned)

@@ -242,7 +242,7 @@ def notes(rankings: list[Ranking], shown: Layout | None = None, width: int | Non
         out.append(f"with {fewest} trial{'s' if fewest != 1 else ''} a ratio cannot be called significant "
                    f"({stats.CANNOT_TELL})")
     if any(e.p99_us is None for e in entries) and "p99" not in left_out:
-        out.append(answer.P99_REASON)
+        out.append(answer.P99_REASON_SUITE if any(r.suite for r in rankings) else answer.P99_REASON)
     if left_out:
         out.append(f"left out at {width} columns: {', '.join(left_out)} (a wider terminal, or --wide, shows them)")
     return out
