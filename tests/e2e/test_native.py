@@ -44,7 +44,8 @@ def _available(contender_id: str) -> None:
 def test_native_contender_verified_by_its_own_and_python_clients(contender_id, tmp_path):
     _available(contender_id)
     contender = contenders.get(contender_id)
-    clients = [contender.language] + contenders.python_client_ids(contender.protocol)[:1]
+    # its own language's client where it has one (grpc-cpp is a server only)
+    clients = list(contender.native_clients) + contenders.python_client_ids(contender.protocol)[:1]
     loads = JVM_WORKLOADS if contender.language == "java" else WORKLOADS
     config = _cold(contenders=[contender_id], workloads=loads, client_drivers=clients, calls=20,
                    out=tmp_path / "r.json")
