@@ -3,11 +3,13 @@ package userschema
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"rpcarena/workers/go/internal/arena"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Reply modes of served.json, as src/rpcarena/userschema/replies.py answers them.
@@ -79,7 +81,67 @@ func fileResponder(pairs [][]json.RawMessage, method arena.Method) (Responder, e
 	}, nil
 }
 
+// key is the deterministic encoding of m with every NaN written as one NaN: a NaN's payload
+// is not its value (Go's math.NaN() has another than the quiet NaN Python, Java and Rust
+// write), so a request holding "NaN" is found whichever language parsed it.
 func key(m proto.Message) string {
+	m = proto.Clone(m)
+	canonicalNaN(m.ProtoReflect())
 	data, _ := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	return string(data)
+}
+
+var quietNaN = math.Float64frombits(0x7ff8000000000000)
+
+// canonicalNaN rewrites every float and double NaN of m, its lists, maps and messages, as quietNaN.
+func canonicalNaN(m protoreflect.Message) {
+	nans := map[protoreflect.FieldDescriptor]protoreflect.Value{} // set after the range, not during it
+	m.Range(func(field protoreflect.FieldDescriptor, value protoreflect.Value) bool {
+		switch {
+		case field.IsMap():
+			entries := value.Map()
+			entries.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
+				if field.MapValue().Message() != nil {
+					canonicalNaN(v.Message())
+				} else if nan, ok := canonical(field.MapValue(), v); ok {
+					entries.Set(k, nan)
+				}
+				return true
+			})
+		case field.IsList():
+			list := value.List()
+			for i := 0; i < list.Len(); i++ {
+				if field.Message() != nil {
+					canonicalNaN(list.Get(i).Message())
+				} else if nan, ok := canonical(field, list.Get(i)); ok {
+					list.Set(i, nan)
+				}
+			}
+		case field.Message() != nil:
+			canonicalNaN(value.Message())
+		default:
+			if nan, ok := canonical(field, value); ok {
+				nans[field] = nan
+			}
+		}
+		return true
+	})
+	for field, nan := range nans {
+		m.Set(field, nan)
+	}
+}
+
+// canonical is quietNaN as field's kind holds it, when v is a NaN.
+func canonical(field protoreflect.FieldDescriptor, v protoreflect.Value) (protoreflect.Value, bool) {
+	switch field.Kind() {
+	case protoreflect.DoubleKind:
+		if math.IsNaN(v.Float()) {
+			return protoreflect.ValueOfFloat64(quietNaN), true
+		}
+	case protoreflect.FloatKind:
+		if math.IsNaN(v.Float()) {
+			return protoreflect.ValueOfFloat32(float32(quietNaN)), true
+		}
+	}
+	return v, false
 }

@@ -1,6 +1,7 @@
 package userschema
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,18 @@ func TestAStreamMethodIsBidirectional(t *testing.T) {
 	m, err := Lookup("arena.Arena/InvertStream")
 	if err != nil || !m.Streaming || m.FullName != "/arena.Arena/InvertStream" {
 		t.Fatalf("%+v %v", m, err)
+	}
+}
+
+func TestFileFindsARequestHoldingNaNWhateverItsPayload(t *testing.T) {
+	h := load(t, `{"method": "arena.Arena/EchoFloats", "reply": "file",
+		"pairs": [[{"values": [1.5, "NaN"]}, {"values": [2.5]}]]}`)
+	// a NaN as Python, Java and Rust write it: the quiet NaN, not Go's math.NaN()
+	quiet := math.Float64frombits(0x7ff8000000000000)
+	for _, nan := range []float64{quiet, math.NaN()} {
+		got := answer(t, h, &pb.DoubleList{Values: []float64{1.5, nan}}).(*pb.DoubleList).GetValues()
+		if len(got) != 1 || got[0] != 2.5 {
+			t.Errorf("NaN %x answered %v, want [2.5]", math.Float64bits(nan), got)
+		}
 	}
 }
