@@ -14,7 +14,7 @@ from rpcarena.analysis import hist, intervals
 from rpcarena.analysis.groups import group
 from rpcarena.report import figures, overview, summary
 from tests.conftest import document
-from tests.test_answer_headline import busy, contender, default_arena, with_changes
+from tests.report.test_answer_headline import busy, contender, default_arena, with_changes
 
 
 def drawn_without_charts(doc) -> str:
