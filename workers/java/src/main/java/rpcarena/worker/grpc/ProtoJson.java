@@ -6,18 +6,19 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import rpcarena.worker.core.Json;
+import rpcarena.worker.userschema.ProtoJsonParser;
 import rpcarena.worker.userschema.UserMethod;
 
 /** Canonical JSON of a protobuf-java generated message, through JsonFormat (proto field names). */
 final class ProtoJson implements MessageJson {
-    private static final JsonFormat.Parser ARENA_PARSER = JsonFormat.parser().ignoringUnknownFields();
+    private static final ProtoJsonParser ARENA_PARSER = new ProtoJsonParser(JsonFormat.parser().ignoringUnknownFields());
     private static final JsonFormat.Printer ARENA_PRINTER = JsonFormat.printer().preservingProtoFieldNames();
 
     private final Message prototype;
-    private final JsonFormat.Parser parser;
+    private final ProtoJsonParser parser;
     private final JsonFormat.Printer printer;
 
-    private ProtoJson(Message prototype, JsonFormat.Parser parser, JsonFormat.Printer printer) {
+    private ProtoJson(Message prototype, ProtoJsonParser parser, JsonFormat.Printer printer) {
         this.prototype = prototype;
         this.parser = parser;
         this.printer = printer;
@@ -35,9 +36,7 @@ final class ProtoJson implements MessageJson {
 
     @Override
     public Object fromJson(JsonNode json) throws InvalidProtocolBufferException {
-        Message.Builder builder = prototype.newBuilderForType();
-        parser.merge(json.toString(), builder);
-        return builder.build();
+        return parser.parse(json.toString(), prototype);
     }
 
     /** int64 prints as a JSON string, which canonical-JSON readers accept. */

@@ -5,6 +5,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import java.nio.charset.StandardCharsets;
 import rpcarena.worker.http.HttpArenaServer;
+import rpcarena.worker.userschema.ProtoJsonParser;
 import rpcarena.worker.userschema.UserHandler;
 import rpcarena.worker.userschema.UserMethod;
 
@@ -20,7 +21,7 @@ import rpcarena.worker.userschema.UserMethod;
 final class UserJson {
     static final String CONTENT_TYPE = "application/json";
 
-    private final JsonFormat.Parser parser;
+    private final ProtoJsonParser parser;
     private final JsonFormat.Printer printer;
 
     UserJson(UserMethod method) {
@@ -41,9 +42,7 @@ final class UserJson {
     }
 
     Message read(byte[] body, Message prototype) throws InvalidProtocolBufferException {
-        Message.Builder builder = prototype.newBuilderForType();
-        parser.merge(new String(body, StandardCharsets.UTF_8), builder);
-        return builder.build();
+        return parser.parse(new String(body, StandardCharsets.UTF_8), prototype);
     }
 
     byte[] write(Message message) throws InvalidProtocolBufferException {

@@ -73,13 +73,11 @@ public interface Responder {
 
     /** A proto JSON text as the generated message of {@code prototype}, one of {@code method}'s. */
     static Message parse(String json, Message prototype, UserMethod method, String what) throws SpecError {
-        Message.Builder builder = prototype.newBuilderForType();
         try {
-            method.jsonParser().merge(json, builder);
+            return method.jsonParser().parse(json, prototype);
         } catch (InvalidProtocolBufferException e) {
             throw new SpecError(what + ": " + e.getMessage());
         }
-        return builder.build();
     }
 
     /** The deterministic encoding: equal messages, equal keys (map order aside). */

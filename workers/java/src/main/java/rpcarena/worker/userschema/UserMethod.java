@@ -34,10 +34,11 @@ public record UserMethod(String service, String name, Message request, Message r
      * Proto JSON of this method's messages, as every worker reads and writes a user's: field
      * names as the .proto has them, enums as numbers, an Any's message found among the types of the
      * files its request and reply reach (JsonFormat's TypeRegistry: those files and their imports),
-     * and a key the message has no field for refused, never dropped into a smaller message.
+     * a key the message has no field for refused, never dropped into a smaller message, and a
+     * negative zero kept negative ({@link ProtoJsonParser}).
      */
-    public JsonFormat.Parser jsonParser() {
-        return JsonFormat.parser().usingTypeRegistry(types());
+    public ProtoJsonParser jsonParser() {
+        return new ProtoJsonParser(JsonFormat.parser().usingTypeRegistry(types()));
     }
 
     /** The printer of {@link #jsonParser}'s JSON. */
