@@ -86,14 +86,21 @@ class Mechanism:
 
 def mechanisms() -> list[Mechanism]:
     """Every mechanism of every language that says it serves a user's schema: the Python ones, and each
-    native manifest entry with a server, a per-schema build and no blanket `user_lacks` "any"."""
+    native manifest entry with a server, a per-schema build and no blanket `user_lacks` "any", each
+    judged by the Python client where Python speaks its protocol (connect-go's Connect it does not),
+    and by its own language's client where it has one."""
+    from rpcarena import contenders  # the registry, which imports this package
+
     found = [Mechanism(m, PYTHON) for m in PYTHON_MECHANISMS]
     for language, worker in sorted(workers().items()):
         if not worker.builds_schemas:
             continue
         for entry in worker.entries:
             if entry.server and entry.protocol != FLOOR_PROTOCOL and "any" not in entry.user_lacks:
-                found.append(Mechanism(entry.id, language, (PYTHON, language) if entry.client else (PYTHON,)))
+                python = (PYTHON,) if contenders.python_client_ids(entry.protocol) else ()
+                clients = python + ((language,) if entry.client else ())
+                if clients:
+                    found.append(Mechanism(entry.id, language, clients))
     return found
 
 
@@ -145,12 +152,12 @@ def run_case(case: Case, folder: Path, chosen: list[Mechanism], scratch: Path,
         return {m.id: Verdict(UNAVAILABLE, NO_IMPORT_PATH) for m in chosen}
     unbuilt = unbuilt or Unbuilt()
     outcomes = unbuilt.of(case.schema, chosen)
-    outcomes.update(_run(case, folder, [m.id for m in chosen if (m.id, PYTHON) not in outcomes], PYTHON,
-                         scratch / "py.json"))
+    judged_by_python = [m.id for m in chosen if PYTHON in m.clients and (m.id, PYTHON) not in outcomes]
+    outcomes.update(_run(case, folder, judged_by_python, PYTHON, scratch / "py.json") if judged_by_python else {})
     unbuilt.learn(case.schema, outcomes)
     for language in sorted({m.language for m in chosen} - {PYTHON}):
         own = [m.id for m in chosen if m.language == language and language in m.clients
-               and outcomes[(m.id, PYTHON)].status in (OK, FAILED)]
+               and outcomes.get((m.id, PYTHON), Outcome(OK)).status in (OK, FAILED)]  # no Python client: its own
         if own:
             outcomes.update(_run(case, folder, own, language, scratch / f"{language}.json"))
     return {m.id: verdict([outcomes[(m.id, c)] for c in m.clients if (m.id, c) in outcomes], m.clients)
