@@ -442,7 +442,7 @@ def test_list_fits_a_narrow_terminal_without_cutting_words(width):
     assert done.returncode == 0 and max(len(line) for line in lines) <= width
     assert not [line for line in lines if "…" in line], done.stdout
     detail = cli("list", "grpc-go", env={**os.environ, "COLUMNS": str(width)})
-    assert "clients: py, go, java, rust" in detail.stdout  # a contender's clients, whole, in its detail
+    assert "clients: py, go, java, node, rust" in detail.stdout  # a contender's clients, whole, in its detail
 
 
 @pytest.mark.parametrize("width", [80, 100])

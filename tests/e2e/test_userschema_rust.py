@@ -121,5 +121,5 @@ def test_one_way_streams_between_rust_go_and_python_every_reply_checked(rust, tm
     then the Rust client expecting another reply (or one reply more) counts every call wrong."""
     buildable("go")
     served = [("grpc-tonic", "rust"), ("grpc-tonic", "py"), ("grpc-go", "rust")]
-    one_way_served(tmp_path, method, "grpc-tonic,grpc-go", "rust,py", served, timeout=900)
+    one_way_served(tmp_path, method, "grpc-tonic,grpc-go", "rust,py", served)
     assert one_way_wrong(tmp_path, method, ["grpc-tonic"], ["rust"]) == {"grpc-tonic": {"wrong_answer": 5}}

@@ -110,9 +110,10 @@ class Judge:
 
 
 def of(method: str) -> Judge | None:
-    """The judge of a method of the user's schema, or None for the arena's own."""
-    info = schema.methods()[method]
-    return Judge(schema.message_class(info.response)) if info.user else None
+    """The judge of a method of the user's schema, or None for the arena's own and for what names no
+    method of a schema (a target's HTTP method, 'GET': its replies are judged by its checks)."""
+    info = schema.methods().get(method)
+    return Judge(schema.message_class(info.response)) if info is not None and info.user else None
 
 
 def _text(data: dict[str, Any]) -> str | None:

@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import grpc from "@grpc/grpc-js";
 import { equivalent } from "../equal.js";
-import { MAX_REQUEST_BYTES, idleTimeoutMs } from "../limits.js";
+import { MAX_REQUEST_BYTES, idleTimeoutMs, withBacklog } from "../limits.js";
 import { answerer, Refused } from "../semantics.js";
 import { arenaSchema, methodsOf, method as methodNamed, SERVICE } from "../schema.js";
 import { requestPairs, UsageError } from "../spec.js";
@@ -115,10 +115,11 @@ function registerUser(server, user) {
 // listen and stop of the serve command, over a grpc-js server with its services added.
 export function serving(server) {
   return {
-    listen: (host, port) => new Promise((resolve, reject) => {
+    // grpc-js has no backlog option: its listen is given the system's (withBacklog)
+    listen: (host, port) => withBacklog(() => new Promise((resolve, reject) => {
       const address = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
       server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
-    }),
+    })),
     stop: () => server.forceShutdown(), // a graceful stop would wait for the clients' open streams
   };
 }

@@ -6,7 +6,7 @@ import Fastify from "fastify";
 import { Client } from "undici";
 import { equivalent } from "../equal.js";
 import { parseJSON, stringifyJSON } from "../json.js";
-import { MAX_REQUEST_BYTES, idleTimeoutMs } from "../limits.js";
+import { MAX_REQUEST_BYTES, idleTimeoutMs, listenBacklog } from "../limits.js";
 import { answerer, Refused } from "../semantics.js";
 import { arenaSchema, holdsInt64, methodsOf, method as methodNamed, SERVICE } from "../schema.js";
 import { requestPairs, UsageError } from "../spec.js";
@@ -70,7 +70,7 @@ export function newServer() {
   }
   return {
     listen: async (host, port) => {
-      await app.listen({ host, port });
+      await app.listen({ host, port, backlog: listenBacklog() });
       return app.server.address().port;
     },
     stop: () => app.close(),

@@ -5,7 +5,7 @@
 // of the length a header announces), and a connection idle for the idle timeout is closed. Reading
 // pauses while a peer leaves its echoes untaken, so such a peer goes idle and is closed too.
 import net from "node:net";
-import { MAX_REQUEST_BYTES, idleTimeoutMs } from "../limits.js";
+import { MAX_REQUEST_BYTES, idleTimeoutMs, listenBacklog } from "../limits.js";
 import { UsageError } from "../spec.js";
 import { CallError, kindOf } from "./errors.js";
 
@@ -46,12 +46,21 @@ export const servesUser = true;
 export function newServer() {
   const idle = idleTimeoutMs();
   const server = net.createServer({ noDelay: true }, (socket) => {
-    socket.setTimeout(idle, () => socket.destroy());
+    // One deadline a request: a connection that has answered nothing for the idle timeout is
+    // closed, however its bytes trickle in (socket.setTimeout restarts at every byte received).
+    let deadline;
+    const arm = () => {
+      clearTimeout(deadline);
+      deadline = setTimeout(() => socket.destroy(), idle);
+    };
+    arm();
+    socket.on("close", () => clearTimeout(deadline));
     const framer = new Framer(MAX_REQUEST_BYTES, (frame) => {
       if (!socket.write(frame)) { // the peer is not taking its echoes: read no more until it does
         socket.pause();
         socket.once("drain", () => socket.resume());
       }
+      arm();
     });
     socket.on("data", (chunk) => framer.push(chunk) || socket.destroy());
     socket.on("error", () => {});
@@ -59,7 +68,7 @@ export function newServer() {
   return {
     listen: (host, port) => new Promise((resolve, reject) => {
       server.once("error", reject);
-      server.listen({ host, port }, () => resolve(server.address().port));
+      server.listen({ host, port, backlog: listenBacklog() }, () => resolve(server.address().port));
     }),
     stop: () => new Promise((resolve) => {
       server.close(() => resolve());
