@@ -82,7 +82,7 @@ from rpcarena.process.placement import Placement, plan  # noqa: E402
 from rpcarena.process.server_process import ServerProcess  # noqa: E402
 from rpcarena.targets import build as target_build  # noqa: E402
 from rpcarena.targets import native as target_native  # noqa: E402
-from rpcarena.targets.cells import Gate, TargetCells  # noqa: E402
+from rpcarena.targets.cells import TargetCells  # noqa: E402
 
 PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the
@@ -226,7 +226,7 @@ def _target_specs(contender, client: str, address: str, connections: int, config
         group = {"kind": "http", "address": f"http://{address}/arena/{workload.method}",
                  "body": json.dumps(request), "expect_json": checks}
     target = target_build.build(group, contender.id, 1, config.timeout_ms / 1000)
-    plan_ = Plan(target, client, target.workload, connections, 0, TargetCells(target, Gate(None)))
+    plan_ = Plan(target, client, target.workload, connections, 0, TargetCells(target))
     return target_native.driver_specs(target, plan_, config)
 
 
