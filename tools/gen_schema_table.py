@@ -21,6 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from rpcarena.cli import stop_signals
+from rpcarena.errors import Stop
+from rpcarena.process import leftovers
 from rpcarena.userschema import conformance
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +62,8 @@ def main() -> int:
 
 def measured(chosen: list[conformance.Mechanism], features: set[str] | None) -> list[Row]:
     started, rows = time.monotonic(), []
-    with tempfile.TemporaryDirectory(prefix="rpcarena-conformance-") as scratch:
+    # named as every folder rpcarena makes (its pid in it), so a killed tool's folder is swept
+    with tempfile.TemporaryDirectory(prefix=leftovers.name("folder", "conformance", "")) as scratch:
         for case, verdicts in conformance.run_corpus(CORPUS, chosen, Path(scratch), features):
             rows.append((case, verdicts))
             shown = ", ".join(f"{m}: {v.mark}" for m, v in verdicts.items())
@@ -83,4 +87,8 @@ def write(text: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        with stop_signals():  # SIGTERM and SIGHUP end it as Ctrl-C does: its scratch folder removed
+            sys.exit(main())
+    except Stop as stop:
+        sys.exit(f"stopped by signal {stop}: nothing written")
