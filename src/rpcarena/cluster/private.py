@@ -7,8 +7,8 @@ authentication: a key and a self-signed certificate made for this run alone (Das
 a client without them is refused at the handshake. The processes that cannot be handed them in
 memory (the testbed's, started with `ip netns exec`) read them from files in a folder made with
 `mkdtemp` (0700, a name no one can guess or plant first), which also holds Dask's scratch space
-in place of the shared `/tmp/dask-scratch-space`. The folder is removed when the cluster stops;
-its name carries rpcarena's pid, so what a kill -9 leaves is swept at the next start.
+in place of the shared `/tmp/dask-scratch-space`. The folder is removed when the cluster stops,
+and after a kill -9 of rpcarena by a watcher that outlives it (`leftovers.removed_when_gone`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ class Private:
     def __init__(self) -> None:
         self.folder = Path()
         self.security: Any = None
+        self._let_go: Callable[[], None] = lambda: None
 
     def __enter__(self) -> Private:
         try:
@@ -42,6 +44,7 @@ class Private:
             raise UsageError("a cluster rpcarena starts speaks TLS, which needs cryptography: "
                              "pip install 'rpcarena[cluster]' (make setup installs it)") from None
         self.folder = Path(tempfile.mkdtemp(prefix=leftovers.name("folder", "dask", "")))
+        self._let_go = leftovers.removed_when_gone(self.folder)  # kill -9 of rpcarena too
         self.security = security
         for name, text in zip(_FILES, (security.tls_ca_file, security.tls_worker_cert, security.tls_worker_key),
                               strict=True):
@@ -82,6 +85,8 @@ class Private:
         if self.folder != Path():
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = Path()
+            self._let_go()
+            self._let_go = lambda: None
 
     def __exit__(self, *exc: object) -> None:
         self.close()

@@ -84,6 +84,33 @@ def remove_all() -> None:
 atexit.register(remove_all)
 
 
+def removed_when_gone(path: Path) -> Callable[[], None]:
+    """Remove `path` however this process ends, kill -9 included, without waiting for the next
+    start's sweep: a watcher (`sh`, in a session of its own so that Ctrl-C does not reach it) holds
+    the read end of a pipe only this process writes to, and removes `path` when it closes, which
+    the kernel does at this process's end. The returned `let_go`, called once the owner removed
+    `path` itself, ends the watcher."""
+    read, write = os.pipe()
+    try:
+        watcher = subprocess.Popen(["sh", "-c", 'cat >/dev/null; exec rm -rf -- "$1"', "sh", str(path)], stdin=read,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        os.close(write)
+        return lambda: None  # no shell: the next start's sweep removes it after a kill -9
+    finally:
+        os.close(read)
+
+    def let_go() -> None:
+        os.close(write)
+        try:
+            watcher.wait(TOOL_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            watcher.kill()
+            watcher.wait()
+
+    return let_go
+
+
 def _dead(name: str) -> bool:
     pid = owner(name)
     return pid is not None and pid != os.getpid() and not psutil.pid_exists(pid)
