@@ -132,8 +132,9 @@ def _inner(field: Any) -> Any:
 
 
 def _extensions(message: Any) -> list[Any]:
+    """A message's extensions by field number (the pool's own order depends on what was loaded first)."""
     pool = message.file.pool
-    return list(pool.FindAllExtensions(message)) if message.extension_ranges else []
+    return sorted(pool.FindAllExtensions(message), key=lambda e: e.number) if message.extension_ranges else []
 
 
 def real_oneofs(message: Any) -> list[Any]:
