@@ -15,7 +15,15 @@ import pytest
 
 from rpcarena.results import load
 from tests.conftest import popen_cli, wait_for
-from tests.e2e.test_fault_drill import DRILL_TIMEOUT_S, Watch, _need_root, _nothing_left, _one_line, _processes
+from tests.e2e.test_fault_drill import (
+    DRILL_TIMEOUT_S,
+    Watch,
+    _measuring,
+    _need_root,
+    _nothing_left,
+    _one_line,
+    _processes,
+)
 from tests.helpers.processes import connected
 
 LONG = ("--duration", "300s", "--warmup", "0")
@@ -43,8 +51,10 @@ def test_a_dead_or_stopped_helper_fails_its_cell_and_stops_the_run(helper, sig, 
     watch = Watch(cli)
     try:
         wait_for(lambda: _processes(cli, "rpcarena.worker.drive"), 180)
-        # drivers start before the server and its helpers are up: the helper once calls pass through it
-        found = wait_for(lambda: next((p for p in _processes(cli, marker) if connected(p.pid)), None), 180)
+        # drivers start before the server and its helpers are up: the helper once a driver reached
+        # the server through it (the delay line and Redis hold no TCP connection of their own)
+        wait_for(lambda: _measuring(cli, contender), 180)
+        found = sorted(_processes(cli, marker), key=lambda p: not connected(p.pid))[0]  # HAProxy's worker
         found.send_signal(sig)
     finally:
         code, stderr = watch.finish(DRILL_TIMEOUT_S)

@@ -230,11 +230,12 @@ def test_a_grpc_error_is_one_line_in_the_results(health, tmp_path):
     done = cli("target", "--grpc", address, "--method", "grpc.health.v1.Health/Check", "--proto", proto,
                "--data", '{"service": "nobody"}', "--max-error-rate", "100%", "--calls", "10", *FAST,
                "--out", str(out))
-    assert done.returncode == 0, done.stderr
+    # every call failed: the cell fails however high the allowed error rate, and keeps its errors
+    assert done.returncode == 1, done.stderr
     (cell,) = load(out).cells
-    assert cell.errors == {"status_not_found": 10}
+    assert cell.status == "failed" and cell.errors == {"status_not_found": 10}
     assert cell.error_examples["status_not_found"] == "NOT_FOUND"  # grpcio's health says no details
-    assert "_InactiveRpcError" not in done.stderr
+    assert "_InactiveRpcError" not in done.stderr and "e.g. status_not_found: NOT_FOUND;" in done.stderr
 
 
 PROTO = str(ROOT / "proto" / "arena.proto")
