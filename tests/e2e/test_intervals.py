@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from hdrh.log import HistogramLogReader
@@ -28,6 +28,7 @@ from rpcarena.errors import UsageError
 from rpcarena.orchestration.live import LiveSeries
 from rpcarena.results import Cell, load
 from tests.conftest import cli
+from tests.helpers.http_server import QuietHTTPServer
 
 pytestmark = pytest.mark.serial  # timing-sensitive: a stall must fall in its interval
 
@@ -71,7 +72,7 @@ class Stalling(BaseHTTPRequestHandler):
 
 def _serve(delay_s: float):
     handler = type("Handler", (Stalling,), {"delay_s": delay_s, "last": 0.0, "first": 0.0, "stalled": False})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, handler
 

@@ -57,10 +57,12 @@ def _interrupt(cli: subprocess.Popen) -> None:
 def test_a_stall_shows_in_the_corrected_histogram_only(tmp_path, client):
     out = tmp_path / "r.json"
     cli = popen_cli("run", "--contender", "grpc-go", "--client", client, "--workload", "usp.int32",
-                    "--rate", str(RATE), "--duration", "4s", "--warmup", "0", "--warmup-max", "0", "--out", str(out))
+                    "--rate", str(RATE), "--duration", "6s", "--warmup", "0", "--warmup-max", "0", "--out", str(out))
     try:
         server = wait_for(lambda: _server_and_driver(psutil.Process(cli.pid), "grpc-go"), timeout_s=120)
-        time.sleep(WARMUP_S[client] + 1.0)  # into the measured phase
+        # into the measured phase, 2 s after its start (a loaded machine starts a JVM's calls a
+        # second or more after its connection) and 4 s before its end
+        time.sleep(WARMUP_S[client] + 2.0)
         server.suspend()  # the server stalls once, for STALL_S
         time.sleep(STALL_S)
         server.resume()

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 from concurrent import futures
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -21,6 +21,7 @@ from rpcarena.process.children import free_port
 from rpcarena.results import load
 from rpcarena.targets import template
 from tests.conftest import ROOT, cli
+from tests.helpers.http_server import QuietHTTPServer
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.2s")
@@ -77,7 +78,7 @@ class Items(BaseHTTPRequestHandler):
 @pytest.fixture
 def items():
     Items.seen = set()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Items)
+    server = QuietHTTPServer(("127.0.0.1", 0), Items)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
