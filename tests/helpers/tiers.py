@@ -34,6 +34,7 @@ from rpcarena.cluster import cells as cluster_cells
 from rpcarena.cluster import engine as cluster_engine
 from rpcarena.cluster import targets as cluster_targets
 from rpcarena.cluster import testbed
+from rpcarena.cluster.private import Private
 from rpcarena.network import proxy
 from rpcarena.network.link import Link
 from rpcarena.orchestration import contender_cells
@@ -59,7 +60,7 @@ STARTS_METHOD = object()  # what such a method call reads as
 STARTS: tuple[Any, ...] = (
     subprocess, multiprocessing, cli.run_cli, cli.popen_cli, ServerProcess, Child, measure, Phase, RedisStore,
     proxy.Haproxy, Link, testbed.Testbed, cluster_engine.Engine, cluster_cells.ClusterCells, cluster_cells.shared,
-    Worker.ensure_built, conformance.run_corpus, STARTS_METHOD,
+    Worker.ensure_built, conformance.run_corpus, Private, STARTS_METHOD,
 )
 DEBUG_OPTION = "--debug-mode"  # a measuring command that makes its cells up (orchestration.debug_cells)
 STARTING_MODULES = ("distributed",)  # Dask: its clusters start worker processes
