@@ -12,11 +12,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from rpcarena import cluster_spec
+from rpcarena.contract import ARRIVALS
 from rpcarena.errors import UsageError
 from rpcarena.network import link
 from rpcarena.network.proxy import VIAS
 from rpcarena.process.placement import POLICIES
-from rpcarena.worker.pacer import ARRIVALS
 
 _UNITS = {"ms": 1e-3, "s": 1.0, "m": 60.0, "min": 60.0, "us": 1e-6, "h": 3600.0}
 # a part of a duration; several make a compound one, as Go's time.ParseDuration reads them ("1m30s")

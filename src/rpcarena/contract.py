@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 from rpcarena.errors import WorkerError
 
@@ -111,6 +112,34 @@ def _checked(what: str, name: str, value: Any, meta: Any) -> Any:
     return float(cast(float, value)) if meta["json"] == "number" else value  # 1 where 1.0 is due
 
 
+class RunOptions(Protocol):
+    """The run's options every driver of a cell is told: `config.RunConfig`'s, typed here because the
+    contract sits below the config (a run option that reaches the drivers is read in `for_cell` only)."""
+
+    @property
+    def warmup_s(self) -> float: ...
+    @property
+    def warmup_max_s(self) -> float | None: ...
+    @property
+    def calls(self) -> int | None: ...
+    @property
+    def duration_s(self) -> float | None: ...
+    @property
+    def whole_timeout_ms(self) -> int: ...
+    @property
+    def sample_limit(self) -> int: ...
+    @property
+    def interval_s(self) -> float: ...
+    @property
+    def connections(self) -> int | None: ...
+    @property
+    def rate_per_s(self) -> float | None: ...
+    @property
+    def rate_stages(self) -> list[dict[str, float]] | None: ...
+    @property
+    def arrival(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class DriveSpec(Document):
     """What a driver is asked to do: one cell's measured phase against one target."""
@@ -163,6 +192,37 @@ class DriveSpec(Document):
     # compiler is quiet, and no longer than this (its manifest's max_warmup_s); its "warm" line says
     # how long it took. None: warmup_s it is. Drivers without a JIT read it and warm up for warmup_s.
     warmup_max_s: float | None = field(default=None, metadata=kind("number", nullable=True))
+
+    @classmethod
+    def for_cell(cls, run: RunOptions, *, contender: str, target: str, method: str, requests: Sequence[Any],
+                 responses: Sequence[Any], clients: int, least_warmup_s: float = 0.0,
+                 told_warmup_max: bool = False, own_warmup_max_s: float | None = None,
+                 **only_some: Any) -> DriveSpec:
+        """The one spec of a cell's drivers: what is called (`contender`, the driver's id in the results:
+        a Python driver's subject, a native driver's manifest entry), the run's options, and what only
+        some drivers are told (`only_some`: mode, client, sync, external, schema_b64, payloads_b64).
+
+        A JIT (the JVM) is not warm after a short warm-up, on either side: `least_warmup_s` is the
+        least its manifest says is honest. A driver `told_warmup_max` (a native contender's) may warm
+        up past that while its compiler is busy, until --warmup-max or else `own_warmup_max_s` (its
+        manifest's max_warmup_s), never less than its warm-up.
+        """
+        warmup_s = max(run.warmup_s, least_warmup_s)
+        most = run.warmup_max_s if run.warmup_max_s is not None else own_warmup_max_s
+        return cls(contender=contender, target=target, method=method, requests=list(requests),
+                   responses=list(responses), clients=clients, warmup_s=warmup_s, calls=run.calls,
+                   duration_s=run.duration_s, timeout_ms=run.whole_timeout_ms, sample_limit=run.sample_limit,
+                   interval_s=run.interval_s, connections=run.connections, rate_per_s=run.rate_per_s,
+                   stages=run.rate_stages, arrival=run.arrival,
+                   warmup_max_s=max(float(most), warmup_s) if told_warmup_max and most is not None else None,
+                   **only_some)
+
+    @classmethod
+    def for_probe(cls, *, contender: str, target: str, method: str, requests: Sequence[Any],
+                  responses: Sequence[Any], timeout_ms: int, external: dict[str, Any]) -> DriveSpec:
+        """One checked call before measuring (a target's native driver's first): no run options."""
+        return cls(contender=contender, target=target, method=method, requests=list(requests),
+                   responses=list(responses), calls=1, timeout_ms=timeout_ms, sample_limit=1, external=external)
 
     def validate(self) -> None:
         if self.contract != VERSION:

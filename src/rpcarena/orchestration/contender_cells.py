@@ -247,26 +247,19 @@ def driver_specs(p: Plan, contender: Contender, config: RunConfig, address: str)
 def drive_spec(p: Plan, contender: Contender, config: RunConfig, address: str,
                client: native.NativeContender | None) -> DriveSpec:
     """What a contender cell's drivers are asked to do, wherever they run (here, or on a cluster's
-    nodes, which pick their own argv for it); `client` is the plan's `native_client`."""
-    spec = DriveSpec(
-        contender=contender.id, target=address, method=p.workload.method, requests=p.workload.requests,
-        responses=p.workload.responses, clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
-        duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
-        interval_s=config.interval_s, connections=config.connections,
-        rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, mode=p.workload.mode,
-        schema_b64=schema.user_set_b64() if schema.methods()[p.workload.method].user else None)
-    # A JIT (the JVM) is not warm after a short warm-up, on either side: its manifest sets the least
-    # that is honest, and the most a driver with a JIT may warm up while its compiler is still busy.
-    spec = spec.but(warmup_s=max(config.warmup_s, _least_warmup_s(contender), _least_warmup_s(client)))
-    if client is None:
-        return spec.but(client=p.client)
-    worker = client.worker
-    most = config.warmup_max_s if config.warmup_max_s is not None else worker.manifest.get("max_warmup_s")
-    spec = spec.but(contender=client.id, sync=bool(worker.manifest.get("drive_sync")),
-                    warmup_max_s=None if most is None else max(float(most), spec.warmup_s))
-    if contender.protocol == "tcp-raw":
-        spec = spec.but(payloads_b64=_payloads(p.workload))
-    return spec
+    nodes, which pick their own argv for it); `client` is the plan's `native_client`. Python drivers
+    are told which Python client; a native driver is named by its own id, told whether to sync, how
+    long its JIT may warm up, and tcp-raw's requests encoded."""
+    workload = p.workload
+    manifest = client.worker.manifest if client else {}
+    return DriveSpec.for_cell(
+        config, contender=client.id if client else contender.id, target=address, method=workload.method,
+        requests=workload.requests, responses=workload.responses, clients=p.clients, mode=workload.mode,
+        least_warmup_s=max(_least_warmup_s(contender), _least_warmup_s(client)),
+        told_warmup_max=client is not None, own_warmup_max_s=manifest.get("max_warmup_s"),
+        client=None if client else p.client, sync=bool(manifest.get("drive_sync")),
+        payloads_b64=_payloads(workload) if client and contender.protocol == "tcp-raw" else None,
+        schema_b64=schema.user_set_b64() if schema.methods()[workload.method].user else None)
 
 
 def _least_warmup_s(side: Contender | None) -> float:

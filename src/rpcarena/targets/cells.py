@@ -70,10 +70,6 @@ def driver_specs(target: Target, p: Plan, config: RunConfig) -> list[DriverSpec]
 
 def drive_spec(target: Target, p: Plan, config: RunConfig) -> DriveSpec:
     """What the Python drivers of a target's cell are asked, wherever they run."""
-    return DriveSpec(
-        contender=target.id, target=target.address, method=target.method, requests=list(target.requests),
-        responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
-        duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
-        interval_s=config.interval_s, connections=config.connections,
-        rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival, client="py",
-        external=native.external(target, config))
+    return DriveSpec.for_cell(config, contender=target.id, target=target.address, method=target.method,
+                              requests=target.requests, responses=target.checks, clients=p.clients, client="py",
+                              external=native.external(target, config))

@@ -91,13 +91,9 @@ def drive_spec(target: Target, p: Plan, config: RunConfig) -> DriveSpec:
     """What the native driver of `p.client` is asked (its manifest read, nothing built: on a
     cluster, each node builds its own driver)."""
     worker, entry = _worker(p.client)
-    return DriveSpec(
-        contender=entry.id, target=target.address, method=target.method, requests=list(target.requests),
-        responses=list(target.checks), clients=p.clients, warmup_s=config.warmup_s, calls=config.calls,
-        duration_s=config.duration_s, timeout_ms=config.whole_timeout_ms, sample_limit=config.sample_limit,
-        rate_per_s=config.rate_per_s, stages=config.rate_stages, arrival=config.arrival,
-        interval_s=config.interval_s, external=external(target, config), connections=config.connections,
-        sync=bool(worker.manifest.get("drive_sync")))
+    return DriveSpec.for_cell(config, contender=entry.id, target=target.address, method=target.method,
+                              requests=target.requests, responses=target.checks, clients=p.clients,
+                              external=external(target, config), sync=bool(worker.manifest.get("drive_sync")))
 
 
 def driver_argv(client: str) -> list[str]:
@@ -136,9 +132,9 @@ def probe(target: Target, client: str, timeout_ms: int, max_error_rate: float = 
     the Python client's first call is (`target.first_call_failed`)."""
     reachable(target)
     worker, entry = _worker(client)
-    spec = DriveSpec(contender=entry.id, target=target.address, method=target.method,
-                     requests=list(target.requests[:1]), responses=list(target.checks[:1]), calls=1,
-                     timeout_ms=timeout_ms, sample_limit=1, external=target.description)
+    spec = DriveSpec.for_probe(contender=entry.id, target=target.address, method=target.method,
+                               requests=target.requests[:1], responses=target.checks[:1], timeout_ms=timeout_ms,
+                               external=target.description)
     try:
         done = subprocess.run(worker.argv("drive"), input=spec.to_line(), capture_output=True, text=True,
                               timeout=timeout_ms / 1000 + PROBE_GRACE_S, check=False)

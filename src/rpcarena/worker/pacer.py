@@ -15,7 +15,8 @@ import threading
 import time
 from collections.abc import Iterator
 
-ARRIVALS = ("constant", "poisson")
+from rpcarena.contract import ARRIVALS
+
 # The last stretch before a call is due is spun (yielding the GIL), not slept: a sleep wakes up
 # late by the thread's timer slack (50 us by default) and by the scheduler's wake-up.
 SPIN_NS = 150_000
