@@ -15,12 +15,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rpcarena import contenders, environment
-from rpcarena.analysis.intervals import LiveInterval
+from rpcarena import environment
 from rpcarena.config import RunConfig
 from rpcarena.errors import ArenaError, HelperLost, Interrupted, Stop, ThresholdAborted, UnavailableError
 from rpcarena.orchestration import error_gate
-from rpcarena.orchestration.context import OpenContext, RunContext, open_context
+from rpcarena.orchestration.context import OnInterval, OpenContext, RunContext, open_context
 from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.plan import Plan
 from rpcarena.process import children
@@ -34,7 +33,7 @@ class Arena:
 
     def __init__(self, config: RunConfig, plans: Sequence[Plan], on_cell: OnCell | None = None,
                  context: OpenContext = open_context, results: Results | None = None,
-                 on_interval: Callable[[LiveInterval], None] | None = None) -> None:
+                 on_interval: OnInterval | None = None) -> None:
         self.config = config
         self.on_interval = on_interval  # the running cell's intervals as they close (a live line)
         self.plans = list(plans)
@@ -132,7 +131,7 @@ def cell_of(p: Plan, config: RunConfig, started: str, m: Measurement | None = No
     place a cell's fields are written, so every runner's cells read alike."""
     cell = Cell(contender=p.subject.id, client=p.client, workload=p.workload.id, method=p.workload.method,
                 clients=p.clients, trial=p.trial, protocol=p.subject.protocol, language=p.subject.language,
-                client_language=contenders.client_language(p.client), rate_per_s=config.rate_per_s,
+                client_language=p.client_language, rate_per_s=config.rate_per_s,
                 link=config.link, via=config.via, stages=[dict(s) for s in config.rate_stages or []],
                 interval_s=config.interval_s, connections=config.connections,
                 started=started, status=status, reason=reason)
