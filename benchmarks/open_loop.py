@@ -101,7 +101,8 @@ def rpcarena_once(client: str, rate: float | None, clients: int, setup: Setup) -
     contender = contenders.get(SERVER)
     config = RunConfig(contenders=[SERVER], workloads=[WORKLOAD], clients=[clients], duration_s=setup.duration_s,
                        warmup_s=setup.warmup_s, rate_per_s=rate)
-    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], clients, 0, CONTENDER_CELLS)
+    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], clients, 0, CONTENDER_CELLS,
+             contenders.client_language(client))
     with ServerProcess(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
         before = contention.read(None)

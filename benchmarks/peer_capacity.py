@@ -193,7 +193,8 @@ def native_once(server_id: str, client: str, level: Level, setup: Setup) -> Meas
     connections = level.clients
     config = RunConfig(contenders=[server_id], workloads=[WORKLOAD], clients=[connections],
                        duration_s=setup.duration_s, warmup_s=setup.warmup_s, connections=level.shared)
-    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], connections, 0, CONTENDER_CELLS)
+    p = Plan(contender, client, seeds.WORKLOADS[WORKLOAD], connections, 0, CONTENDER_CELLS,
+             contenders.client_language(client))
     with ServerProcess(contender, "127.0.0.1", setup.placement.server, setup.logs / "server.log") as server:
         server.start()
         specs = (_target_specs(contender, TARGETS[client], server.target, connections, config) if client in TARGETS
@@ -226,7 +227,8 @@ def _target_specs(contender, client: str, address: str, connections: int, config
         group = {"kind": "http", "address": f"http://{address}/arena/{workload.method}",
                  "body": json.dumps(request), "expect_json": checks}
     target = target_build.build(group, contender.id, 1, config.timeout_ms / 1000)
-    plan_ = Plan(target, client, target.workload, connections, 0, TargetCells(target))
+    plan_ = Plan(target, client, target.workload, connections, 0, TargetCells(target),
+                 contenders.client_language(client))
     return target_native.driver_specs(target, plan_, config)
 
 

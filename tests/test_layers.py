@@ -27,7 +27,7 @@ LAYERS = (
     "userschema.conformance",  # the conformance corpus run through `rpcarena run` processes, judged
     "targets",  # the clients of a target, chosen from its description (the runner's modules come later)
     "worker", "suites", "seeds",
-    "worker.serve",  # the Python server process's entry: imports the seeds, which register handlers
+    "worker.serve",  # the Python server process's entry: registers the seeds' handlers with its servers
     "orchestration",
     "targets.target", "targets.build", "targets.native", "targets.cells",  # a target as the arena runs it
     "cluster", "report", "commands", "cli", "__main__",

@@ -1,8 +1,8 @@
 """The workloads: which operation is called, with which deterministic payloads.
 
 A workload is data over one operation of proto/arena.proto. Each seed's workloads
-live in `rpcarena/seeds/<seed>/workloads.py`; adding a workload is one
-`register(...)` call there, and importing `rpcarena.seeds` registers them all, in
+live in `rpcarena/seeds/<seed>/workloads.py`; adding a workload is one `Workload(...)`
+in its `WORKLOADS` there, and `rpcarena.seeds` adds them all to the registry, in
 the seeds' order. Payloads are canonical dicts (the proto JSON mapping with proto
 field names, int64 as numbers); expected responses come from
 `rpcarena.protocol.semantics`, or from the workload's own `reference`.
@@ -96,15 +96,19 @@ def _encoded(message: str, data: dict | list[dict]) -> int:
     return len(json_format.ParseDict(data, schema.message_class(message)()).SerializeToString())
 
 
-WORKLOADS: dict[str, Workload] = {}  # filled by importing rpcarena.seeds
+WORKLOADS: dict[str, Workload] = {}  # the seeds' (`rpcarena.seeds`), then a user's schema's
+
+
+def add(workload: Workload) -> None:
+    if workload.id in WORKLOADS:
+        raise ValueError(f"workload {workload.id!r} registered twice")
+    WORKLOADS[workload.id] = workload
 
 
 def register(id: str, method: str, description: str, make_requests: Callable[[], list[dict]],
              mode: str = "unary", needs: tuple[Need, ...] = (),
              reference: Callable[[dict], dict] | None = None) -> None:
-    if id in WORKLOADS:
-        raise ValueError(f"workload {id!r} registered twice")
-    WORKLOADS[id] = Workload(id, method, description, make_requests, mode, needs, reference)
+    add(Workload(id, method, description, make_requests, mode, needs, reference))
 
 
 def _unmatched(pattern: str) -> str:

@@ -28,7 +28,8 @@ from rpcarena.config import RunConfig
 from rpcarena.contract import DriveResult
 from rpcarena.errors import UsageError
 from rpcarena.network import link, wire
-from rpcarena.orchestration.arena import Arena, cell_of
+from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.cell import cell_of
 from rpcarena.process.server_process import Usage
 from tests.conftest import command_of, descendants, popen_cli, wait_for
 

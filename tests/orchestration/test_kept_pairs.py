@@ -22,7 +22,7 @@ from rpcarena.process.server_process import ServerProcess
 
 def _plan(trial: int) -> Plan:
     return Plan(contenders.get("tcp-raw"), "java", seeds.WORKLOADS["usp.int32"], 1, trial,
-                contender_cells.CONTENDER_CELLS)
+                contender_cells.CONTENDER_CELLS, "java")
 
 
 def _starter(tmp_path, started: list[ServerProcess]):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib.util
 import logging
 import os
 import socket
@@ -300,11 +301,9 @@ def _reachable(address: str) -> None:
 
 
 def _ssh_cluster(hosts: tuple[str, ...]) -> Any:
-    try:
-        import asyncssh  # noqa: F401 - SSHCluster needs it; say so before it fails deeper
-        from distributed import SSHCluster
-    except ImportError:
-        raise UsageError("--cluster ssh:... needs asyncssh: pip install asyncssh") from None
+    if importlib.util.find_spec("asyncssh") is None:  # SSHCluster needs it: say so before it fails deeper
+        raise UsageError("--cluster ssh:... needs asyncssh: pip install asyncssh")
+    from distributed import SSHCluster
     # The scheduler on the first host, one worker on each host; names are the hosts.
     return SSHCluster([hosts[0], *hosts], connect_options={"known_hosts": None},
                       worker_options={"nthreads": 2}, scheduler_options={"port": 0, "dashboard": False})

@@ -3,67 +3,73 @@
 A contender knows how to start its server (as a fresh process) and, for Python
 contenders, how a Python client calls it. Native contenders (Go, Rust, Java)
 come from the manifests of `workers/*/worker.json` through `rpcarena.contenders.native`.
-Adding a Python contender is one module plus one line in `_PYTHON` below.
+Adding a Python contender is one module plus, below, its import and its line in `_PYTHON` (and in
+`_PYTHON_CLIENTS` for a new protocol).
 """
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 
 from rpcarena import clients
-from rpcarena.contenders import native
-from rpcarena.contenders.base import Client, Contender
+from rpcarena.contenders import (
+    grpc_py,
+    grpc_py_aio,
+    native,
+    proto_frames,
+    rest_fastapi,
+    rpyc_py,
+    tagless,
+    tcp_raw,
+    thrift_py,
+    typed_json,
+)
+from rpcarena.contenders.base import Client, Contender, PythonContender
 from rpcarena.errors import UsageError
 from rpcarena.suggest import did_you_mean
 
 __all__ = ["Client", "Contender", "all_contenders", "client_language", "get", "python_client"]
 
-# id -> "module:Class"; the order is the order of 'rpcarena list'.
-_PYTHON = {
-    "tcp-raw": "rpcarena.contenders.tcp_raw:TcpRaw",
-    "grpc-py": "rpcarena.contenders.grpc_py:GrpcPy",
-    "grpc-py-aio": "rpcarena.contenders.grpc_py_aio:GrpcPyAio",
-    "rpyc": "rpcarena.contenders.rpyc_py:Rpyc",
-    "rpyc-tuple": "rpcarena.contenders.rpyc_py:RpycTuple",
-    "rpyc-nodelay": "rpcarena.contenders.rpyc_py:RpycNodelay",
-    "rpyc-tuple-nodelay": "rpcarena.contenders.rpyc_py:RpycTupleNodelay",
-    "rest-fastapi": "rpcarena.contenders.rest_fastapi:RestFastapi",
-    "tagless": "rpcarena.contenders.tagless:Tagless",
-    "proto-frames": "rpcarena.contenders.proto_frames:ProtoFrames",
-    "typed-json": "rpcarena.contenders.typed_json:TypedJson",
-    "thrift-binary": "rpcarena.contenders.thrift_py:ThriftBinary",
-    "thrift-compact": "rpcarena.contenders.thrift_py:ThriftCompact",
+# The classes themselves, their modules imported above: each module imports its RPC library only when
+# it serves or calls, so all of them cost a process ~40 ms of project code and the standard asyncio.
+
+# id -> server; the order is the order of 'rpcarena list'.
+_PYTHON: dict[str, type[PythonContender]] = {
+    "tcp-raw": tcp_raw.TcpRaw,
+    "grpc-py": grpc_py.GrpcPy,
+    "grpc-py-aio": grpc_py_aio.GrpcPyAio,
+    "rpyc": rpyc_py.Rpyc,
+    "rpyc-tuple": rpyc_py.RpycTuple,
+    "rpyc-nodelay": rpyc_py.RpycNodelay,
+    "rpyc-tuple-nodelay": rpyc_py.RpycTupleNodelay,
+    "rest-fastapi": rest_fastapi.RestFastapi,
+    "tagless": tagless.Tagless,
+    "proto-frames": proto_frames.ProtoFrames,
+    "typed-json": typed_json.TypedJson,
+    "thrift-binary": thrift_py.ThriftBinary,
+    "thrift-compact": thrift_py.ThriftCompact,
 }
 
-# protocol -> client id -> "module:Class": the Python clients that can call any server of a protocol.
-_PYTHON_CLIENTS = {
-    "tcp-raw": {"py": "rpcarena.contenders.tcp_raw:TcpRawClient"},
-    "grpc": {"py": "rpcarena.contenders.grpc_py:GrpcClient"},
-    "rpyc": {"py": "rpcarena.contenders.rpyc_py:RpycClient",
-             "py-tuple": "rpcarena.contenders.rpyc_py:RpycTupleClient",
-             "py-nodelay": "rpcarena.contenders.rpyc_py:RpycNodelayClient",
-             "py-tuple-nodelay": "rpcarena.contenders.rpyc_py:RpycTupleNodelayClient"},
-    "http-json": {"py": "rpcarena.contenders.rest_fastapi:HttpxClient",
-                  "py-requests": "rpcarena.contenders.rest_fastapi:RequestsClient",
-                  "py-newconn": "rpcarena.contenders.rest_fastapi:NewConnectionClient"},
-    "tagless": {"py": "rpcarena.contenders.tagless:TaglessClient"},
-    "proto-frames": {"py": "rpcarena.contenders.proto_frames:ProtoFramesClient"},
-    "typed-json": {"py": "rpcarena.contenders.typed_json:TypedJsonClient"},
-    "thrift-binary": {"py": "rpcarena.contenders.thrift_py:ThriftBinaryClient"},
-    "thrift-compact": {"py": "rpcarena.contenders.thrift_py:ThriftCompactClient"},
+# protocol -> client id -> client: the Python clients that can call any server of a protocol.
+_PYTHON_CLIENTS: dict[str, dict[str, type[Client]]] = {
+    "tcp-raw": {"py": tcp_raw.TcpRawClient},
+    "grpc": {"py": grpc_py.GrpcClient},
+    "rpyc": {"py": rpyc_py.RpycClient, "py-tuple": rpyc_py.RpycTupleClient, "py-nodelay": rpyc_py.RpycNodelayClient,
+             "py-tuple-nodelay": rpyc_py.RpycTupleNodelayClient},
+    "http-json": {"py": rest_fastapi.HttpxClient, "py-requests": rest_fastapi.RequestsClient,
+                  "py-newconn": rest_fastapi.NewConnectionClient},
+    "tagless": {"py": tagless.TaglessClient},
+    "proto-frames": {"py": proto_frames.ProtoFramesClient},
+    "typed-json": {"py": typed_json.TypedJsonClient},
+    "thrift-binary": {"py": thrift_py.ThriftBinaryClient},
+    "thrift-compact": {"py": thrift_py.ThriftCompactClient},
 }
-
-
-def _load(path: str) -> type:
-    module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 @cache
 def all_contenders() -> dict[str, Contender]:
     """Every contender rpcarena knows, available here or not, by id."""
-    found: dict[str, Contender] = {cid: _load(path)() for cid, path in _PYTHON.items()}
+    found: dict[str, Contender] = {cid: server() for cid, server in _PYTHON.items()}
     for contender in native.contenders():
         found.setdefault(contender.id, contender)
     return found
@@ -80,32 +86,32 @@ def get(contender_id: str) -> Contender:
     raise UsageError(f"unknown contender {contender_id!r}{hint}: run 'rpcarena list' to see the contenders")
 
 
-# protocol -> client id -> "module:Class": Python clients of streaming methods (mode "stream").
-_PYTHON_STREAM_CLIENTS = {
-    "tcp-raw": {"py": "rpcarena.contenders.tcp_raw:TcpRawClient"},
-    "grpc": {"py": "rpcarena.contenders.grpc_py:GrpcStreamClient"},
-    "http-json": {"py": "rpcarena.contenders.rest_fastapi:WebSocketClient"},
+# protocol -> client id -> client: Python clients of streaming methods (mode "stream").
+_PYTHON_STREAM_CLIENTS: dict[str, dict[str, type[Client]]] = {
+    "tcp-raw": {"py": tcp_raw.TcpRawClient},
+    "grpc": {"py": grpc_py.GrpcStreamClient},
+    "http-json": {"py": rest_fastapi.WebSocketClient},
 }
 
 
-# protocol -> client id -> "module:Class": Python clients of a user's one-way streams (a stream a call).
-_PYTHON_ONE_WAY_CLIENTS = {"grpc": {"py": "rpcarena.contenders.grpc_py:GrpcOneWayClient"}}
+# protocol -> client id -> client: Python clients of a user's one-way streams (a stream a call).
+_PYTHON_ONE_WAY_CLIENTS: dict[str, dict[str, type[Client]]] = {"grpc": {"py": grpc_py.GrpcOneWayClient}}
 
 
-def _clients_of(mode: str) -> dict[str, dict[str, str]]:
+def _clients_of(mode: str) -> dict[str, dict[str, type[Client]]]:
     """The Python clients of a workload's mode (`Workload.mode`)."""
     if mode == "stream":
         return _PYTHON_STREAM_CLIENTS
     return _PYTHON_ONE_WAY_CLIENTS if mode in ("client_stream", "server_stream") else _PYTHON_CLIENTS
 
 
-def python_client(protocol: str, client_id: str = "py", mode: str = "unary") -> type:
+def python_client(protocol: str, client_id: str = "py", mode: str = "unary") -> type[Client]:
     """The Python client class `client_id` for servers speaking `protocol`, calling a method of `mode`."""
     by_id = _clients_of(mode).get(protocol, {})
     if client_id not in by_id:
         known = ", ".join(by_id) or "none"
         raise UsageError(f"no Python client {client_id!r} for protocol {protocol!r} (have: {known})")
-    return _load(by_id[client_id])
+    return by_id[client_id]
 
 
 def python_client_ids(protocol: str, mode: str = "unary") -> list[str]:

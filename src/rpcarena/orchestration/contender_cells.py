@@ -84,8 +84,8 @@ def plans(config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
         for workload, clients in itertools.product(loads, config.clients):
             turn = [(c, trial) for c in _ordered(chosen, trial, config.order_seed)]
             turn += [(c, config.repeat + trial) for c in again]
-            found += [Plan(contender, client, workload, clients, index, runner) for contender, index in turn
-                      for client in client_ids(contender, config.client_drivers)]
+            found += [Plan(contender, client, workload, clients, index, runner, registry.client_language(client))
+                      for contender, index in turn for client in client_ids(contender, config.client_drivers)]
     return found if config.cells is None else [p for p in found if _wanted(p, config.cells, config.client_drivers)]
 
 

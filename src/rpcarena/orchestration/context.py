@@ -23,6 +23,8 @@ from rpcarena.orchestration.backing import Backing
 from rpcarena.process.placement import Placement, plan
 from rpcarena.workloads import Workload
 
+OnInterval = Callable[[LiveInterval], None]  # told each closed interval of the running cell
+
 
 @dataclass(frozen=True)
 class RunContext:
@@ -35,7 +37,7 @@ class RunContext:
     link: link.Link | None  # the emulated link the servers are behind, if any
     wire_unavailable: str | None  # why bytes on the wire cannot be counted here, if they cannot
     # told each closed interval of the running cell (the live progress line on a terminal), if anyone
-    on_interval: Callable[[LiveInterval], None] | None = None
+    on_interval: OnInterval | None = None
 
     @property
     def server_host(self) -> str:

@@ -2,7 +2,7 @@
 
 A runner (a contender's fresh server, an external target, a cluster's nodes) gives back one
 frozen `Measurement`: the client side merged (`worker.merge`), the server side read over the
-measured phase, and the per-node parts when the cell ran on several nodes. `Arena.cell_of`
+measured phase, and the per-node parts when the cell ran on several nodes. `cell.cell_of`
 turns a plan and a measurement into the results document's `Cell`, in one place, so that no
 runner writes a field of a stored cell (hyperfine's executor returns its timing; ghz's
 reporter builds the report once).

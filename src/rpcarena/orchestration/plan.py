@@ -61,6 +61,7 @@ class Plan:
     clients: int
     trial: int
     runner: CellRunner
+    client_language: str  # the client's (py, go, rust, ...), from the registry that built the plan
 
     @property
     def label(self) -> str:

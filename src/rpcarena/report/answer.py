@@ -23,7 +23,7 @@ from rpcarena.analysis.groups import Group
 from rpcarena.analysis.stability import Diagnosis
 from rpcarena.protocol import schema
 from rpcarena.results import Cell, Results
-from rpcarena.workloads import WORKLOADS
+from rpcarena.seeds import WORKLOADS
 
 NOT_SUPPORTED = "n/s"
 FAILED = "failed"
@@ -210,8 +210,6 @@ def shown_warnings(g: Group, cpus: int, results: Results | None = None, payload_
 def payload_bytes(workload: str) -> float:
     """What a call of the workload must move, request and reply encoded (0 for a workload this
     install does not know, as a document from elsewhere may hold)."""
-    from rpcarena import seeds  # noqa: F401  (registers every workload)
-
     known = WORKLOADS.get(workload)
     return known.payload_bytes if known is not None and known.method in schema.methods() else 0.0
 

@@ -8,24 +8,24 @@ method name) is chosen here from the description the driver spec carries.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable
 from typing import Any
 
+from rpcarena.contenders.base import Client
 from rpcarena.errors import UsageError
+from rpcarena.targets.grpc_client import GrpcTargetClient
+from rpcarena.targets.http_client import HttpTargetClient
+from rpcarena.targets.rpyc_client import RpycTargetClient
 
-# kind -> "module:Class"; a client takes (target, method, timeout_s, description).
-CLIENTS = {
-    "grpc": "rpcarena.targets.grpc_client:GrpcTargetClient",
-    "http": "rpcarena.targets.http_client:HttpTargetClient",
-    "rpyc": "rpcarena.targets.rpyc_client:RpycTargetClient",
+# kind -> its client's class, which takes (target, method, timeout_s, description).
+CLIENTS: dict[str, type[GrpcTargetClient | HttpTargetClient | RpycTargetClient]] = {
+    "grpc": GrpcTargetClient, "http": HttpTargetClient, "rpyc": RpycTargetClient,
 }
 
 
-def client_factory(description: dict[str, Any]) -> Callable[..., Any]:
+def client_factory(description: dict[str, Any]) -> Callable[[str, str, float], Client]:
     """(target, method, timeout_s) -> a client of the kind the description names."""
-    path = CLIENTS.get(description.get("kind", ""))
-    if path is None:
+    client = CLIENTS.get(description.get("kind", ""))
+    if client is None:
         raise UsageError(f"unknown target kind {description.get('kind')!r}: use one of {', '.join(CLIENTS)}")
-    module, _, name = path.partition(":")
-    return functools.partial(getattr(importlib.import_module(module), name), description=description)
+    return functools.partial(client, description=description)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rpcarena.config import RunConfig
+from rpcarena.contenders import client_language
 from rpcarena.contract import DriveSpec
 from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measure import measure
@@ -30,7 +31,7 @@ from rpcarena.targets.target import ExternalServer, Target
 def plans(targets: list[Target], config: RunConfig, runner: CellRunner | None = None) -> list[Plan]:
     """Trials outermost so that targets alternate (a drifting machine affects all alike); each
     target's own runner here, or `runner` for all (a cluster's, which holds one connection)."""
-    return [Plan(t, client, t.workload, clients, trial, runner or TargetCells(t))
+    return [Plan(t, client, t.workload, clients, trial, runner or TargetCells(t), client_language(client))
             for trial in range(config.repeat) for clients in config.clients for t in targets
             for client in config.client_drivers or [native.PYTHON]]
 

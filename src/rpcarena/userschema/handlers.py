@@ -6,8 +6,8 @@
 - FastAPI: a plain `def` endpoint, `POST /package.Service/Method`, with proto JSON bodies (FastAPI
   runs it on its thread pool, as it runs any blocking handler: the server work and wait block).
 
-Importing this module registers both with `contenders.extra_handlers`, which every server of those
-frameworks asks; they add nothing when the run has no user's method (`served.of` is None).
+`worker.serve` registers both (`EXTRA_HANDLERS`) with `contenders.extra_handlers`, which every server
+of those frameworks asks; they add nothing when the run has no user's method (`served.of` is None).
 """
 
 from __future__ import annotations
@@ -77,5 +77,4 @@ def _add_to_fastapi(application: Any, services: Mapping[str, str]) -> None:
     application.add_api_route(f"/{found.method.service}/{found.method.name}", endpoint, methods=["POST"])
 
 
-extra_handlers.register("grpcio", _add_to_grpcio)
-extra_handlers.register("fastapi", _add_to_fastapi)
+EXTRA_HANDLERS: dict[str, extra_handlers.Extra] = {"grpcio": _add_to_grpcio, "fastapi": _add_to_fastapi}

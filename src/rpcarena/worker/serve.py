@@ -7,11 +7,11 @@ import os
 import signal
 import sys
 
-from rpcarena import seeds  # noqa: F401  (each seed registers its servers' extra handlers)
-from rpcarena.contenders import get
+from rpcarena import seeds
+from rpcarena.contenders import extra_handlers, get
 from rpcarena.contenders.base import PythonContender
 from rpcarena.errors import ArenaError, UsageError
-from rpcarena.userschema import handlers  # noqa: F401  (so does the user's schema, served with --schema)
+from rpcarena.userschema import handlers
 
 
 def services_of(rest: list[str]) -> dict[str, str]:
@@ -19,6 +19,13 @@ def services_of(rest: list[str]) -> dict[str, str]:
     if len(rest) % 2 or not all(name.startswith("--") for name in rest[::2]):
         raise UsageError(f"bad service options {' '.join(rest)!r}: give --NAME URL pairs, e.g. --redis URL")
     return {name[2:]: url for name, url in zip(rest[::2], rest[1::2])}
+
+
+def _add_extra_handlers() -> None:
+    """The handlers the seeds and the user's schema (served with --schema) add to the servers of a framework."""
+    for extras in (*seeds.EXTRA_HANDLERS, handlers.EXTRA_HANDLERS):
+        for framework, extra in extras.items():
+            extra_handlers.register(framework, extra)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     # A measured server has nothing to flush: leave at once, whatever loop it runs.
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     try:
+        _add_extra_handlers()
         contender = get(args.contender)
         if not isinstance(contender, PythonContender):
             raise ArenaError(f"{args.contender} is not a Python contender")

@@ -1,4 +1,4 @@
-"""The hprpc2016 seed: its workloads (registered on import) and its suite."""
+"""The hprpc2016 seed: its workloads (`workloads.WORKLOADS`) and its suite."""
 
 from rpcarena.seeds.hprpc2016 import workloads
 from rpcarena.seeds.hprpc2016.suite import SUITE

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rpcarena.protocol.semantics import CHECKSUM_SIZES, rand_nums
-from rpcarena.workloads import register
+from rpcarena.workloads import Workload
 
 PREFIX = "hprpc"
 COUNTS = (10, 100, 1000, 10000)
@@ -15,18 +15,17 @@ def _large(size: int) -> dict:
     return {f"f{i}": (i * 2654435761) % 999_983 + 1 for i in range(1, size + 1)}
 
 
-register(f"{PREFIX}.hello", "SayHello", "SayHello: small string request and response",
-         lambda: [{"name": "world"}])
-for _n in COUNTS:
-    register(f"{PREFIX}.average{_n}", "Average", f"Average of {_n} int32, small response",
-             lambda n=_n: [{"values": rand_nums(n, n)}])
-for _n in COUNTS:
-    register(f"{PREFIX}.randnums{_n}", "GetRandNums", f"GetRandNums: small request, {_n} int32 back",
-             lambda n=_n: [{"count": n, "seed": 42}])
-for _size in LARGE_SIZES:
-    register(f"{PREFIX}.large{_size}", f"EchoLargeData{_size}",
-             f"SendRcvLargeData: {_size} distinct int32 fields echoed", lambda s=_size: [_large(s)])
-for _size in CHECKSUM_SIZES:
-    register(f"{PREFIX}.checksum{_size}", f"ChecksumLargeData{_size}",
-             f"LargeData{_size} in, the int32 sum of every field back: each codec decodes every field",
-             lambda s=_size: [_large(s)])
+WORKLOADS = (
+    Workload(f"{PREFIX}.hello", "SayHello", "SayHello: small string request and response",
+             lambda: [{"name": "world"}]),
+    *(Workload(f"{PREFIX}.average{n}", "Average", f"Average of {n} int32, small response",
+               lambda n=n: [{"values": rand_nums(n, n)}]) for n in COUNTS),
+    *(Workload(f"{PREFIX}.randnums{n}", "GetRandNums", f"GetRandNums: small request, {n} int32 back",
+               lambda n=n: [{"count": n, "seed": 42}]) for n in COUNTS),
+    *(Workload(f"{PREFIX}.large{size}", f"EchoLargeData{size}",
+               f"SendRcvLargeData: {size} distinct int32 fields echoed", lambda s=size: [_large(s)])
+      for size in LARGE_SIZES),
+    *(Workload(f"{PREFIX}.checksum{size}", f"ChecksumLargeData{size}",
+               f"LargeData{size} in, the int32 sum of every field back: each codec decodes every field",
+               lambda s=size: [_large(s)]) for size in CHECKSUM_SIZES),
+)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rpcarena.workloads import register
+from rpcarena.workloads import Workload
 
 PREFIX = "infobip"
 
@@ -12,6 +12,5 @@ def _items(n: int) -> list[dict]:
             for i in range(n)]
 
 
-for _n in (0, 10, 100):
-    register(f"{PREFIX}.items{_n}", "EchoItems", f"echo a list of {_n} small objects",
-             lambda n=_n: [{"items": _items(n)}])
+WORKLOADS = tuple(Workload(f"{PREFIX}.items{n}", "EchoItems", f"echo a list of {n} small objects",
+                           lambda n=n: [{"items": _items(n)}]) for n in (0, 10, 100))

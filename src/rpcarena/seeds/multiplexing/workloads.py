@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from rpcarena.workloads import register
+from rpcarena.workloads import Workload
 
 PREFIX = "multiplexing"
 
-register(f"{PREFIX}.str1024", "EchoString", "a string of 1,024 characters -> the same string",
-         lambda: [{"value": "".join(chr(ord("a") + i % 26) for i in range(1024))}])
+WORKLOADS = (
+    Workload(f"{PREFIX}.str1024", "EchoString", "a string of 1,024 characters -> the same string",
+             lambda: [{"value": "".join(chr(ord("a") + i % 26) for i in range(1024))}]),
+)

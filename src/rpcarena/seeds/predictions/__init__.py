@@ -1,4 +1,4 @@
-"""The predictions seed: its workloads and its servers' handlers (registered on import) and its suite."""
+"""The predictions seed: its workloads, its servers' handlers (`service.EXTRA_HANDLERS`) and its suite."""
 
 from rpcarena.seeds.predictions import service, workloads
 from rpcarena.seeds.predictions.suite import SUITE

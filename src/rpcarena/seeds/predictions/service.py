@@ -1,7 +1,7 @@
 """The predictions seed's service in Python, reading the Redis hash as the seed's servers did.
 
-Importing it registers its handlers with the grpcio and FastAPI servers (`contenders.extra_handlers`),
-which serve them when the run has a Redis."""
+Its handlers for the grpcio and FastAPI servers (`EXTRA_HANDLERS`, which `worker.serve` registers
+with `contenders.extra_handlers`) serve when the run has a Redis."""
 
 from __future__ import annotations
 
@@ -61,5 +61,4 @@ def _add_to_fastapi(application: Any, services: Mapping[str, str]) -> None:
         application.add_api_route("/predictions/{id_client}", _predictions_endpoint(store), methods=["GET"])
 
 
-extra_handlers.register("grpcio", _add_to_grpcio)
-extra_handlers.register("fastapi", _add_to_fastapi)
+EXTRA_HANDLERS: dict[str, extra_handlers.Extra] = {"grpcio": _add_to_grpcio, "fastapi": _add_to_fastapi}

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from rpcarena.seeds.predictions.dataset import CLIENTS, client_id, response
 from rpcarena.seeds.predictions.store import RedisStore
-from rpcarena.workloads import Need, register
+from rpcarena.workloads import Need, Workload
 
 PREFIX = "predictions"
 REDIS = Need("redis", RedisStore)
-register(f"{PREFIX}.get", "GetPredictions", "GetPredictions(id_client) reading a Redis hash",
-         lambda: [{"id_client": client_id(i)} for i in range(CLIENTS)], needs=(REDIS,),
-         reference=lambda request: response(request.get("id_client", "")))
+WORKLOADS = (
+    Workload(f"{PREFIX}.get", "GetPredictions", "GetPredictions(id_client) reading a Redis hash",
+             lambda: [{"id_client": client_id(i)} for i in range(CLIENTS)], needs=(REDIS,),
+             reference=lambda request: response(request.get("id_client", ""))),
+)

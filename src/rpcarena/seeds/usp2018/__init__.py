@@ -1,4 +1,4 @@
-"""The usp2018 seed: its workloads (registered on import) and its suite."""
+"""The usp2018 seed: its workloads (`workloads.WORKLOADS`) and its suite."""
 
 from rpcarena.seeds.usp2018 import workloads
 from rpcarena.seeds.usp2018.suite import SUITE
