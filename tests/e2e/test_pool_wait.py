@@ -32,14 +32,14 @@ def _usable(client: str) -> bool:
 
 @pytest.mark.parametrize("client", ["py", "go", "rust", "java"])
 def test_the_mean_latency_of_pooled_calls_follows_littles_law(tmp_path, client):
-    """A handler that waits 2 ms (no CPU) makes the call, and the wait for one of 2 connections, far
+    """A handler that waits 5 ms (no CPU) makes the call, and the wait for one of 2 connections, far
     longer than a client's own time between calls, even a Python client's under load."""
     server = contenders.get("rest-go")
     for reason in (server.unavailable(), None if client == "py" or _usable(client) else f"no {client} worker"):
         if reason and os.environ.get("CI") != "true":
             pytest.skip(reason)
     out = tmp_path / "r.json"
-    done = run_cli("run", *ORDERS, "--server-wait", "2ms", "--contender", "rest-go", "--client", client,
+    done = run_cli("run", *ORDERS, "--server-wait", "5ms", "--contender", "rest-go", "--client", client,
                    "--clients", str(CLIENTS), "--connections", str(CONNECTIONS), "-n", str(CALLS), "--warmup", "0.3s",
                    "--out", str(out), timeout=3600)
     assert done.returncode == 0, done.stderr
