@@ -57,10 +57,8 @@ _PYTHON = PYTHON[0][::-1]
 SUITE = Suite(
     name="cs6650", seed="003 cs6650 (gRPC vs REST, string inversion)",
     summary="Invert one word per call (the Macbeth passage) and the whole text in one call; gRPC vs REST pairs",
-    # --quick, whole, on 2 idle CPUs: 12.5 measured 2026-11-26 for 87 cells (then + 20 s per Java cell); now 63
-    # cells: 9 Java, each the only one of its kept pair in its trial (22 s), 162 s of the cloud link's round
-    # trips (benchmarks/quick_estimate.py), until measured
-    quick_minutes=8, quick_estimated=True,
+    # --quick, whole, on 2 idle CPUs: 6.5 measured 2026-11-29 (63 cells, 162 s of the cloud link's round trips)
+    quick_minutes=6.5,
     parts=(Part("Exp. 1/3: one call per word, no pause; and the seed's open question, under parallel "
                 "requests", _SYSTEMS, (WORD,), calls=300, quick_calls=135, clients=(1, 8, 32),
                 quick_clients=(1,)),

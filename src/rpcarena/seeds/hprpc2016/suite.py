@@ -68,10 +68,8 @@ def _bytes_grow() -> Rule:
 SUITE = Suite(
     name="hprpc2016", seed="002 hprpc2016 (tagless serialization vs gRPC)",
     summary="SayHello, Average(N), GetRandNums(N), LargeData128..8192: tagless vs gRPC; 1,000 calls each",
-    # --quick, whole, on 2 idle CPUs: 33.9 measured 2026-11-26 for 552 cells (then + 20 s per Java cell for the
-    # JIT's warm-up); now 144 cells, none Java (no claim reads one): 72 Python at that run's 3.4 s a cell (its
-    # large messages), 72 Go at 0.9 s (benchmarks/quick_estimate.py), until measured
-    quick_minutes=5, quick_estimated=True,
+    # --quick, whole, on 2 idle CPUs: 2.2 measured 2026-11-29 (144 cells, none Java: no claim reads one)
+    quick_minutes=2,
     parts=(Part("1,000 calls per message type and size", TAGLESS + PROTO_FRAMES + GRPC, WORKLOADS,
                 calls=1000, quick_calls=200),
            Part(f"the same across a {LINK} link", TAGLESS + PROTO_FRAMES + GRPC, NETWORK_WORKLOADS,

@@ -66,9 +66,8 @@ SUITE = Suite(
     summary=f"1, 8 and 64 calls in flight over 1 connection against one connection each, grpc-go and rest-go on "
             f"loopback, grpc-go over {LOSSY}; HTTP/3 (rest-h3-go) against gRPC over that link, 1 connection, "
             f"on {WORKLOAD}",
-    # --quick, whole, on 2 idle CPUs: 36 Go cells and the lossy link's round trips (benchmarks/quick_estimate.py),
-    # until measured
-    quick_minutes=2, quick_estimated=True,
+    # --quick, whole, on 2 idle CPUs: 2.5 measured 2026-11-29 (42 cells, `suite multiplexing --quick`)
+    quick_minutes=2.5,
     parts=_parts(),
     claims=(
         Claim("On loopback, do gRPC calls take longer when 8 or 64 share one connection than on one connection "

@@ -50,9 +50,8 @@ SUITE = Suite(
     name="usp2018", seed="000 usp2018 (gRPC vs RPyC, Python)",
     summary="12 functions x gRPC, RPyC (lists by reference) and RPyC with tuples, each RPyC also with "
             f"TCP_NODELAY; 512 calls each, on one host and across a {LINK} link",
-    # --quick, whole, on 2 idle CPUs: 13.0 measured 2026-11-26 for 360 cells; now 156 (the cells its claims read)
-    # at that run's 2.2 s a cell, and the wifi link's round trips (benchmarks/quick_estimate.py), until measured
-    quick_minutes=6, quick_estimated=True,
+    # --quick, whole, on 2 idle CPUs: 4.0 measured 2026-11-29 (156 cells, the wifi link's round trips)
+    quick_minutes=4,
     parts=(Part("twelve functions, sequential calls, one host", SYSTEMS, FUNCTIONS, calls=512, quick_calls=200),
            Part(f"twelve functions, sequential calls, across a {LINK} link (the seed's remote run)", SYSTEMS,
                 FUNCTIONS, calls=512, quick_calls=60, link=LINK)),
