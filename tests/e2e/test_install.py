@@ -10,6 +10,7 @@ own sources into the cache. About two minutes, most of it pip.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -58,7 +59,12 @@ def installed(tmp_path_factory) -> Iterator[Path]:
     tmp = tmp_path_factory.mktemp("install")
     # The wheel from the sdist, as `python -m build` does (pip's build environment is the quicker),
     # and this pip installing into a venv without one of its own: a minute less than the usual way.
-    _run([sys.executable, "-m", "build", "--sdist", "--outdir", tmp / "dist", ROOT], tmp, 300)
+    # setuptools stages an sdist in the checkout itself (rpcarena-<version>/, removed after): two
+    # builds at once, from two xdist workers, remove each other's files; one at a time, by a lock in
+    # the run's shared temporary folder
+    with (tmp_path_factory.getbasetemp().parent / "sdist.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _run([sys.executable, "-m", "build", "--sdist", "--outdir", tmp / "dist", ROOT], tmp, 300)
     _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp / "dist",
           next((tmp / "dist").glob("rpcarena-*.tar.gz"))], tmp, 300)
     _run([sys.executable, "-m", "venv", "--without-pip", tmp / "venv"], tmp, 120)
