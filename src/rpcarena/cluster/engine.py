@@ -18,6 +18,7 @@ import importlib.util
 import logging
 import os
 import socket
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -252,6 +253,24 @@ def _dask_logs_to(path: Path) -> Iterator[None]:
         handler.close()
 
 
+def _stderr_kept_from_children() -> None:
+    """From now on, a process this one starts (a nanny still starting a worker: under load, one more
+    after the kill below) writes its stderr nowhere, where it would print the traceback of a start
+    whose semaphore our exit unlinked; this process's own lines (`sys.stderr`: the CLI's one line)
+    still reach the terminal, through a copy of the descriptor that no child inherits."""
+    try:
+        if sys.stderr.fileno() != 2:
+            return
+    except (AttributeError, OSError, ValueError):  # a test's captured stderr: no descriptor to keep
+        return
+    sys.stderr.flush()
+    kept = os.dup(2)
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, 2)
+    os.close(nowhere)
+    sys.stderr = os.fdopen(kept, "w", encoding=sys.stderr.encoding, errors=sys.stderr.errors, buffering=1)
+
+
 def _abandon_half_started() -> None:
     """A stop signal mid-start leaves Dask's objects half made; at exit, Dask's own hooks would try
     to close them and print tracebacks (seven, for a LocalCluster). Their processes end with this
@@ -267,6 +286,7 @@ def _abandon_half_started() -> None:
     for name in ("distributed", "asyncio"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     atexit.unregister(dask_spec.close_clusters)
+    _stderr_kept_from_children()  # before the listing: a worker its nanny starts after it is not listed
     children = multiprocessing.active_children()  # a LocalCluster's workers, spawned by its nannies
     for child in children:
         with contextlib.suppress(Exception):  # it may have ended between the listing and the kill
