@@ -17,6 +17,7 @@ from rpcarena.codec import frames
 from rpcarena.codec import typed_json as tj
 from rpcarena.contenders import typed_json
 from tests.contenders.test_tagless import start, stop
+from tests.helpers.processes import connected, wait_for
 
 
 def test_every_object_carries_its_type() -> None:
@@ -105,6 +106,11 @@ def test_killing_a_server_process_mid_run_loses_no_call() -> None:
         driver = _drive(f"127.0.0.1:{ready['port']}", calls=CALLS, clients=8)
         driver.stdin.write("go\n")
         driver.stdin.flush()
+        # once the worker to be killed holds calls' connections (a loaded machine starts the
+        # driver's clients later than a fixed sleep assumed); stopped first, so that the clients on
+        # them have calls in flight when it dies (an idle connection's next call may just reconnect)
+        wait_for(lambda: connected(ready["workers"][0]), 60)
+        os.kill(ready["workers"][0], signal.SIGSTOP)
         time.sleep(0.5)
         os.kill(ready["workers"][0], signal.SIGKILL)
         result = json.loads(driver.communicate(timeout=120)[0].splitlines()[-1])
