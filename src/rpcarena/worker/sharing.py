@@ -5,15 +5,15 @@ of them and gives each thread a `Shared` in front: where the client multiplexes 
 a grpcio channel takes calls from many threads at once) thread i calls connection i mod M, so
 calls spread round-robin with many in flight on each; elsewhere (HTTP/1.1, Thrift, RPyC, the
 framed protocols, whose Python clients read the reply of the call they sent) the M connections
-are a pool and a call waits for a free one, that wait recorded (`histogram_conn_wait`).
-`Gauge` counts the calls in flight at once, sent and not yet answered.
+are a pool and a call waits for a free one, that wait recorded (`histogram_conn_wait`), first
+come first served (`Free`). `Gauge` counts the calls in flight at once, sent and not yet answered.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
+from collections import deque
 from typing import Any
 
 from rpcarena.analysis import hist
@@ -43,6 +43,37 @@ class Gauge:
 
     def figures(self) -> dict[str, Any]:
         return {"inflight_max": self.max, "inflight_mean": self.total / self.starts if self.starts else 0.0}
+
+
+class Free:
+    """The free connections, handed to waiting calls in the order they came (as Go's Transport hands
+    a returned connection to its oldest waiter). A plain queue lets the thread that returns one take
+    it straight back for its next call while a woken waiter is still getting the GIL: under load
+    one call then waited 2 s for a connection whose calls took 5 ms, p50 of the waits 1 µs."""
+
+    def __init__(self, connections: list[Any]) -> None:
+        self._lock = threading.Lock()
+        self._free = deque(connections)
+        self._waiting: deque[list[Any]] = deque()  # [a held lock the giver releases, the connection]
+
+    def get(self) -> Any:
+        with self._lock:
+            if self._free:  # none are free while calls wait: a returned one goes to a waiter
+                return self._free.popleft()
+            turn: list[Any] = [threading.Lock(), None]
+            turn[0].acquire()
+            self._waiting.append(turn)
+        turn[0].acquire()
+        return turn[1]
+
+    def put(self, connection: Any) -> None:
+        with self._lock:
+            if not self._waiting:
+                self._free.append(connection)
+                return
+            turn = self._waiting.popleft()
+        turn[1] = connection
+        turn[0].release()
 
 
 class Shared:
@@ -90,11 +121,7 @@ class Pool:
     def __init__(self, connections: list[Any]) -> None:
         self.connections = connections
         self.gauge = Gauge()
-        self.free: queue.SimpleQueue[Any] | None = None
-        if not getattr(connections[0], "multiplexes", False):
-            self.free = queue.SimpleQueue()
-            for connection in connections:
-                self.free.put(connection)
+        self.free = None if getattr(connections[0], "multiplexes", False) else Free(connections)
         self.views: list[Shared] = []
 
     def view(self, i: int) -> Shared:
