@@ -185,6 +185,13 @@ def test_the_live_series_sums_clients_by_start_and_tells_each_interval_once():
     assert len(told) == 1  # the interval at 0.5 is still open; the late line for 0.0 is left out
     assert told[0].start_s == 0.0 and told[0].calls_per_s == (40 + 2) / 0.5 and told[0].errors == 2
     assert 890 <= told[0].p99_us <= 910
+    told.clear()  # knowing its 2 clients, an interval is told once both said it, not an interval later
+    live = LiveSeries(0.5, told.append, clients=2)
+    for item in (line(0.0, 10, 100), line(0.0, 30, 900), line(0.0, 99, 5000), line(0.5, 5, 100)):
+        live.add(item)
+    assert [(t.start_s, t.calls) for t in told] == [(0.0, 40)]
+    live.add(line(1.0, 7, 100))  # a client that said nothing at 0.5: told when a later one begins
+    assert [(t.start_s, t.calls) for t in told] == [(0.0, 40), (0.5, 5)]
 
 
 @pytest.mark.parametrize("client", ["go", "rust"])

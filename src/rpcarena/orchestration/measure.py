@@ -70,7 +70,8 @@ def measure(server: ServerSide, drivers: list[DriverSpec], context: RunContext, 
     load_before = environment.load_now()
     rtt_ms = context.link.rtt_ms() if context.link is not None else None  # the link as it is now
     prefixed = [DriverSpec(context.client_prefix + d.argv, d.spec) for d in drivers]
-    live = LiveSeries(drivers[0].spec.interval_s, context.on_interval) if context.on_interval else None
+    live = (LiveSeries(drivers[0].spec.interval_s, context.on_interval, sum(d.spec.clients for d in drivers))
+            if context.on_interval else None)
     phase = Phase(prefixed, context.placement.clients, logs, lambda: server.alive() and not lost(),
                   lambda: lost() or server.died_message(), live.add if live else None, processes)
     at_warm: dict[str, Any] = {}
