@@ -25,7 +25,7 @@ import pytest
 
 from rpcarena.results import load
 from tests.conftest import cells_in, popen_cli, run_cli, wait_for
-from tests.helpers.processes import connected
+from tests.helpers.processes import server_of
 
 GRPC_CELL = ("--contender", "grpc-py", "--warmup", "0")
 DRILL_TIMEOUT_S = 180
@@ -120,10 +120,8 @@ def _processes(cli: subprocess.Popen, marker: str) -> list[psutil.Process]:
 
 
 def _measuring(cli: subprocess.Popen, contender: str) -> psutil.Process | None:
-    """The contender's server once a driver has connected to it, else None (drivers start before
-    their server is up, so a running driver says nothing of the server's readiness)."""
-    servers = [p for p in _processes(cli, "rpcarena.worker.serve") if contender in p.cmdline()]
-    return servers[0] if servers and connected(servers[0].pid) else None
+    """The contender's server under `cli` once a driver has connected to it, else None."""
+    return server_of(psutil.Process(cli.pid), contender)
 
 
 PROGRESS = re.compile(r"^(part \d+ of \d+: )?(cell \d+/\d+ |\d+ of \d+ cells in )")  # report/progress.py's lines

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from concurrent import futures
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -25,6 +25,7 @@ import pytest
 from rpcarena.results import load
 from rpcarena.targets import checks
 from tests.conftest import ROOT, cli
+from tests.helpers.http_server import QuietHTTPServer
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.1s")
@@ -69,13 +70,8 @@ class Service(BaseHTTPRequestHandler):
         pass
 
 
-class Server(ThreadingHTTPServer):
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # a client that gave up on a slow reply (its timeout) resets the connection: expected
-
-
 def _serve(context: ssl.SSLContext | None = None):
-    server = Server(("127.0.0.1", 0), Service)
+    server = QuietHTTPServer(("127.0.0.1", 0), Service)  # a client that gave up on a slow reply resets it
     if context is not None:
         server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
