@@ -61,9 +61,11 @@ def unavailable() -> str | None:
     return None
 
 
-def _nft(*args: str, netns: str | None = None) -> str:
+def _nft(*args: str, netns: str | None = None, script: str | None = None) -> str:
+    """`nft ARGS`, with `script` (commands, one a line: `nft -f -`) on its stdin when given."""
     prefix = link.in_namespace(netns) if netns else []
-    done = subprocess.run([*prefix, "nft", *args], capture_output=True, text=True, timeout=10, check=False)
+    done = subprocess.run([*prefix, "nft", *args], input=script, capture_output=True, text=True, timeout=10,
+                          check=False)
     if done.returncode != 0:
         raise OSError(done.stderr.strip() or f"nft {' '.join(args)} failed")
     return done.stdout
@@ -81,33 +83,40 @@ class Counter:
         self.rules = (("requests", requests, "dport"), ("replies", "output", "sport"))
 
     def __enter__(self) -> Counter:
-        _nft("add", "table", "inet", self.table, netns=self.netns)
-        leftovers.register(_what(self.netns, self.table), lambda: _drop(self.netns, self.table))
+        # one nft process, one transaction: the table, its chains and their counters at once (a cell's
+        # setup was seven processes, its every reading two)
+        lines = [f"add table inet {self.table}"]
         for chain, hook, field in self.rules:
-            _nft("add", "chain", "inet", self.table, chain,
-                 f"{{ type filter hook {hook} priority 0; policy accept; }}", netns=self.netns)
-            for transport in TRANSPORTS:
-                _nft("add", "rule", "inet", self.table, chain, transport, field, str(self.port), "counter",
-                     netns=self.netns)
+            hooked = f"{{ type filter hook {hook} priority 0; policy accept; }}"
+            lines.append(f"add chain inet {self.table} {chain} {hooked}")
+            lines += [f"add rule inet {self.table} {chain} {transport} {field} {self.port} counter"
+                      for transport in TRANSPORTS]
+        _nft("-f", "-", netns=self.netns, script="\n".join(lines) + "\n")
+        leftovers.register(_what(self.netns, self.table), lambda: _drop(self.netns, self.table))
         return self
 
     def read(self) -> Count:
-        into, out = (self._read(chain) for chain, _, _ in self.rules)
+        chains = self._read()
+        into, out = (self._counters(chains, chain) for chain, _, _ in self.rules)
         return Count(sum(c["bytes"] for c in into.values()), sum(c["packets"] for c in into.values()),
                      sum(c["bytes"] for c in out.values()), sum(c["packets"] for c in out.values()),
                      into["udp"]["packets"] + out["udp"]["packets"])
 
-    def _read(self, chain: str) -> dict[str, dict[str, int]]:
-        """Each transport's counter in `chain`, by the protocol its rule matches."""
-        data = json.loads(_nft("-j", "list", "chain", "inet", self.table, chain, netns=self.netns))
-        found = {}
+    def _counters(self, chains: dict[str, dict[str, dict[str, int]]], chain: str) -> dict[str, dict[str, int]]:
+        found = chains.get(chain, {})
+        if set(found) != set(TRANSPORTS):
+            raise OSError(f"nft: no counter of each of {', '.join(TRANSPORTS)} in {self.table} {chain}")
+        return found
+
+    def _read(self) -> dict[str, dict[str, dict[str, int]]]:
+        """Each chain's counters by the transport its rule matches, the whole table in one listing."""
+        data = json.loads(_nft("-j", "list", "table", "inet", self.table, netns=self.netns))
+        found: dict[str, dict[str, dict[str, int]]] = {}
         for item in data["nftables"]:
             rule = item.get("rule")
             if rule:
                 match, counter = rule["expr"][0]["match"], rule["expr"][1]["counter"]
-                found[match["left"]["payload"]["protocol"]] = counter
-        if set(found) != set(TRANSPORTS):
-            raise OSError(f"nft: no counter of each of {', '.join(TRANSPORTS)} in {self.table} {chain}")
+                found.setdefault(rule["chain"], {})[match["left"]["payload"]["protocol"]] = counter
         return found
 
     def __exit__(self, *exc: object) -> None:
