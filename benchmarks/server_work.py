@@ -37,10 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from rpcarena.analysis.floor import FLOOR_PROTOCOL
 from rpcarena.commands import schema_options, schema_variants
 from rpcarena.config import RunConfig, parse_duration
 from rpcarena.contenders import all_contenders
+from rpcarena.contract import FLOOR_PROTOCOL
 from rpcarena.errors import ArenaError
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans

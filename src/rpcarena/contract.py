@@ -23,6 +23,8 @@ from rpcarena.errors import WorkerError
 
 VERSION = 1
 ARRIVALS = ("constant", "poisson")
+# The floor: the protocol that echoes bytes with no schema and no encoding, every mechanism's lower bound
+FLOOR_PROTOCOL = "tcp-raw"
 MODES = ("unary", "stream", "client_stream", "server_stream")
 DEFAULT_SAMPLE_LIMIT = 10_000
 DEFAULT_TIMEOUT_MS = 5000

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from rpcarena import clients
 from rpcarena.analysis.groups import Group
+from rpcarena.contract import FLOOR_PROTOCOL
 from rpcarena.results import Cell, Results
 
-FLOOR_PROTOCOL = "tcp-raw"
 # Across an emulated link both a cell and its floor are mostly the link's round trip, whose delay
 # line varies it by a few percent: a cell within this share below its floor contradicts nothing.
 LINK_MARGIN = 0.10

@@ -9,10 +9,9 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping
 
-from rpcarena.analysis.floor import FLOOR_PROTOCOL
 from rpcarena.contenders.base import Contender, service_options
 from rpcarena.contenders.tcp_raw import ONE_WAY_FLOOR
-from rpcarena.contract import ManifestEntry
+from rpcarena.contract import FLOOR_PROTOCOL, ManifestEntry
 from rpcarena.errors import ArenaError, UnavailableError
 from rpcarena.process.builds import Worker, workers
 from rpcarena.protocol import schema

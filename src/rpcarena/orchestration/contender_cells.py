@@ -18,12 +18,11 @@ from pathlib import Path
 
 from rpcarena import contenders as registry
 from rpcarena import seeds
-from rpcarena.analysis import floor
 from rpcarena.clients import is_python
 from rpcarena.config import CellKey, RunConfig
 from rpcarena.contenders import native
 from rpcarena.contenders.base import Contender
-from rpcarena.contract import DriveSpec
+from rpcarena.contract import FLOOR_PROTOCOL, DriveSpec
 from rpcarena.errors import UsageError
 from rpcarena.network import proxy
 from rpcarena.orchestration.context import RunContext
@@ -102,8 +101,8 @@ def _floors_dividing(chosen: list[Contender], config: RunConfig) -> list[Contend
     def languages(contender: Contender) -> set[str]:
         return {registry.client_language(c) for c in client_ids(contender, config.client_drivers)}
 
-    others = set().union(*(languages(c) for c in chosen if c.protocol != floor.FLOOR_PROTOCOL))
-    return [c for c in chosen if c.protocol == floor.FLOOR_PROTOCOL and languages(c) & others]
+    others = set().union(*(languages(c) for c in chosen if c.protocol != FLOOR_PROTOCOL))
+    return [c for c in chosen if c.protocol == FLOOR_PROTOCOL and languages(c) & others]
 
 
 def _ordered(items: list[Contender], trial: int, seed: int | None) -> list[Contender]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rpcarena.analysis.floor import FLOOR_PROTOCOL
+from rpcarena.contract import FLOOR_PROTOCOL
 from rpcarena.report.answer import Entry, Ranking
 from rpcarena.results import Results
 from rpcarena.userschema.workload import PREFIX

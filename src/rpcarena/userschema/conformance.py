@@ -26,13 +26,13 @@ from functools import cache
 from pathlib import Path
 
 from rpcarena.clients import PYTHON
+from rpcarena.contract import FLOOR_PROTOCOL
 from rpcarena.process.builds import workers
 from rpcarena.results import Cell, load
 
 # The Python mechanisms that serve a user's schema (the floor, tcp-raw, echoes bytes: it carries no schema).
 PYTHON_MECHANISMS = ("grpc-py", "rest-fastapi", "typed-json", "tagless", "rpyc-tuple", "thrift-binary",
                      "thrift-compact")
-FLOOR_PROTOCOL = "tcp-raw"
 RUN_TIMEOUT_S = 3600  # a run that builds a Rust variant from a cold cargo cache takes many minutes
 PARALLEL_CASES = 2
 CALL_TIMEOUT = "60s"  # a reply is judged, not timed: a loaded machine's slow JVM call is still an answer
