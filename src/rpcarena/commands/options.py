@@ -16,7 +16,7 @@ import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from rpcarena import thresholds
 from rpcarena.analysis import gate, slo
@@ -51,7 +51,13 @@ PEER_OPTIONS = {
 }
 
 
-def command(sub: argparse._SubParsersAction, name: str, summary: str, description: str,
+class Subcommands(Protocol):
+    """Where a command adds its parser: argparse's subparsers, whichever parser class the top one makes."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+def command(sub: Subcommands, name: str, summary: str, description: str,
             examples: list[str], verbose: bool = False, **kwargs: Any) -> argparse.ArgumentParser:
     """A subcommand as every command is made: never an option by its prefix, a description and
     examples in its --help, -q/-v (-v's help only where it means something: `verbose`)."""
@@ -134,7 +140,13 @@ def add_max_error_rate_option(p: Any) -> None:
                         f"{EXIT_FAILED}: a percentage such as 1%% or 0.1%%; 0 (default): none may fail")
 
 
-def max_error_rate(args: argparse.Namespace) -> dict[str, float]:
+class ErrorRateField(TypedDict, total=False):
+    """RunConfig's max_error_rate, present only when --max-error-rate was typed."""
+
+    max_error_rate: float
+
+
+def max_error_rate(args: argparse.Namespace) -> ErrorRateField:
     """--max-error-rate as the RunConfig field, when typed."""
     text = getattr(args, "max_error_rate", None)
     return {} if text is None else {"max_error_rate": thresholds.share(text, "--max-error-rate")}
