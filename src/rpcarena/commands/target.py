@@ -168,7 +168,7 @@ def _metavar(option: str) -> str:
             "--cert": "FILE", "--key": "FILE"}.get(option, _key(option).upper())
 
 
-def _add_measure_options(p: Any) -> None:
+def _add_measure_options(p: argparse._ActionsContainer) -> None:
     add_measure_options(p)
     p.add_argument("--client", default=native.PYTHON,
                    help="who calls: py (default; what a Python caller feels, and RPyC), go (native: full speed, "
