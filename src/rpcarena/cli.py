@@ -16,7 +16,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NoReturn
 
 from rich.console import Console
@@ -72,6 +72,8 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (exit 2), as every other error is."""
 
     words: Sequence[str] = ()  # the command line being parsed: which command a bad option was given to
+    # the top parser's commands by name, set by `parser()` for did-you-mean (a command's own parser has none)
+    commands: Mapping[str, argparse.ArgumentParser]
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         self.words = list(sys.argv[1:] if args is None else args)

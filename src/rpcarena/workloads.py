@@ -15,13 +15,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeAlias
 
 from google.protobuf import json_format
 
 from rpcarena.errors import UsageError
 from rpcarena.protocol import schema, semantics
 from rpcarena.suggest import did_you_mean
+
+# A canonical message: the proto JSON mapping with proto field names, int64 as numbers. Its shape is
+# its operation's in proto/arena.proto (or the user's schema), known only at run time.
+Message: TypeAlias = dict[str, Any]
 
 
 class BackingService(Protocol):
@@ -57,24 +61,24 @@ class Workload:
     id: str
     method: str
     description: str
-    make_requests: Callable[[], list[dict]] = field(repr=False, compare=False)
+    make_requests: Callable[[], list[Message]] = field(repr=False, compare=False)
     # or "stream": one message each way per call on a long-lived stream; or a stream a call, one way
     # ("client_stream": a list of requests, one reply; "server_stream": a request, a list of replies)
     mode: str = "unary"
     needs: tuple[Need, ...] = ()  # services the arena must provide, e.g. a seeded Redis
     # the reply to a request when it is not the operation's reference semantics (a seeded store's data)
-    reference: Callable[[dict], dict] | None = field(default=None, repr=False, compare=False)
+    reference: Callable[[Message], Message] | None = field(default=None, repr=False, compare=False)
 
     @property
     def suite(self) -> str:
         return self.id.split(".", 1)[0]
 
     @cached_property
-    def requests(self) -> list[dict]:
+    def requests(self) -> list[Message]:
         return self.make_requests()
 
     @cached_property
-    def responses(self) -> list[dict]:
+    def responses(self) -> list[Message]:
         if self.reference is not None:
             return [self.reference(request) for request in self.requests]
         return [semantics.respond(self.method, request) for request in self.requests]
@@ -89,7 +93,7 @@ class Workload:
         return sum(sizes) / len(sizes) if sizes else 0.0
 
 
-def _encoded(message: str, data: dict | list[dict]) -> int:
+def _encoded(message: str, data: Message | list[Message]) -> int:
     """A message's protobuf encoding's size; a one-way stream's messages, all of them."""
     if isinstance(data, list):
         return sum(_encoded(message, one) for one in data)
@@ -105,9 +109,9 @@ def add(workload: Workload) -> None:
     WORKLOADS[workload.id] = workload
 
 
-def register(id: str, method: str, description: str, make_requests: Callable[[], list[dict]],
+def register(id: str, method: str, description: str, make_requests: Callable[[], list[Message]],
              mode: str = "unary", needs: tuple[Need, ...] = (),
-             reference: Callable[[dict], dict] | None = None) -> None:
+             reference: Callable[[Message], Message] | None = None) -> None:
     add(Workload(id, method, description, make_requests, mode, needs, reference))
 
 

@@ -13,7 +13,7 @@ import time
 from rich.console import Console
 from rich.markup import escape
 
-from rpcarena.commands.options import command
+from rpcarena.commands.options import Subcommands, command
 from rpcarena.commands.schema_variants import OTHERS_BUILD_S
 from rpcarena.errors import UnavailableError, UsageError
 from rpcarena.process import builds
@@ -21,7 +21,7 @@ from rpcarena.process import builds
 NAME = "build"
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "build the Go, Rust and Java workers and the delay line (cached by source hash)",
                 "Build the native workers now (otherwise each builds on first use); a worker whose sources "
                 "did not change is reused from the cache.",

@@ -11,13 +11,13 @@ from rich.table import Table
 
 from rpcarena import results, thresholds
 from rpcarena.analysis import comparison, stats
-from rpcarena.commands.options import EXIT_FAILED, EXIT_OK, command
+from rpcarena.commands.options import EXIT_FAILED, EXIT_OK, Subcommands, command
 
 NAME = "compare"
 DEFAULT_CHANGE = 0.10  # the change a "not significant" is checked against without --fail-if-slower
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "B/A per cell over trials, with 95%% intervals and significance",
                 "Compare two results documents cell by cell, like pyperf compare_to or benchstat: B/A of the "
                 f"median and p99 over trials, with Welch's 95% interval (widened by what separate runs differ by "

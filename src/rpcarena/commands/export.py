@@ -13,14 +13,14 @@ import sys
 from rich.console import Console
 
 from rpcarena import results
-from rpcarena.commands.options import command, spare_results
+from rpcarena.commands.options import Subcommands, command, spare_results
 from rpcarena.errors import UsageError
 from rpcarena.report import export, interop
 
 NAME = "export"
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "the cells of a results document as CSV or flat JSON rows, with their warnings",
                 "One row per cell with every statistic recomputed from its histograms (units in the column "
                 "names) and a warnings column (the reasons not to trust a number, '; '-separated in CSV, "

@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
+from typing import TypedDict
 
 from rich.console import Console
 
 from rpcarena import contenders, seeds
-from rpcarena.commands.options import command
+from rpcarena.commands.options import Subcommands, command
 from rpcarena.contenders import native
 from rpcarena.errors import UsageError
 from rpcarena.suggest import did_you_mean
@@ -25,7 +26,7 @@ WIDTH = 80  # what every line fits, whatever the terminal (a pipe included)
 GAP = "  "
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "contenders, workloads and suites, with what is unavailable and why",
             "List what can be measured here, a line each: every contender (its language, protocol and status), "
             "the clients without a server, the workloads and the suites. `rpcarena list NAME` says the rest of "
@@ -129,16 +130,54 @@ def _clients(c: contenders.Contender) -> list[str]:
     return contenders.python_client_ids(c.protocol) + native.client_ids(c.protocol)
 
 
-def inventory() -> dict[str, list[dict]]:
+class Availability(TypedDict):
+    available: bool
+    unavailable_because: str | None
+
+
+class ClientRow(Availability):
+    """A client without a server of its own, as `list --format json` gives it."""
+
+    id: str
+    language: str
+    protocol: str
+    description: str
+
+
+class ContenderRow(ClientRow):
+    clients: list[str]  # the clients that can drive it
+
+
+class WorkloadRow(TypedDict):
+    id: str
+    method: str
+    requests: int
+    description: str
+
+
+class SuiteRow(TypedDict):
+    name: str
+    seed: str
+    runs: str
+
+
+class Inventory(TypedDict):
+    contenders: list[ContenderRow]
+    clients_without_server: list[ClientRow]
+    workloads: list[WorkloadRow]
+    suites: list[SuiteRow]
+
+
+def inventory() -> Inventory:
     """What `list` shows, as data: for scripts (`--format json`)."""
-    def status(c: contenders.Contender) -> dict:
+    def status(c: contenders.Contender) -> Availability:
         reason = c.unavailable()
         return {"available": reason is None, "unavailable_because": reason}
     return {
-        "contenders": [dict(id=c.id, language=c.language, protocol=c.protocol, description=c.description,
-                            clients=_clients(c), **status(c)) for c in contenders.all_contenders().values()],
-        "clients_without_server": [dict(id=c.id, language=c.language, protocol=c.protocol,
-                                        description=c.description, **status(c)) for c in native.clients_only()],
+        "contenders": [{"id": c.id, "language": c.language, "protocol": c.protocol, "description": c.description,
+                        "clients": _clients(c), **status(c)} for c in contenders.all_contenders().values()],
+        "clients_without_server": [{"id": c.id, "language": c.language, "protocol": c.protocol,
+                                    "description": c.description, **status(c)} for c in native.clients_only()],
         "workloads": [{"id": w.id, "method": w.method, "requests": len(w.requests), "description": w.description}
                       for w in seeds.WORKLOADS.values()],
         "suites": [{"name": s.name, "seed": s.seed, "runs": s.summary} for s in seeds.SUITES.values()],

@@ -16,7 +16,7 @@ import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from rpcarena import thresholds
 from rpcarena.analysis import gate, slo
@@ -24,6 +24,7 @@ from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import parse_duration, parse_ints, parse_rate
 from rpcarena.errors import ArenaError, ThresholdAborted, ThresholdFailed, UsageError
 from rpcarena.files import output
+from rpcarena.results import Cell
 
 DEFAULT_WARMUP = "1s"
 
@@ -51,7 +52,13 @@ PEER_OPTIONS = {
 }
 
 
-def command(sub: argparse._SubParsersAction, name: str, summary: str, description: str,
+class Subcommands(Protocol):
+    """Where a command adds its parser: argparse's subparsers, whichever parser class the top one makes."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+def command(sub: Subcommands, name: str, summary: str, description: str,
             examples: list[str], verbose: bool = False, **kwargs: Any) -> argparse.ArgumentParser:
     """A subcommand as every command is made: never an option by its prefix, a description and
     examples in its --help, -q/-v (-v's help only where it means something: `verbose`)."""
@@ -64,7 +71,7 @@ def command(sub: argparse._SubParsersAction, name: str, summary: str, descriptio
     return p
 
 
-def add_verbosity(p: Any, verbose: bool = True) -> None:
+def add_verbosity(p: argparse._ActionsContainer, verbose: bool = True) -> None:
     """-q, and -v where a command measures cells (elsewhere still taken, so scripts keep working, but
     not offered: it changes nothing there)."""
     p.add_argument("-q", "--quiet", action="store_true", help="no progress and no notes: the answer only")
@@ -73,7 +80,7 @@ def add_verbosity(p: Any, verbose: bool = True) -> None:
                    if verbose else argparse.SUPPRESS)
 
 
-def add_output_options(p: Any) -> None:
+def add_output_options(p: argparse._ActionsContainer) -> None:
     """How results are shown: the summary, the full table, or a document on stdout."""
     p.add_argument("--format", choices=OUTPUT_FORMATS, default="table",
                    help="table (default: the summary, the full table with --wide), json, csv or markdown, "
@@ -81,7 +88,7 @@ def add_output_options(p: Any) -> None:
     p.add_argument("--wide", action="store_true", help="the full table, one row per cell (every column that fits)")
 
 
-def add_measure_options(p: Any) -> None:
+def add_measure_options(p: argparse._ActionsContainer) -> None:
     """How cells are measured: shared by `run`, `target` and any command that measures."""
     p.add_argument("-c", "--clients", help="concurrency levels, e.g. 1,8,32 (default 1)")
     p.add_argument("--connections", type=int, metavar="M",
@@ -115,26 +122,32 @@ def add_measure_options(p: Any) -> None:
 STDOUT = "-"
 
 
-def add_out_options(p: Any, default: str) -> None:
+def add_out_options(p: argparse._ActionsContainer, default: str) -> None:
     p.add_argument("-o", "--out", default=default,
                    help=f"results file (default {default}); - writes the document to stdout at the end")
     p.add_argument("--force", action="store_true", help="overwrite the results file if it exists")
 
 
-def add_threshold_option(p: Any) -> None:
+def add_threshold_option(p: argparse._ActionsContainer) -> None:
     p.add_argument("--threshold", action="append", metavar="TERM",
                    help="a CI gate judged per cell, repeatable: 'p99<5ms', 'errors<0.1%%', 'calls/s>1000'; "
                         f"a cell that fails one exits {EXIT_FAILED}; 'p99<5ms:abort' also judges each interval "
                         "the Python driver says as it closes and stops the run at the first that fails")
 
 
-def add_max_error_rate_option(p: Any) -> None:
+def add_max_error_rate_option(p: argparse._ActionsContainer) -> None:
     p.add_argument("--max-error-rate", metavar="RATE",
                    help="share of a cell's calls sent that may fail before the cell fails and the command exits "
                         f"{EXIT_FAILED}: a percentage such as 1%% or 0.1%%; 0 (default): none may fail")
 
 
-def max_error_rate(args: argparse.Namespace) -> dict[str, float]:
+class ErrorRateField(TypedDict, total=False):
+    """RunConfig's max_error_rate, present only when --max-error-rate was typed."""
+
+    max_error_rate: float
+
+
+def max_error_rate(args: argparse.Namespace) -> ErrorRateField:
     """--max-error-rate as the RunConfig field, when typed."""
     text = getattr(args, "max_error_rate", None)
     return {} if text is None else {"max_error_rate": thresholds.share(text, "--max-error-rate")}
@@ -145,7 +158,7 @@ def threshold_gate(args: argparse.Namespace) -> list[gate.Threshold]:
     return [gate.parse(text) for text in getattr(args, "threshold", None) or []]
 
 
-def judge_thresholds(cells: list[Any], terms: list[gate.Threshold]) -> None:
+def judge_thresholds(cells: list[Cell], terms: list[gate.Threshold]) -> None:
     """Exit 3 (ThresholdFailed) naming the first cell, statistic and value that failed a --threshold."""
     failed = gate.failures(cells, terms)
     if failed:
@@ -257,13 +270,13 @@ def report_file(text: str, out: Path, force: bool) -> Path:
     return path
 
 
-def add_debug_option(p: Any) -> None:
+def add_debug_option(p: argparse._ActionsContainer) -> None:
     """--debug-mode, left out of --help as hyperfine leaves its own: every cell made up, nothing started
     (orchestration.debug_cells), for tests of what a command prints, writes and exits with."""
     p.add_argument("--debug-mode", action="store_true", help=argparse.SUPPRESS)
 
 
-def add_cluster_options(p: Any) -> None:
+def add_cluster_options(p: argparse._ActionsContainer) -> None:
     """Where cells run on a Dask cluster (docs/cluster.md)."""
     p.add_argument("--cluster", metavar="SPEC",
                    help="servers and clients on a Dask cluster's nodes: a scheduler (tcp://HOST:8786), "

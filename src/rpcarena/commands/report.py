@@ -9,14 +9,14 @@ from pathlib import Path
 from rich.console import Console
 
 from rpcarena import report, results, seeds
-from rpcarena.commands.options import command, spare_results
+from rpcarena.commands.options import Subcommands, command, spare_results
 from rpcarena.errors import UsageError
 from rpcarena.suites.findings import findings_of
 
 NAME = "report"
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "HTML report (offline, charts inline) or PNG/SVG figures of results",
                 "Draw one self-contained HTML page from one or more results documents (a suite's document "
                 "brings its findings), or every figure of it as PNG or SVG files in a folder.",

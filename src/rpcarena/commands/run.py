@@ -19,6 +19,7 @@ from rpcarena.commands import schema_options
 from rpcarena.commands.options import (
     EXIT_OK,
     STDOUT,
+    Subcommands,
     aborting,
     add_cluster_options,
     add_debug_option,
@@ -40,12 +41,12 @@ from rpcarena.contenders import all_contenders
 from rpcarena.errors import Interrupted, UsageError
 from rpcarena.files import inputs, lock
 from rpcarena.orchestration import contender_cells, debug_cells, error_gate
-from rpcarena.orchestration.arena import Arena
+from rpcarena.orchestration.arena import Arena, OnCell
 from rpcarena.orchestration.context import open_context
 from rpcarena.orchestration.findmax import find_max
 from rpcarena.orchestration.plan import Plan
 from rpcarena.report.progress import CellProgress
-from rpcarena.results import Results, load, now
+from rpcarena.results import Cell, Results, load, now
 
 NAME = "run"
 
@@ -163,7 +164,7 @@ def run_arena(config: RunConfig, console: Console, todo: list[Plan] | None = Non
     if exposed:
         stderr.print(f"warning: {exposed}", markup=False, highlight=False, soft_wrap=True)
     with CellProgress(stderr, part, quiet, verbose) as progress:
-        told = [progress.on_interval] if progress.live else []
+        told: list[Callable[[LiveInterval], None]] = [progress.on_interval] if progress.live else []
         check = aborting(list(terms))
         return Arena(config, todo, progress, context=debug_cells.context if debug else open_context, results=resume,
                      on_interval=_each([*told, check] if check else told)).run()
@@ -194,7 +195,7 @@ def finish(results: Results, console: Console, max_error_rate: float | None, qui
     return EXIT_OK
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "run an arena (the quick default one without options), print its answer",
                 "Measure contenders (RPC mechanisms) on workloads: a fresh server per cell, real clients, every "
                 "answer checked. Prints per workload the contenders ranked by p50 with p99, calls/s and the ratio "
@@ -249,9 +250,9 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
     return results
 
 
-def _probe_line(console: Console, objectives: list) -> Any:
+def _probe_line(console: Console, objectives: list[slo.Objective]) -> OnCell:
     """A line per --find-max probe as it ends (a search takes minutes): its rate, p99 and verdict."""
-    def probed(index: int, total: int, plan: Plan, cell: Any) -> None:
+    def probed(index: int, total: int, plan: Plan, cell: Cell | None) -> None:
         if cell is None:
             return
         rate = f"{cell.rate_per_s:,.0f} calls/s" if cell.rate_per_s else "closed loop (capacity)"

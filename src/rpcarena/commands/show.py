@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any, TypedDict
 
 from rich.console import Console
 from rich.markup import escape
 
 from rpcarena import results, seeds
-from rpcarena.commands.options import add_output_options, command
+from rpcarena.commands.options import Subcommands, add_output_options, command
 from rpcarena.report import answer, causes, export, headline, searches, stages, terminal, time_goes
 from rpcarena.report.findings import findings_table
 from rpcarena.results import Results
@@ -24,7 +25,7 @@ from rpcarena.suites.model import Finding
 NAME = "show"
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "the summary of a results document (or its full table, or JSON, CSV, markdown)",
                 "Print what a run printed: the answer in a line per workload, then per workload the contenders "
                 "ranked by p50, with p99, calls/s, the ratio to the best and its interval over trials, and the "
@@ -39,7 +40,27 @@ def add(sub: argparse._SubParsersAction) -> None:
     add_output_options(p)
 
 
-def document(doc: Results) -> dict:
+class WarningJson(TypedDict):
+    """A kind of warning over the whole answer, as `show --format json` gives it."""
+
+    kind: str
+    line: str
+    cells: int
+    of_cells: int
+    details: list[str]
+
+
+class ShowDocument(TypedDict):
+    results: str | None
+    headline: list[str]
+    rankings: list[answer.RankingJson]
+    warnings: list[WarningJson]
+    find_max: list[dict[str, Any]]
+    time_goes: list[dict[str, Any]]
+    cells: list[dict[str, Any]]
+
+
+def document(doc: Results) -> ShowDocument:
     """The JSON of `--format json`: the headline, the rankings (with each contender's warnings that
     earned their place), the warnings by cause, --find-max's searches, and every cell's row."""
     rankings = answer.rankings(doc)

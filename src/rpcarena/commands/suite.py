@@ -14,6 +14,7 @@ from rpcarena.cluster import cells as cluster_cells
 from rpcarena.cluster.cells import ClusterCells
 from rpcarena.commands import show
 from rpcarena.commands.options import (
+    Subcommands,
     add_cluster_options,
     add_debug_option,
     add_max_error_rate_option,
@@ -42,7 +43,7 @@ from rpcarena.suites.model import Suite
 NAME = "suite"
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = command(sub, NAME, "run a seed's experiment and report each published claim beside this run",
                 "Run one published study's design with every system of it that exists here, on one host and "
                 "across an emulated network; print each claim beside what this run measured, with a verdict "
@@ -127,6 +128,7 @@ def _run_suite(args: argparse.Namespace, console: Console, suite: Suite, out: Pa
             return run_arena(config, console, todo, part=f"part {next(done)} of {parts}", quiet=args.quiet,
                              verbose=args.verbose, terms=terms, debug=args.debug_mode)
         results = runner.run(suite, args.quick, args.repeat, out, run_part, refuse=refuse)
+    assert results.suite is not None  # runner.run records the suite it ran
     missing = results.suite["missing"]
     for skipped in (p for p in results.config["parts"] if p.get("skipped") and not args.quiet):
         console.print(f"[yellow]not run[/]: {skipped['title']}: {skipped['skipped']}", highlight=False)

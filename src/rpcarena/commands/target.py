@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from rich.console import Console
 
@@ -22,6 +22,7 @@ from rpcarena import report
 from rpcarena.cluster import targets as cluster_targets
 from rpcarena.commands.options import (
     DEFAULT_WARMUP,
+    Subcommands,
     add_cluster_options,
     add_debug_option,
     add_measure_options,
@@ -41,6 +42,7 @@ from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.errors import UsageError
 from rpcarena.files import lock
 from rpcarena.report.nodes import node_lines
+from rpcarena.results import Results
 from rpcarena.targets import cells, native
 from rpcarena.targets.build import build
 from rpcarena.targets.target import Target
@@ -108,6 +110,10 @@ REPEATED = {
 }
 
 
+# one target's options by key (`_key`): its kind and address, a flag True, a repeated option a list
+OptionGroup: TypeAlias = dict[str, Any]
+
+
 def _key(option: str) -> str:
     return option[2:].replace("-", "_")
 
@@ -119,10 +125,9 @@ class TargetOption(argparse.Action):
         groups = list(getattr(namespace, "targets", None) or [])
         key, address = _key(option), option in ADDRESSES
         value = True if option in FLAGS else value
-        current = groups[-1] if groups else None
-        starts = (current is None or (address and "kind" in current)
-                  or (not address and option in SINGLE and key in current))
-        if starts:
+        current: OptionGroup | None = groups[-1] if groups else None
+        if (current is None or (address and "kind" in current)
+                or (not address and option in SINGLE and key in current)):  # the option starts the next target
             current = {}
             groups.append(current)
         if address:
@@ -136,7 +141,7 @@ class TargetOption(argparse.Action):
         namespace.targets = groups
 
 
-def add(sub: argparse._SubParsersAction) -> None:
+def add(sub: Subcommands) -> None:
     p = sub.add_parser("target", help="benchmark your own gRPC, HTTP or RPyC servers, side by side",
                        allow_abbrev=False,
                        description=__doc__.split("\n\n", 1)[1], epilog=EPILOG,
@@ -163,7 +168,7 @@ def _metavar(option: str) -> str:
             "--cert": "FILE", "--key": "FILE"}.get(option, _key(option).upper())
 
 
-def _add_measure_options(p: Any) -> None:
+def _add_measure_options(p: argparse._ActionsContainer) -> None:
     add_measure_options(p)
     p.add_argument("--client", default=native.PYTHON,
                    help="who calls: py (default; what a Python caller feels, and RPyC), go (native: full speed, "
@@ -175,7 +180,7 @@ def _add_measure_options(p: Any) -> None:
     add_cluster_options(p)
 
 
-def groups_of(args: argparse.Namespace) -> list[dict]:
+def groups_of(args: argparse.Namespace) -> list[OptionGroup]:
     """The targets' option groups; a positional TARGET is the address of the one target."""
     groups = list(getattr(args, "targets", None) or [])
     if args.url is None:
@@ -194,7 +199,7 @@ def groups_of(args: argparse.Namespace) -> list[dict]:
     return [group]
 
 
-def _repeated(groups: list[dict]) -> str:
+def _repeated(groups: list[OptionGroup]) -> str:
     """The single-valued option that started a second group."""
     return next((f"--{k.replace('_', '-')}" for k in groups[1] if k in groups[0]), "an option")
 
@@ -212,7 +217,7 @@ def targets_from(args: argparse.Namespace) -> list[Target]:
     return [build(group, name, args.vars_limit, timeout_s) for group, name in zip(groups, names)]
 
 
-def _names(groups: list[dict]) -> list[str]:
+def _names(groups: list[OptionGroup]) -> list[str]:
     """Each target's name: its --name, else its kind (numbered when several share it)."""
     names = [g.get("name") or g.get("kind") or "target" for g in groups]
     for name in set(names):
@@ -253,7 +258,7 @@ def _clients(text: str) -> list[str]:
     return [native.check_client(name) for name in dict.fromkeys(names)]
 
 
-def describe(target: Target, config: RunConfig) -> dict:
+def describe(target: Target, config: RunConfig) -> dict[str, Any]:
     """The target as the results document records it (the schema itself left out)."""
     secure = target.description.get("tls")
     return {"name": target.id, "kind": target.protocol, "address": target.address, "method": target.method,
@@ -307,9 +312,9 @@ def _measure(args: argparse.Namespace, console: Console) -> int:
     return code
 
 
-def _placement(results: Any) -> str:
+def _placement(results: Results) -> str:
     """Where everything ran, in one line under the table."""
-    ran: dict = next((c.placement for c in results.cells if c.placement), {})
+    ran: dict[str, Any] = next((c.placement for c in results.cells if c.placement), {})
     clients, nodes = ran.get("client_cpus"), ran.get("client_nodes")
     if nodes:
         where = f"on nodes {', '.join(nodes)} (each node's CPUs in the results)"
@@ -318,7 +323,7 @@ def _placement(results: Any) -> str:
     return f"placement: clients {where}; the targets' servers are not pinned by rpcarena"
 
 
-def _finish(results: Any, console: Console, config: RunConfig, quiet: bool, page: str | None) -> int:
+def _finish(results: Results, console: Console, config: RunConfig, quiet: bool, page: str | None) -> int:
     """As `run` ends (the same exit codes), but a run that measured nothing (every cell unsupported by
     its client) is bad input, not a success."""
     if results.cells and all(c.status in ("unsupported", "unavailable") for c in results.cells):

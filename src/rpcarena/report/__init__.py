@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rpcarena.analysis.groups import Group, group
 from rpcarena.files import output
@@ -22,6 +22,9 @@ from rpcarena.report.findings import findings_section
 from rpcarena.report.overview import summary_section
 from rpcarena.report.terminal import duration
 from rpcarena.results import Results
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["Source", "write_html", "write_figures", "FORMATS"]
 
@@ -112,7 +115,7 @@ def _contents(sources: Sequence[Source], anchors: dict[str, str], body: str) -> 
     return html.contents(entries + [("environment", "Environment and configuration")])
 
 
-def write_html(sources: Sequence[Source], out: str | os.PathLike, trimmed: bool = False,
+def write_html(sources: Sequence[Source], out: str | os.PathLike[str], trimmed: bool = False,
                title: str = "rpcarena report", force: bool = False, option: str = "--report") -> Path:
     """Write the page (never through a link, nor over a results document without `force`); return its path."""
     cpus = _cpus(sources)
@@ -127,7 +130,7 @@ def write_html(sources: Sequence[Source], out: str | os.PathLike, trimmed: bool 
     return output.write(out, html.page(title, top + details), option=option, force=force)
 
 
-def write_figures(sources: Sequence[Source], out_dir: str | os.PathLike, fmt: str,
+def write_figures(sources: Sequence[Source], out_dir: str | os.PathLike[str], fmt: str,
                   trimmed: bool = False, force: bool = False) -> list[Path]:
     """Every figure of the report as <workload>-<chart>.<fmt> in out_dir, the workload's name made a
     safe file name (a target's method or URL has '/' in it) and distinct from every other's."""
@@ -145,7 +148,7 @@ def write_figures(sources: Sequence[Source], out_dir: str | os.PathLike, fmt: st
     return written
 
 
-def _save(fig: figures.Figure, path: Path, fmt: str, force: bool) -> None:
+def _save(fig: Figure, path: Path, fmt: str, force: bool) -> None:
     """One figure, written as every output is (a generated name over a results document is refused too)."""
     if fmt != "svg":
         with output.writing(path, option="-o", force=force) as out:

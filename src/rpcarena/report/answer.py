@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from rpcarena.analysis import floor, groups, stability, stats
 from rpcarena.analysis.groups import Group
@@ -35,6 +36,50 @@ P99_REASON = (f"p99 n/s: fewer than {P99_CALLS:,} calls, so p99 would rest on fe
 # a suite's phases have the calls its seed's design gives them (`suite` has no --calls): no option to advise
 P99_REASON_SUITE = (f"p99 n/s: fewer than {P99_CALLS:,} calls, so p99 would rest on fewer than "
                     f"{stability.TAIL_CALLS} of them; the suite's claims read means and medians")
+
+
+class EntryRow(TypedDict):
+    """A ranking's entry as plain data (JSON output); units in the key names."""
+
+    rank: int
+    contender: str
+    client: str
+    trials: int
+    calls: int
+    p50_us: float | None
+    p99_us: float | None
+    throughput_per_s: float | None
+    errors: int
+    ratio_to_best: float | None
+    ratio_low: float | None
+    ratio_high: float | None
+    verdict: str
+    x_floor: float | None
+    message_p50_us: float | None
+    message_p99_us: float | None
+    messages_per_s: float | None
+    failed: str | None
+    warnings: list[dict[str, object]]
+
+
+class ReferenceRow(TypedDict):
+    """A ranking's floor as plain data."""
+
+    contender: str
+    client: str
+    trials: int
+    p50_us: float
+
+
+class RankingJson(TypedDict):
+    """A ranking as plain data: its scope, its floors and its entries in rank order."""
+
+    workload: str
+    clients: int
+    setting: str | None
+    moved_data: bool
+    floors: list[ReferenceRow]
+    entries: list[EntryRow]
 
 
 @dataclass(frozen=True)
@@ -68,7 +113,7 @@ class Entry:
             return stats.CANNOT_TELL
         return "slower" if self.ratio.significant else "not significant"
 
-    def row(self, rank: int) -> dict:
+    def row(self, rank: int) -> EntryRow:
         """This entry as plain data (JSON output); units in the key names."""
         interval = self.ratio.interval if self.ratio else None
         cell = self.group.cells[0]
@@ -91,7 +136,7 @@ class Reference:
     name: str
     p50_us: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ReferenceRow:
         cell = self.group.cells[0]
         return {"contender": cell.contender, "client": cell.client, "trials": len(self.group.cells),
                 "p50_us": self.p50_us}
@@ -115,7 +160,7 @@ class Ranking:
         return (f"{self.workload}, {clients}" + (f", {self.setting}" if self.setting else "")
                 + (f", {MOVED_NO_DATA}" if self.apart else ""))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> RankingJson:
         return {"workload": self.workload, "clients": self.clients, "setting": self.setting,
                 "moved_data": not self.apart, "floors": [f.to_json() for f in self.floors],
                 "entries": [e.row(i) for i, e in enumerate(self.entries, 1)]}
@@ -243,7 +288,7 @@ def failed_groups(results: Results, trimmed: bool = False) -> list[Group]:
     """The cells that made their calls and then failed (too many failed calls for the gate, or none
     completed): their figures and errors are real, so they are shown, marked failed, after the ranked
     ones, rather than as "not measured"."""
-    found: dict[tuple, list[Cell]] = {}
+    found: dict[tuple[groups.Key, str | None], list[Cell]] = {}
     for cell in results.cells:
         if shown_failed(cell):
             found.setdefault((groups.key_of(cell), cell.setting), []).append(cell)

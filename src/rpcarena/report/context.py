@@ -4,7 +4,7 @@ and every cell that was not measured, with its reason."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rpcarena.report import html
@@ -21,7 +21,7 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _pairs(data: dict, keys: Sequence[str] | None = None) -> str:
+def _pairs(data: Mapping[str, object], keys: Sequence[str] | None = None) -> str:
     chosen = [k for k in (keys or data) if k in data]
     chosen += [k for k in data if k not in chosen and keys is not None]
     return html.table(("key", "value"), [(k, _value(data[k])) for k in chosen], left=2)

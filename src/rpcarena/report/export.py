@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
 from rpcarena.analysis import groups, stability
@@ -59,13 +59,13 @@ def search_steps(results: Results) -> dict[int, dict[str, Any]]:
             if cell.rate_per_s is None:
                 out[id(cell)] = {"find_max_step": 0, "find_max_meets": None, "find_max_slo": slo}
         for n, probe in enumerate(search["probes"], 1):  # a cell once: two searches may offer one rate
-            cell = next((c for c in cells if c.rate_per_s == probe["rate_per_s"] and id(c) not in out), None)
-            if cell is not None:
-                out[id(cell)] = {"find_max_step": n, "find_max_meets": bool(probe["meets"]), "find_max_slo": slo}
+            probed = next((c for c in cells if c.rate_per_s == probe["rate_per_s"] and id(c) not in out), None)
+            if probed is not None:
+                out[id(probed)] = {"find_max_step": n, "find_max_meets": bool(probe["meets"]), "find_max_slo": slo}
     return out
 
 
-def columns(rows: list[dict]) -> list[str]:
+def columns(rows: Sequence[Mapping[str, object]]) -> list[str]:
     """Every key of every row, in first-seen order (skipped cells have fewer)."""
     seen: dict[str, None] = {}
     for row in rows:
@@ -98,7 +98,7 @@ Writer = Callable[[Results, IO[str]], None]
 FORMATS: dict[str, Writer] = {"csv": csv_to, "json": json_to, "intervals": intervals_to}
 
 
-def write(results: Results, fmt: str, path: str | os.PathLike, option: str = "-o", force: bool = False) -> str:
+def write(results: Results, fmt: str, path: str | os.PathLike[str], option: str = "-o", force: bool = False) -> str:
     """The document in a format, to a file (as every output is written: never over a results document
     without `force`) or to stdout ("-"); what was written, for the user."""
     if str(path) == STDOUT:
@@ -110,9 +110,9 @@ def write(results: Results, fmt: str, path: str | os.PathLike, option: str = "-o
     return str(path)
 
 
-def write_csv(results: Results, path: str | os.PathLike) -> str:
+def write_csv(results: Results, path: str | os.PathLike[str]) -> str:
     return write(results, "csv", path)
 
 
-def write_json(results: Results, path: str | os.PathLike) -> str:
+def write_json(results: Results, path: str | os.PathLike[str]) -> str:
     return write(results, "json", path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -22,7 +22,12 @@ from rpcarena.analysis.groups import Group
 from rpcarena.report import answer
 
 if TYPE_CHECKING:
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.patches import Polygon
+
+    from rpcarena.results import Cell
 
 WIDTH = 9.0
 # matplotlib's "tab10", written out: importing matplotlib costs every command (and every test that
@@ -42,7 +47,7 @@ def style(i: int) -> dict[str, Any]:
 _TIP = re.compile(r'<g id="tip-([0-9a-f]+)">')
 
 
-def tip(artist: Any, text: str) -> None:
+def tip(artist: Artist, text: str) -> None:
     """Give a mark its hover text. Matplotlib writes an artist's gid as the id of the <g> that holds
     it; the text rides in that id, hex-encoded so no quoting can break it, until `with_tooltips`."""
     artist.set_gid("tip-" + text.encode().hex())
@@ -77,9 +82,15 @@ def _new(height: float) -> Figure:
     return Figure(figsize=(WIDTH, height), layout="constrained")
 
 
-def _figure(height: float = 3.6) -> tuple[Figure, object]:
+def _figure(height: float = 3.6) -> tuple[Figure, Axes]:
     fig = _new(height)
     return fig, fig.add_subplot()
+
+
+def _one() -> tuple[Figure, list[Axes]]:
+    """A figure of one axes, as a list like `_grid`'s panels."""
+    fig, ax = _figure()
+    return fig, [ax]
 
 
 def _latency_label(groups: list[Group]) -> str:
@@ -151,17 +162,17 @@ MAX_SERIES = 4  # the series one panel keeps apart (colour, dash, marker); more 
 GRID_COLUMNS = 3
 
 
-def _grid(count: int, height: float = 2.2) -> tuple[Figure, list[Any]]:
+def _grid(count: int, height: float = 2.2) -> tuple[Figure, list[Axes]]:
     """Small multiples: `count` panels in rows of GRID_COLUMNS sharing both axes, the spare ones hidden."""
     rows = -(-count // GRID_COLUMNS)
     fig = _new(0.9 + height * rows)
-    axes = list(np.atleast_1d(fig.subplots(rows, GRID_COLUMNS, sharex=True, sharey=True)).ravel())
+    axes: list[Axes] = list(np.atleast_1d(fig.subplots(rows, GRID_COLUMNS, sharex=True, sharey=True)).ravel())
     for spare in axes[count:]:
         spare.set_visible(False)
     return fig, axes[:count]
 
 
-def _outside(ax: Any) -> None:
+def _outside(ax: Axes) -> None:
     """The axes' legend beside it, right of the data, where it covers none."""
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
 
@@ -174,26 +185,29 @@ def histogram(groups: list[Group]) -> Figure | None:
     pooled = np.concatenate([g.samples for g in drawn])
     bins = np.geomspace(max(pooled.min(), 0.1), pooled.max() * 1.01, 60)
     apart = len(drawn) > MAX_SERIES
-    fig, axes = _grid(len(drawn)) if apart else _figure()
+    fig, axes = _grid(len(drawn)) if apart else _one()
     for i, (g, label) in enumerate(zip(drawn, _names(drawn))):
-        ax = axes[i] if apart else axes
+        ax = axes[i if apart else 0]
         look = style(0 if apart else i)
-        _, _, (step, *_) = ax.hist(g.samples, bins=bins, histtype="step", linewidth=1.4, color=look["color"],
-                                   linestyle=look["linestyle"], label=label)
+        # an ndarray of edges is what hist takes; its stub names only Sequence[float]
+        _, _, patches = ax.hist(g.samples, bins=bins, histtype="step",  # type: ignore[arg-type]
+                                linewidth=1.4, color=look["color"], linestyle=look["linestyle"], label=label)
+        # the stub gives every histtype's result; "step" over one data set draws a list of one Polygon
+        step, *_ = cast("list[Polygon]", patches)
         low, high = np.percentile(g.samples, [1, 99])
         tip(step, f"{label}: {g.samples.size:,} sampled calls, p1 {_us(low)}, p99 {_us(high)}")
         if apart:
             ax.set_title(label, fontsize="small")
-    for ax in axes if apart else [axes]:
+    for ax in axes:
         ax.set_xscale("log")
         ax.set_yscale("log")
     _labels(fig, axes if apart else None, _latency_label(drawn), "calls (sampled)", "latency histogram (log scales)")
     if not apart:
-        _outside(axes)
+        _outside(axes[0])
     return fig
 
 
-def _labels(fig: Figure, grid: list[Any] | None, xlabel: str, ylabel: str, title: str) -> None:
+def _labels(fig: Figure, grid: list[Axes] | None, xlabel: str, ylabel: str, title: str) -> None:
     """A figure's axis labels and title: once for a grid of panels, on its one axes otherwise."""
     if grid is None:
         ax = fig.axes[0]
@@ -206,7 +220,7 @@ def _labels(fig: Figure, grid: list[Any] | None, xlabel: str, ylabel: str, title
     fig.suptitle(title)
 
 
-def _bottom_labels(panels: list[Any], xlabel: str, columns: int) -> None:
+def _bottom_labels(panels: list[Axes], xlabel: str, columns: int) -> None:
     """The x label under each panel with none below it (a label for the whole figure would sit where a
     legend below the panels goes)."""
     for i, ax in enumerate(panels):
@@ -241,7 +255,8 @@ def scatter(groups: list[Group]) -> Figure | None:
 
 def _trim_mask(values: np.ndarray) -> np.ndarray:
     low, high = np.percentile(values, stats.TRIM_PERCENTILES)
-    return (values >= low) & (values <= high)
+    inside: np.ndarray = (values >= low) & (values <= high)
+    return inside
 
 
 def by_clients(groups: list[Group]) -> Figure | None:
@@ -330,7 +345,7 @@ def over_time(groups: list[Group]) -> Figure | None:
     if not drawn:
         return None
     rows = {id(c): intervals_of.rows(c.intervals, c.interval_s, c.wall_s, c.server_intervals)
-            for _, _, cells in drawn for c in cells}
+            for _, _, cells in drawn for c in cells if c.interval_s}
     panels = [(axis, value) for axis, value in _PANELS
               if any((v := value(row)) is not None and v != 0 for r in rows.values() for row in r)]
     fig = _new(0.9 + 1.6 * len(drawn))
@@ -355,7 +370,7 @@ def over_time(groups: list[Group]) -> Figure | None:
     return fig
 
 
-def _steps(ax: Any, cell: Any, rows: list[dict[str, Any]], value: Callable[[dict[str, Any]], Any],
+def _steps(ax: Axes, cell: Cell, rows: list[dict[str, Any]], value: Callable[[dict[str, Any]], Any],
            look: dict[str, Any], name: str) -> None:
     """One cell's value per interval as steps, the last one too, up to the end of the phase."""
     edges = [row["start_s"] for row in rows] + [min(rows[-1]["start_s"] + cell.interval_s, cell.wall_s)]

@@ -85,7 +85,7 @@ def percentile_distribution(histogram: Any, scale: float = NS_PER_MS) -> str:
     return "".join(lines)
 
 
-def write_hgrm(results: Results, folder: str | os.PathLike, force: bool = False) -> list[Path]:
+def write_hgrm(results: Results, folder: str | os.PathLike[str], force: bool = False) -> list[Path]:
     """One <cell>.hgrm per measured cell (and <cell>.messages.hgrm per stream cell), in milliseconds;
     names are slugs of the cells' identities (none written over a results document without `force`)."""
     target = output.folder(folder, "--hgrm")
@@ -149,7 +149,7 @@ def _intervals(cell: Cell) -> Iterator[tuple[float, float, Any]]:
             yield start, max(min(cell.interval_s, cell.wall_s - start), 0.0), hist.decode(item["histogram"])
 
 
-def write_text(text: str, path: str | os.PathLike, option: str = "-o", force: bool = False) -> Path:
+def write_text(text: str, path: str | os.PathLike[str], option: str = "-o", force: bool = False) -> Path:
     return output.write(path, text, option=option, force=force)
 
 

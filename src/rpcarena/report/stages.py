@@ -6,6 +6,8 @@ latency that climbs with the rate, or a driver that falls behind only at the hig
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich import box
 from rich.table import Table
 
@@ -35,7 +37,7 @@ def table(results: Results) -> Table | None:
     return out
 
 
-def _row(cell: Cell, k: int, stage: dict) -> list[str]:
+def _row(cell: Cell, k: int, stage: dict[str, Any]) -> list[str]:
     calls, seconds = stage.get("calls", 0), stage["duration_s"]
     return [cell.contender, cell.workload, cell.client, str(cell.clients), str(k), rate(stage["rate_per_s"]),
             f"{seconds:g}s", f"{calls:,}", rate(calls / seconds), *(duration(_us(stage.get(key), q)) for key, q in (

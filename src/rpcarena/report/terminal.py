@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -25,7 +25,7 @@ from rpcarena.report import answer, causes, headline, searches, time_goes
 from rpcarena.report.answer import Entry, Ranking, shown_title
 from rpcarena.results import Cell, Results
 
-COLUMNS = (
+COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("contender", "left"), ("client", "left"), ("workload", "left"), ("conc", "right"), ("trial", "right"),
     ("calls", "right"), ("p50 µs", "right"), ("p90 µs", "right"), ("p99 µs", "right"), ("p99.9 µs", "right"),
     ("mean µs", "right"), ("SD µs", "right"), ("CV", "right"), ("calls/s", "right"),

@@ -55,9 +55,9 @@ def table_turned() -> Rule:
                              for c in _each([(MML, JSON)], ITEMS[2:])))
 
 
-def _part(title: str, **network: str) -> Part:
+def _part(title: str, via: str | None = None, link: str | None = None) -> Part:
     return Part(title, (JSON, JAVASER, MML), ITEMS, calls=5000, quick_calls=300, clients=(1, 32, 64, 128),
-                quick_clients=(1, 32), warmup_s=2.0, quick_warmup_s=0.3, **network)
+                quick_clients=(1, 32), warmup_s=2.0, quick_warmup_s=0.3, via=via, link=link)
 
 
 SUITE = Suite(

@@ -50,15 +50,20 @@ def h3_faster(statistic: str) -> Rule:
                                  Measure("rest-h3-go", WORKLOAD, n, where, statistic)) for n in IN_FLIGHT))
 
 
+def _part(title: str, contenders: tuple[str, ...], clients: tuple[int, ...], link: str | None = None,
+          connections: int | None = None) -> Part:
+    return Part(title, contenders, (WORKLOAD,), calls=6400, quick_calls=3200, clients=clients, link=link,
+                connections=connections)
+
+
 def _parts() -> tuple[Part, ...]:
     """Each design on loopback (grpc-go and rest-go) and over the lossy link (grpc-go: HTTP/1.1 over one
     connection is a queue whatever the link, and at 20 ms a call it would take minutes)."""
-    local = dict(contenders=("grpc-go", "rest-go"), workloads=(WORKLOAD,), calls=6400, quick_calls=3200,
-                 clients=(1, 8, 64))
-    lossy = dict(workloads=(WORKLOAD,), calls=6400, quick_calls=3200, clients=IN_FLIGHT, link=LOSSY)
-    return (Part(f"{OWN}, loopback", **local), Part(f"{SHARED} shared, loopback", **local, connections=1),
-            Part(f"{OWN}, {LOSSY}", contenders=("grpc-go",), **lossy),
-            Part(f"{SHARED} shared, {LOSSY}", contenders=("grpc-go", "rest-h3-go"), **lossy, connections=1))
+    local = ("grpc-go", "rest-go")
+    return (_part(f"{OWN}, loopback", local, (1, 8, 64)),
+            _part(f"{SHARED} shared, loopback", local, (1, 8, 64), connections=1),
+            _part(f"{OWN}, {LOSSY}", ("grpc-go",), IN_FLIGHT, LOSSY),
+            _part(f"{SHARED} shared, {LOSSY}", ("grpc-go", "rest-h3-go"), IN_FLIGHT, LOSSY, connections=1))
 
 
 SUITE = Suite(

@@ -7,6 +7,8 @@ server must give, whichever Redis client it reads with.
 
 from __future__ import annotations
 
+from rpcarena.workloads import Message
+
 CLIENTS = 1000
 CLASSES = ("churn", "upsell", "cross_sell", "fraud", "default", "retention", "premium", "dormant")
 
@@ -26,7 +28,7 @@ def dataset() -> dict[str, dict[str, float]]:
     return {f"predictions:{client_id(i)}": scores(i) for i in range(CLIENTS)}
 
 
-def response(id_client: str) -> dict:
+def response(id_client: str) -> Message:
     """The canonical reply: the hash's entries sorted by class_name (empty for an unknown id)."""
     prefix = "client-"
     known = id_client.startswith(prefix) and id_client[len(prefix):].isdigit()

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from google.protobuf.message import Message
+
 from rpcarena.contenders import extra_handlers
 from rpcarena.protocol import schema
 
@@ -26,8 +28,8 @@ def redis_client(services: Mapping[str, str]) -> Any:
 
 def grpc_handler(grpc: Any, store: Any) -> Any:
     """predictions.Predictions/GetPredictions for a grpcio server: HGETALL, sorted by class_name."""
-    request_type = schema.message_class("PredictionRequest")
-    reply_type = schema.message_class("PredictionResponse")
+    request_type: type[Message] = schema.message_class("PredictionRequest")
+    reply_type: type[Message] = schema.message_class("PredictionResponse")
     prediction = schema.message_class("Prediction")
 
     def get_predictions(request: Any, context: Any) -> Any:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 
-from rpcarena.workloads import Workload
+from rpcarena.workloads import Message, Workload
 
 PREFIX = "usp"
 
@@ -14,7 +15,7 @@ def _text(length: int) -> str:
     return "".join(alphabet[i % len(alphabet)] for i in range(length))
 
 
-def _fixed(request: dict):
+def _fixed(request: Message) -> Callable[[], list[Message]]:
     return lambda: [request]
 
 
