@@ -24,11 +24,12 @@ from pathlib import Path
 
 import psutil
 
-from rpcarena.analysis import hist, stability
+from rpcarena.analysis import stability
 from rpcarena.config import RunConfig
 from rpcarena.network import link
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
+from rpcarena.record import hist
 from rpcarena.results import load
 
 STALL_S = 0.3

@@ -20,7 +20,8 @@ SOURCE = Path(rpcarena.__file__).parent
 LAYERS = (
     "errors", "files", "thresholds", "suggest", "sources", "clients", "contract", "protocol", "codec", "environment",
     "process",  # children, leftovers, CPU clock, server process, placement, builds
-    "network", "cluster_spec", "worker.pacer", "analysis.hist", "analysis.intervals", "analysis.trend",
+    "network", "cluster_spec", "worker.pacer",
+    "record",  # HdrHistograms, a cell's intervals and their trend: what results are recomputed from
     "workloads",
     "userschema",  # a workload from the user's own schema and samples (its servers' handlers come later)
     "config", "results", "analysis", "contenders", "userschema.handlers",
@@ -104,7 +105,7 @@ def test_no_import_points_up():
     ("network.link", "orchestration.arena", True), ("analysis.floor", "contenders", True),
     ("contenders.grpc_py", "seeds.predictions.service", True), ("suites.findings", "seeds", True),
     ("config", "cluster.engine", True), ("orchestration.context", "cluster.engine", True),
-    ("seeds.usp2018.suite", "suites.rules", False), ("results", "analysis.hist", False),
+    ("seeds.usp2018.suite", "suites.rules", False), ("results", "record.hist", False),
     ("config", "process.placement", False),
 ])
 def test_the_layers_order_the_arrows_the_issue_named(module, target, upward):

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rpcarena.analysis import hist
 from rpcarena.cli import main
 from rpcarena.errors import UsageError
+from rpcarena.record import hist
 from rpcarena.results import Results
 from rpcarena.targets import template
 from tests.conftest import FIXTURE, ROOT

@@ -20,7 +20,6 @@ import psutil
 import pytest
 
 from rpcarena import cluster_spec, load
-from rpcarena.analysis import hist
 from rpcarena.cluster.cells import measured, plans
 from rpcarena.cluster.reports import NodeReport, ServeReport
 from rpcarena.cluster_spec import Node, Roles, assign
@@ -31,6 +30,7 @@ from rpcarena.network import link, wire
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.cell import cell_of
 from rpcarena.process.server_process import Usage
+from rpcarena.record import hist
 from tests.conftest import command_of, descendants, popen_cli, wait_for
 
 pytestmark = pytest.mark.serial  # timing-sensitive: a testbed's nodes across an emulated link

@@ -12,10 +12,11 @@ import time
 import psutil
 import pytest
 
-from rpcarena.analysis import hist, slo, stability
+from rpcarena.analysis import slo, stability
 from rpcarena.analysis.groups import group
 from rpcarena.errors import UsageError
 from rpcarena.process import placement
+from rpcarena.record import hist
 from rpcarena.results import Cell, load
 from tests.conftest import cli, command_of, descendants, popen_cli, wait_for
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich import box
 from rich.table import Table
 
-from rpcarena.analysis import hist
+from rpcarena.record import hist
 from rpcarena.report.terminal import duration, rate
 from rpcarena.results import Cell, Results
 
