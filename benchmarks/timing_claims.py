@@ -42,7 +42,7 @@ def _server(cli: psutil.Process, contender: str, timeout_s: float = 60.0) -> psu
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         family = [(p, _argv(p)) for p in cli.children(recursive=True)]
-        servers = [p for p, argv in family if "rpcarena.worker.serve" in argv and contender in argv]
+        servers = [p for p, argv in family if "rpcarena.python_server.serve" in argv and contender in argv]
         if servers and any("rpcarena.worker.drive" in argv for _, argv in family):
             return servers[0]
         time.sleep(0.1)

@@ -23,12 +23,12 @@ LAYERS = (
     "network", "cluster_spec", "worker.pacer",
     "record",  # HdrHistograms, a cell's intervals and their trend: what results are recomputed from
     "workloads",
-    "userschema",  # a workload from the user's own schema and samples (its servers' handlers come later)
-    "config", "results", "analysis", "contenders", "userschema.handlers",
+    "userschema",  # a workload from the user's own schema and samples (its servers' handlers: python_server)
+    "config", "results", "analysis", "contenders",
     "userschema.conformance",  # the conformance corpus run through `rpcarena run` processes, judged
     "targets",  # the clients of a target, chosen from its description (the runner's modules come later)
     "worker", "suites", "seeds",
-    "worker.serve",  # the Python server process's entry: registers the seeds' handlers with its servers
+    "python_server",  # the Python server process: its entry registers the seeds' and the user's schema's handlers
     "orchestration",
     "targets.target", "targets.build", "targets.native", "targets.cells",  # a target as the arena runs it
     "cluster", "report", "commands", "cli", "__main__",

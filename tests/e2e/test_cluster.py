@@ -251,7 +251,7 @@ def test_a_lost_node_fails_its_cell_and_the_run_goes_on(tmp_path):
     try:
         def server_worker():
             for child in descendants(psutil.Process(cli.pid)):
-                if "rpcarena.worker.serve" in command_of(child):
+                if "rpcarena.python_server.serve" in command_of(child):
                     with contextlib.suppress(psutil.NoSuchProcess):
                         return child.parent()
             return None

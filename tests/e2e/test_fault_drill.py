@@ -122,7 +122,7 @@ def _processes(cli: subprocess.Popen, marker: str) -> list[psutil.Process]:
 def _measuring(cli: subprocess.Popen, contender: str) -> psutil.Process | None:
     """The contender's server once a driver has connected to it, else None (drivers start before
     their server is up, so a running driver says nothing of the server's readiness)."""
-    servers = [p for p in _processes(cli, "rpcarena.worker.serve") if contender in p.cmdline()]
+    servers = [p for p in _processes(cli, "rpcarena.python_server.serve") if contender in p.cmdline()]
     return servers[0] if servers and connected(servers[0].pid) else None
 
 
