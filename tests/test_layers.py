@@ -25,7 +25,7 @@ LAYERS = (
     "workloads",
     "userschema",  # a workload from the user's own schema and samples (its servers' handlers: python_server)
     "config", "results", "analysis", "contenders",
-    "userschema.conformance",  # the conformance corpus run through `rpcarena run` processes, judged
+    "conformance",  # the conformance corpus run through `rpcarena run` processes, judged
     "targets",  # the clients of a target, chosen from its description (the runner's modules come later)
     "worker", "suites", "seeds",
     "python_server",  # the Python server process: its entry registers the seeds' and the user's schema's handlers

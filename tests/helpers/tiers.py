@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from rpcarena import conformance
 from rpcarena.cluster import cells as cluster_cells
 from rpcarena.cluster import engine as cluster_engine
 from rpcarena.cluster import targets as cluster_targets
@@ -47,7 +48,6 @@ from rpcarena.process.children import Child
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.seeds.predictions.store import RedisStore
 from rpcarena.targets import cells as target_cells
-from rpcarena.userschema import conformance
 from tests.helpers import cli
 
 TESTS = Path(__file__).resolve().parents[1]
