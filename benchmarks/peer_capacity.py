@@ -80,9 +80,9 @@ from rpcarena.orchestration.plan import Plan  # noqa: E402
 from rpcarena.process.placement import Placement, plan  # noqa: E402
 from rpcarena.process.server_process import ServerProcess  # noqa: E402
 from rpcarena.record import hist  # noqa: E402
+from rpcarena.target_runner import native as target_native  # noqa: E402
+from rpcarena.target_runner.cells import TargetCells  # noqa: E402
 from rpcarena.targets import build as target_build  # noqa: E402
-from rpcarena.targets import native as target_native  # noqa: E402
-from rpcarena.targets.cells import TargetCells  # noqa: E402
 
 PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the

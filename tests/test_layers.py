@@ -26,11 +26,11 @@ LAYERS = (
     "userschema",  # a workload from the user's own schema and samples (its servers' handlers: python_server)
     "config", "results", "analysis", "contenders",
     "conformance",  # the conformance corpus run through `rpcarena run` processes, judged
-    "targets",  # the clients of a target, chosen from its description (the runner's modules come later)
+    "targets",  # a target, its options and its clients, chosen from its description (its runner: target_runner)
     "worker", "suites", "seeds",
     "python_server",  # the Python server process: its entry registers the seeds' and the user's schema's handlers
     "orchestration",
-    "targets.target", "targets.build", "targets.native", "targets.cells",  # a target as the arena runs it
+    "target_runner",  # a target as the arena runs it: its cells, its native drivers
     "cluster", "report", "commands", "cli", "__main__",
 )
 

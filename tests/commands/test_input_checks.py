@@ -47,7 +47,7 @@ def _stub_measuring(monkeypatch: pytest.MonkeyPatch, allow: bool = False) -> Non
     for name in ("run_arena", "find_max_arena"):
         monkeypatch.setattr(f"rpcarena.commands.run.{name}", measuring)
         monkeypatch.setattr(f"rpcarena.commands.target.{name}", measuring)
-    monkeypatch.setattr("rpcarena.targets.native.python_probe", offline)
+    monkeypatch.setattr("rpcarena.target_runner.native.python_probe", offline)
     monkeypatch.setattr("rpcarena.targets.build.reachable", offline)
     monkeypatch.setattr("rpcarena.targets.protos.from_reflection", offline)
 

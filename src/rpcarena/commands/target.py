@@ -41,7 +41,7 @@ from rpcarena.config import RunConfig, parse_duration, parse_names
 from rpcarena.errors import UsageError
 from rpcarena.files import lock
 from rpcarena.report.nodes import node_lines
-from rpcarena.targets import cells, native
+from rpcarena.target_runner import cells, native
 from rpcarena.targets.build import build
 from rpcarena.targets.target import Target
 
