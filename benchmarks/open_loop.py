@@ -43,7 +43,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _peers import PeerError, ghz_path, ghz_rate  # noqa: E402
 from rpcarena import contenders, seeds  # noqa: E402
-from rpcarena.analysis import hist  # noqa: E402
 from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
 from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
@@ -53,6 +52,7 @@ from rpcarena.orchestration.plan import Plan  # noqa: E402
 from rpcarena.process import contention  # noqa: E402
 from rpcarena.process.placement import Placement, plan  # noqa: E402
 from rpcarena.process.server_process import ServerProcess  # noqa: E402
+from rpcarena.record import hist  # noqa: E402
 
 SERVER = "grpc-go"
 WORKLOAD = "usp.int32"

@@ -71,7 +71,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _peers import Measurement, PeerError, ensure_system_tools, ghz, ghz_fixed_cpu_s, ghz_path, wrk  # noqa: E402
 from rpcarena import contenders, environment, seeds  # noqa: E402
-from rpcarena.analysis import hist  # noqa: E402
 from rpcarena.config import RunConfig, parse_ints, parse_names  # noqa: E402
 from rpcarena.contenders import native  # noqa: E402
 from rpcarena.errors import ArenaError  # noqa: E402
@@ -80,9 +79,10 @@ from rpcarena.orchestration.contender_cells import CONTENDER_CELLS, driver_specs
 from rpcarena.orchestration.plan import Plan  # noqa: E402
 from rpcarena.process.placement import Placement, plan  # noqa: E402
 from rpcarena.process.server_process import ServerProcess  # noqa: E402
+from rpcarena.record import hist  # noqa: E402
+from rpcarena.target_runner import native as target_native  # noqa: E402
+from rpcarena.target_runner.cells import TargetCells  # noqa: E402
 from rpcarena.targets import build as target_build  # noqa: E402
-from rpcarena.targets import native as target_native  # noqa: E402
-from rpcarena.targets.cells import TargetCells  # noqa: E402
 
 PEERS = {"grpc-go": "ghz", "grpc-tonic": "ghz", "rest-warp": "wrk"}
 # rpcarena's clients per server (--client ids): the first is judged against the peer, the

@@ -66,7 +66,7 @@ def soak(args: argparse.Namespace, out: Path) -> None:
 
 
 def summary(out: Path) -> None:
-    from rpcarena.analysis import intervals
+    from rpcarena.record import intervals
     from rpcarena.report import terminal
     from rpcarena.results import load
 

@@ -24,11 +24,12 @@ from pathlib import Path
 
 import psutil
 
-from rpcarena.analysis import hist, stability
+from rpcarena.analysis import stability
 from rpcarena.config import RunConfig
 from rpcarena.network import link
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.contender_cells import plans
+from rpcarena.record import hist
 from rpcarena.results import load
 
 STALL_S = 0.3
@@ -41,7 +42,7 @@ def _server(cli: psutil.Process, contender: str, timeout_s: float = 60.0) -> psu
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         family = [(p, _argv(p)) for p in cli.children(recursive=True)]
-        servers = [p for p, argv in family if "rpcarena.worker.serve" in argv and contender in argv]
+        servers = [p for p, argv in family if "rpcarena.python_server.serve" in argv and contender in argv]
         if servers and any("rpcarena.worker.drive" in argv for _, argv in family):
             return servers[0]
         time.sleep(0.1)

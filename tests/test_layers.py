@@ -2,7 +2,9 @@
 
 Read from the source with `ast`, so an arrow that runs back up (network importing orchestration,
 analysis importing the contender registry, a mechanism importing a seed, suites importing seeds)
-fails here, with the line that made it.
+fails here, with the line that made it. A layer is a whole top-level module or package, never a
+part of one, so the packages themselves import each other in one direction: a package split over
+two layers hides a cycle between packages that no module-level check sees.
 """
 
 from __future__ import annotations
@@ -20,16 +22,17 @@ SOURCE = Path(rpcarena.__file__).parent
 LAYERS = (
     "errors", "files", "thresholds", "suggest", "sources", "clients", "contract", "protocol", "codec", "environment",
     "process",  # children, leftovers, CPU clock, server process, placement, builds
-    "network", "cluster_spec", "worker.pacer", "analysis.hist", "analysis.intervals", "analysis.trend",
+    "network", "cluster_spec",
+    "record",  # HdrHistograms, a cell's intervals and their trend: what results are recomputed from
     "workloads",
-    "userschema",  # a workload from the user's own schema and samples (its servers' handlers come later)
-    "config", "results", "analysis", "contenders", "userschema.handlers",
-    "userschema.conformance",  # the conformance corpus run through `rpcarena run` processes, judged
-    "targets",  # the clients of a target, chosen from its description (the runner's modules come later)
+    "userschema",  # a workload from the user's own schema and samples (its servers' handlers: python_server)
+    "config", "results", "analysis", "contenders",
+    "conformance",  # the conformance corpus run through `rpcarena run` processes, judged
+    "targets",  # a target, its options and its clients, chosen from its description (its runner: target_runner)
     "worker", "suites", "seeds",
-    "worker.serve",  # the Python server process's entry: registers the seeds' handlers with its servers
+    "python_server",  # the Python server process: its entry registers the seeds' and the user's schema's handlers
     "orchestration",
-    "targets.target", "targets.build", "targets.native", "targets.cells",  # a target as the arena runs it
+    "target_runner",  # a target as the arena runs it: its cells, its native drivers
     "cluster", "report", "commands", "cli", "__main__",
 )
 
@@ -63,11 +66,11 @@ def _imported(tree: ast.AST, module: str, is_package: bool) -> list[tuple[int, s
 
 
 def layer(module: str) -> int:
-    """The index in LAYERS of the longest entry that names the module or a package holding it."""
-    matches = [i for i, name in enumerate(LAYERS) if module == name or module.startswith(name + ".")]
-    if not matches:
-        raise LookupError(f"{module} is in no layer: add it to LAYERS")
-    return max(matches, key=lambda i: len(LAYERS[i]))
+    """The index in LAYERS of the module's top-level module or package."""
+    top = module.split(".")[0]
+    if top not in LAYERS:
+        raise LookupError(f"{module} is in no layer: add {top} to LAYERS")
+    return LAYERS.index(top)
 
 
 def _arrows() -> list[tuple[str, int, str]]:
@@ -94,6 +97,54 @@ def _has_layer(module: str) -> bool:
     return True
 
 
+def _package_arrows() -> dict[str, dict[str, str]]:
+    """Top-level package -> each one it imports -> the first import that makes that arrow."""
+    arrows: dict[str, dict[str, str]] = {}
+    for module, line, target in _arrows():
+        source, into = module.split(".")[0], target.split(".")[0]
+        if target and into != source:
+            arrows.setdefault(source, {}).setdefault(into, f"{module}:{line} imports {target}")
+    return arrows
+
+
+def _cycle(arrows: dict[str, dict[str, str]]) -> list[str]:
+    """The imports that make one cycle of packages (depth first), or [] when they make none."""
+    done: set[str] = set()
+
+    def visit(package: str, path: list[str]) -> list[str]:
+        if package in path:
+            ring = [*path[path.index(package):], package]
+            return [arrows[a][b] for a, b in zip(ring, ring[1:])]
+        if package in done:
+            return []
+        for into in sorted(arrows.get(package, {})):
+            if found := visit(into, [*path, package]):
+                return found
+        done.add(package)
+        return []
+
+    return next((found for package in sorted(arrows) if (found := visit(package, []))), [])
+
+
+def test_every_layer_is_a_whole_top_level_module_or_package():
+    def at_top(name: str) -> bool:
+        return (SOURCE / name).is_dir() or (SOURCE / f"{name}.py").exists()
+
+    assert [name for name in LAYERS if "." in name or not at_top(name)] == []
+
+
+def test_no_cycle_between_packages():
+    cycle = _cycle(_package_arrows())
+    assert not cycle, "packages that import each other in a ring:\n  " + "\n  ".join(cycle)
+
+
+def test_a_cycle_is_found_and_told():
+    arrows = {"a": {"b": "a.x:1 imports b.y"}, "b": {"c": "b.y:2 imports c"}, "c": {"a": "c:3 imports a.x"},
+              "d": {"a": "d:4 imports a"}}
+    assert _cycle(arrows) == ["a.x:1 imports b.y", "b.y:2 imports c", "c:3 imports a.x"]
+    assert _cycle({"a": {"b": "a:1 imports b"}, "d": {"a": "d:2 imports a", "b": "d:3 imports b"}}) == []
+
+
 def test_no_import_points_up():
     up = [f"{module}:{line} imports {target}" for module, line, target in _arrows()
           if target and layer(target) > layer(module)]
@@ -104,7 +155,7 @@ def test_no_import_points_up():
     ("network.link", "orchestration.arena", True), ("analysis.floor", "contenders", True),
     ("contenders.grpc_py", "seeds.predictions.service", True), ("suites.findings", "seeds", True),
     ("config", "cluster.engine", True), ("orchestration.context", "cluster.engine", True),
-    ("seeds.usp2018.suite", "suites.rules", False), ("results", "analysis.hist", False),
+    ("seeds.usp2018.suite", "suites.rules", False), ("results", "record.hist", False),
     ("config", "process.placement", False),
 ])
 def test_the_layers_order_the_arrows_the_issue_named(module, target, upward):

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rpcarena import thresholds
-from rpcarena.analysis import hist, slo
+from rpcarena.analysis import slo
 from rpcarena.errors import UsageError
 from rpcarena.orchestration import error_gate
+from rpcarena.record import hist
 from rpcarena.results import Cell
 from tests.analysis.test_comparison import five_trials
 from tests.commands.test_input_checks import RUN, _stub_measuring, call, one_line

@@ -21,10 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from rpcarena import conformance
 from rpcarena.cli import stop_signals
 from rpcarena.errors import Stop
 from rpcarena.process import leftovers
-from rpcarena.userschema import conformance
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fixtures" / "conformance"

@@ -251,7 +251,7 @@ class RunConfig:
     @property
     def whole_timeout_ms(self) -> int:
         """The timeout in the worker contract's whole milliseconds, rounded up (never shorter than asked);
-        target clients get the exact one besides (`targets.cells`)."""
+        target clients get the exact one besides (`target_runner.cells`)."""
         return max(1, math.ceil(self.timeout_ms))
 
     def to_json(self) -> dict:

@@ -21,10 +21,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from rpcarena.analysis import hist, intervals, trend
 from rpcarena.errors import UsageError
 from rpcarena.files import inputs, journal, output, recognise
 from rpcarena.network import wire
+from rpcarena.record import hist, intervals, trend
 
 FORMAT = recognise.FORMAT
 VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
@@ -69,7 +69,7 @@ class Cell:
     message_latency_histogram: str | None = None
     samples_ns: list[list[int]] = field(default_factory=list)
     # the measured phase over time: per interval of `interval_s` its start, calls, errors and histogram
-    # (analysis.intervals); [] for a driver that keeps none, and in documents before 2026-11-26
+    # (record.intervals); [] for a driver that keeps none, and in documents before 2026-11-26
     intervals: list[dict[str, Any]] = field(default_factory=list)
     interval_s: float | None = None
     # the server over time, read by the orchestrator at each interval's end (orchestration.sampler):
@@ -156,7 +156,7 @@ class Cell:
 
     @cached_property
     def trends(self) -> dict[str, trend.Fit]:
-        """p50 and p99 (µs) and the server's resident bytes fitted across the intervals (analysis.trend),
+        """p50 and p99 (µs) and the server's resident bytes fitted across the intervals (record.trend),
         each at its interval's middle; a statistic of fewer than trend.MIN_INTERVALS points is left out."""
         if not self.intervals or not self.interval_s:
             return {}

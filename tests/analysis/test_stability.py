@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rpcarena.analysis import hist, stability
+from rpcarena.analysis import stability
 from rpcarena.analysis.groups import group
+from rpcarena.record import hist
 from rpcarena.results import Cell
 
 CALLS = 20_000
@@ -174,7 +175,7 @@ def test_schedule_lag_is_not_said_when_the_driver_kept_up(lag_us, changes):
 
 def _soak(latency_us, rss_mb, interval_s: float = 10.0) -> Cell:
     """A quiet cell whose intervals took `latency_us` each (100 calls each) with the server at `rss_mb`."""
-    from rpcarena.analysis import intervals
+    from rpcarena.record import intervals
 
     entries, server = [], []
     for k, (us, mb) in enumerate(zip(latency_us, rss_mb)):

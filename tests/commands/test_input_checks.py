@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rpcarena.analysis import hist
 from rpcarena.cli import main
 from rpcarena.errors import UsageError
+from rpcarena.record import hist
 from rpcarena.results import Results
 from rpcarena.targets import template
 from tests.conftest import FIXTURE, ROOT
@@ -47,7 +47,7 @@ def _stub_measuring(monkeypatch: pytest.MonkeyPatch, allow: bool = False) -> Non
     for name in ("run_arena", "find_max_arena"):
         monkeypatch.setattr(f"rpcarena.commands.run.{name}", measuring)
         monkeypatch.setattr(f"rpcarena.commands.target.{name}", measuring)
-    monkeypatch.setattr("rpcarena.targets.native.python_probe", offline)
+    monkeypatch.setattr("rpcarena.target_runner.native.python_probe", offline)
     monkeypatch.setattr("rpcarena.targets.build.reachable", offline)
     monkeypatch.setattr("rpcarena.targets.protos.from_reflection", offline)
 

@@ -22,7 +22,7 @@ UNARY = [w for w in seeds.WORKLOADS.values() if w.mode == "unary" and not w.need
 
 
 def start(contender: str) -> tuple[subprocess.Popen, dict]:
-    proc = subprocess.Popen([sys.executable, "-m", "rpcarena.worker.serve", contender, "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "rpcarena.python_server.serve", contender, "--port", "0"],
                             stdout=subprocess.PIPE, start_new_session=True)
     return proc, json.loads(proc.stdout.readline())
 

@@ -134,7 +134,7 @@ def _shared_listener(port: int = 0) -> socket.socket:
 
 def test_a_port_another_socket_holds_is_not_shared() -> None:
     with _shared_listener() as holder:
-        proc = subprocess.Popen([sys.executable, "-m", "rpcarena.worker.serve", "typed-json", "--port",
+        proc = subprocess.Popen([sys.executable, "-m", "rpcarena.python_server.serve", "typed-json", "--port",
                                  str(holder.getsockname()[1])], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, start_new_session=True)
         try:

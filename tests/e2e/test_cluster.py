@@ -20,7 +20,6 @@ import psutil
 import pytest
 
 from rpcarena import cluster_spec, load
-from rpcarena.analysis import hist
 from rpcarena.cluster.cells import measured, plans
 from rpcarena.cluster.reports import NodeReport, ServeReport
 from rpcarena.cluster_spec import Node, Roles, assign
@@ -31,6 +30,7 @@ from rpcarena.network import link, wire
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.cell import cell_of
 from rpcarena.process.server_process import Usage
+from rpcarena.record import hist
 from tests.conftest import command_of, descendants, popen_cli, wait_for
 
 pytestmark = pytest.mark.serial  # timing-sensitive: a testbed's nodes across an emulated link
@@ -251,7 +251,7 @@ def test_a_lost_node_fails_its_cell_and_the_run_goes_on(tmp_path):
     try:
         def server_worker():
             for child in descendants(psutil.Process(cli.pid)):
-                if "rpcarena.worker.serve" in command_of(child):
+                if "rpcarena.python_server.serve" in command_of(child):
                     with contextlib.suppress(psutil.NoSuchProcess):
                         return child.parent()
             return None

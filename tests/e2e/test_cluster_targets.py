@@ -16,9 +16,9 @@ import json
 import pytest
 
 from rpcarena import contenders, load
-from rpcarena.analysis import hist
 from rpcarena.cluster_spec import Node, target_clients
 from rpcarena.process.server_process import ServerProcess
+from rpcarena.record import hist
 from tests.conftest import run_cli
 from tests.e2e.test_cluster import _credentials, _need_testbed
 from tests.e2e.test_cluster_tls import greeter  # noqa: F401, F811 - a fixture

@@ -316,7 +316,6 @@ class SleepServer:
 
 
 def test_a_server_that_dies_as_the_drive_ends_fails_the_cell(tmp_path):
-    from rpcarena.analysis import hist
     from rpcarena.config import RunConfig
     from rpcarena.contract import DriveResult, DriveSpec
     from rpcarena.errors import ServerError
@@ -325,6 +324,7 @@ def test_a_server_that_dies_as_the_drive_ends_fails_the_cell(tmp_path):
     from rpcarena.orchestration.measure import measure
     from rpcarena.orchestration.phase import DriverSpec
     from rpcarena.process import placement
+    from rpcarena.record import hist
 
     server = SleepServer(tmp_path / "server.log")
     result = DriveResult(calls=1160, errors={"connection": 1840}, wall_s=0.5, cpu_user_s=0.1, cpu_sys_s=0.1,

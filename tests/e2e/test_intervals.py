@@ -22,10 +22,11 @@ import pytest
 from hdrh.log import HistogramLogReader
 
 from rpcarena import report
-from rpcarena.analysis import gate, hist, intervals
-from rpcarena.analysis.intervals import LiveInterval
+from rpcarena.analysis import gate
 from rpcarena.errors import UsageError
 from rpcarena.orchestration.live import LiveSeries
+from rpcarena.record import hist, intervals
+from rpcarena.record.intervals import LiveInterval
 from rpcarena.results import Cell, load
 from tests.conftest import cli
 from tests.helpers.http_server import QuietHTTPServer

@@ -12,10 +12,11 @@ import time
 import psutil
 import pytest
 
-from rpcarena.analysis import hist, slo, stability
+from rpcarena.analysis import slo, stability
 from rpcarena.analysis.groups import group
 from rpcarena.errors import UsageError
 from rpcarena.process import placement
+from rpcarena.record import hist
 from rpcarena.results import Cell, load
 from tests.conftest import cli, command_of, descendants, popen_cli, wait_for
 
@@ -35,7 +36,7 @@ def _above(h, threshold_ns: float) -> int:
 def _server_and_driver(cli: psutil.Process, contender: str) -> psutil.Process | None:
     """The contender's server once a driver has connected to it (its measured phase is near)."""
     procs = descendants(cli)
-    servers = [p for p in procs if "serve" in command_of(p).split() or "rpcarena.worker.serve" in command_of(p)]
+    servers = [p for p in procs if "serve" in command_of(p).split() or "rpcarena.python_server.serve" in command_of(p)]
     server = next((p for p in servers if contender in command_of(p).split()), None)
     drivers = [p for p in procs if "drive" in command_of(p).split() or "rpcarena.worker.drive" in command_of(p)]
     if server is None or not drivers:

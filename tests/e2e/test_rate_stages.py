@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rpcarena.analysis import hist
 from rpcarena.config import parse_rate
 from rpcarena.errors import UsageError
+from rpcarena.record import hist
 from rpcarena.results import load
 from rpcarena.worker import pacer
 from tests.conftest import cli

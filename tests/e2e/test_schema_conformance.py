@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from rpcarena import conformance
 from rpcarena.errors import UsageError
-from rpcarena.userschema import conformance
 from rpcarena.userschema.workload import UserWorkload, build
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 """`rpcarena target` against servers started by hand (outside rpcarena), on ephemeral ports.
 
 The built-in gRPC, FastAPI and RPyC servers are started here as plain processes
-(`python -m rpcarena.worker.serve ... --port 0`), a small HTTP server and a gRPC server
+(`python -m rpcarena.python_server.serve ... --port 0`), a small HTTP server and a gRPC server
 with reflection run in this test process; rpcarena only gets addresses.
 """
 
@@ -31,7 +31,7 @@ class External:
     """A server process started by hand: its address and pid."""
 
     def __init__(self, contender: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "rpcarena.worker.serve", contender, "--port", "0"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "rpcarena.python_server.serve", contender, "--port", "0"],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         ready = json.loads(self.proc.stdout.readline())
         self.address, self.pid = f"127.0.0.1:{ready['port']}", self.proc.pid

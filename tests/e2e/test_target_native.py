@@ -12,8 +12,8 @@ from concurrent import futures
 
 import pytest
 
-from rpcarena.analysis import hist
 from rpcarena.contenders import native as native_contenders
+from rpcarena.record import hist
 from rpcarena.results import load
 from tests.conftest import cli
 from tests.e2e.test_target import PROTO, Items, items, reflecting_grpc  # noqa: F401 (fixtures)

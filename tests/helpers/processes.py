@@ -51,7 +51,7 @@ def server_of(cli: psutil.Process, contender: str):
     """The contender's server once a driver has connected to it (drivers start before their server is up)."""
     for child in descendants(cli):
         command = command_of(child)
-        if "rpcarena.worker.serve" in command and contender in command.split():
+        if "rpcarena.python_server.serve" in command and contender in command.split():
             return child if connected(child.pid) else None
     return None
 

@@ -5,7 +5,7 @@ that starts a process: a server (`start_server`, `ServerProcess`), the CLI in a 
 (`run_cli`, `popen_cli`, `subprocess`), or in this process measuring or building for real
 (`cli("run", ...)` without `--debug-mode`, `cli("build")`), a native worker or a schema variant's
 build, a cluster, a link, a Redis, a proxy, or the arena over real plans (the plans of
-`contender_cells`, `targets.cells`, `cluster` and an `Arena` or `find_max` in the same test).
+`contender_cells`, `target_runner.cells`, `cluster` and an `Arena` or `find_max` in the same test).
 Everything else is the unit tier, which `make check` runs; `unit_guard` (an autouse fixture in
 conftest) fails a unit test that starts a process after all, naming it, so the rule cannot drift
 from what the tests do.
@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from rpcarena import conformance
 from rpcarena.cluster import cells as cluster_cells
 from rpcarena.cluster import engine as cluster_engine
 from rpcarena.cluster import targets as cluster_targets
@@ -46,8 +47,7 @@ from rpcarena.process.builds import Worker
 from rpcarena.process.children import Child
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.seeds.predictions.store import RedisStore
-from rpcarena.targets import cells as target_cells
-from rpcarena.userschema import conformance
+from rpcarena.target_runner import cells as target_cells
 from tests.helpers import cli
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ import pytest
 from hdrh.log import HistogramLogReader
 
 import rpcarena
-from rpcarena.analysis import hist
+from rpcarena.record import hist
 from rpcarena.report import interop
 from tests.conftest import cli
 from tests.helpers import FIXTURE

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from rpcarena import report
-from rpcarena.analysis import hist, intervals
 from rpcarena.analysis.groups import group
+from rpcarena.record import hist, intervals
 from rpcarena.report import figures, overview, summary
 from tests.conftest import document
 from tests.report.test_answer_headline import busy, contender, default_arena, with_changes

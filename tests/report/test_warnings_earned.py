@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from rpcarena.analysis import hist, intervals, stability
+from rpcarena.analysis import stability
+from rpcarena.record import hist, intervals
 from rpcarena.report import answer, causes, export, terminal
 from tests.conftest import document, trials
 

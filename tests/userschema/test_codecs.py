@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
+from rpcarena import conformance
 from rpcarena.codec import tagless, thrift_user
 from rpcarena.codec import typed_json as tj
 from rpcarena.contenders import tagless as tagless_contender
 from rpcarena.contenders import thrift_py
 from rpcarena.contenders import typed_json as typed_json_contender
 from rpcarena.protocol import schema
-from rpcarena.userschema import conformance, features, judge
+from rpcarena.userschema import features, judge
 from rpcarena.userschema.workload import UserWorkload, build
 from tests.helpers import ROOT
 

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from rpcarena.analysis import hist
+from rpcarena.record import hist
 from rpcarena.worker.drive import Reservoir
 
 

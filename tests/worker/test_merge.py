@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rpcarena.analysis import hist
 from rpcarena.contract import DriveResult
+from rpcarena.record import hist
 from rpcarena.worker import merge
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 
 from rpcarena import thresholds
 from rpcarena.analysis import slo
-from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.errors import UsageError
+from rpcarena.record.intervals import LiveInterval
 from rpcarena.results import Cell
 
 _TERM = re.compile(r"\s*(p\d+(?:\.\d+)?|mean|max|errors|calls/s)\s*(<=|>=|<|>)\s*(.*?)\s*")

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from rpcarena import clients
-from rpcarena.analysis import hist, stats
+from rpcarena.analysis import stats
 from rpcarena.analysis.groups import Group
+from rpcarena.record import hist
 from rpcarena.results import Cell
 
 HIGH_CV = 1.0  # SD above the mean: a long tail or a bimodal distribution
@@ -376,7 +377,7 @@ GROWING = (("p50", "p50_us", "µs", 1.0), ("p99", "p99_us", "µs", 1.0), ("serve
 
 def steady_growth(cell: Cell, cpus: int) -> Fired | None:
     """Latency or the server's memory growing steadily over the run, interval after interval: only
-    when the trend is real (analysis.trend: enough intervals, a slope whose 95% interval leaves out
+    when the trend is real (record.trend: enough intervals, a slope whose 95% interval leaves out
     zero, a fitted growth beyond the interval-to-interval noise), so a short run never says so.
     A growing server's memory is a verdict of its own (a leak); growing latency moves the p50 by its
     fitted change over the phase."""

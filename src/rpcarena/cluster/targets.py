@@ -29,7 +29,7 @@ from rpcarena.orchestration.context import RunContext
 from rpcarena.orchestration.measurement import Measurement, ServerFigures
 from rpcarena.orchestration.phase import CONNECT_GRACE_S, split
 from rpcarena.orchestration.plan import Plan, Skip
-from rpcarena.targets import cells, native
+from rpcarena.target_runner import cells, native
 from rpcarena.targets.target import ExternalServer, Target
 
 # The first call's check on a node: at least this long (it also connects, and may do TLS), then

@@ -41,7 +41,7 @@ from rpcarena.orchestration.phase import DriverSpec, Phase, python_drivers
 from rpcarena.process import builds, leftovers, placement
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.protocol.schema import cache_dir
-from rpcarena.targets import native as targets
+from rpcarena.target_runner import native as targets
 from rpcarena.userschema import workload as userschema
 from rpcarena.userschema.workload import NEED
 
@@ -96,7 +96,7 @@ class ProbeJob:
 
 def probe_target(job: ProbeJob) -> None:
     """One call by the cell's client, from this node (which reaches the target where the
-    orchestrator may not), checked as on one machine (`targets.native.probe_by`); a wrong answer,
+    orchestrator may not), checked as on one machine (`target_runner.native.probe_by`); a wrong answer,
     a wrong method or a server down is raised, with the node's name."""
     try:
         targets.probe_by(job.target, job.client, job.timeout_s, job.max_error_rate)

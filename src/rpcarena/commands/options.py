@@ -20,10 +20,10 @@ from typing import Any, Protocol, TypedDict
 
 from rpcarena import thresholds
 from rpcarena.analysis import gate, slo
-from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import parse_duration, parse_ints, parse_rate
 from rpcarena.errors import ArenaError, ThresholdAborted, ThresholdFailed, UsageError
 from rpcarena.files import output
+from rpcarena.record.intervals import LiveInterval
 from rpcarena.results import Cell
 
 DEFAULT_WARMUP = "1s"

@@ -13,7 +13,6 @@ from rich.console import Console
 
 from rpcarena import cluster_spec, environment, report, seeds
 from rpcarena.analysis import gate, slo
-from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.cluster import cells as cluster_cells
 from rpcarena.commands import schema_options
 from rpcarena.commands.options import (
@@ -45,6 +44,7 @@ from rpcarena.orchestration.arena import Arena, OnCell
 from rpcarena.orchestration.context import open_context
 from rpcarena.orchestration.findmax import find_max
 from rpcarena.orchestration.plan import Plan
+from rpcarena.record.intervals import LiveInterval
 from rpcarena.report.progress import CellProgress
 from rpcarena.results import Cell, Results, load, now
 

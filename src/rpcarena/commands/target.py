@@ -43,7 +43,7 @@ from rpcarena.errors import UsageError
 from rpcarena.files import lock
 from rpcarena.report.nodes import node_lines
 from rpcarena.results import Results
-from rpcarena.targets import cells, native
+from rpcarena.target_runner import cells, native
 from rpcarena.targets.build import build
 from rpcarena.targets.target import Target
 

@@ -53,7 +53,7 @@ class Contender(ABC):
 
 
 class PythonContender(Contender):
-    """A contender whose server runs in Python (`python -m rpcarena.worker.serve ID`)."""
+    """A contender whose server runs in Python (`python -m rpcarena.python_server.serve ID`)."""
 
     python_modules: tuple[str, ...] = ()
 
@@ -64,7 +64,7 @@ class PythonContender(Contender):
         return None
 
     def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:
-        return [sys.executable, "-m", "rpcarena.worker.serve", self.id, "--host", host, "--port", str(port),
+        return [sys.executable, "-m", "rpcarena.python_server.serve", self.id, "--host", host, "--port", str(port),
                 *service_options(services)]
 
     @abstractmethod

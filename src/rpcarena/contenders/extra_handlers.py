@@ -1,7 +1,7 @@
 """Handlers a seed adds to the Python servers of one framework (the predictions seed adds its
 Redis-backed GetPredictions to the grpcio server and to the FastAPI application).
 
-The server's process (`rpcarena.worker.serve`) registers the seeds' (`rpcarena.seeds.EXTRA_HANDLERS`)
+The server's process (`rpcarena.python_server.serve`) registers the seeds' (`rpcarena.seeds.EXTRA_HANDLERS`)
 and the user's schema's, and a server asks for them here, so no mechanism module imports a seed.
 """
 

@@ -124,7 +124,7 @@ class GrpcPy(PythonContender):
         threading.Event().wait()
 
     def user_unsupported(self, method: schema.Method) -> str | None:
-        return None  # served by the handler `rpcarena.userschema.handlers` adds
+        return None  # served by the handler `rpcarena.python_server.handlers` adds
 
 
 class GrpcClient(Client):

@@ -148,7 +148,7 @@ class RestFastapi(PythonContender):
         uvicorn.Server(config).run(sockets=[sock])
 
     def user_unsupported(self, method: schema.Method) -> str | None:
-        """A unary method is `POST /package.Service/Method` (the handler `rpcarena.userschema.handlers`
+        """A unary method is `POST /package.Service/Method` (the handler `rpcarena.python_server.handlers`
         adds); a stream has no REST/JSON form a user would write."""
         return "a stream has no REST/JSON form: REST answers one request with one reply" if method.streaming else None
 

@@ -15,12 +15,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.config import RunConfig
 from rpcarena.network import link, wire
 from rpcarena.orchestration import log_folder
 from rpcarena.orchestration.backing import Backing
 from rpcarena.process.placement import Placement, plan
+from rpcarena.record.intervals import LiveInterval
 from rpcarena.workloads import Workload
 
 OnInterval = Callable[[LiveInterval], None]  # told each closed interval of the running cell

@@ -15,7 +15,6 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from rpcarena.analysis import hist
 from rpcarena.config import RunConfig
 from rpcarena.contract import DriveResult
 from rpcarena.orchestration.backing import Backing
@@ -24,6 +23,7 @@ from rpcarena.orchestration.measurement import Measurement, ServerFigures
 from rpcarena.orchestration.plan import CellRunner, Plan, Subject
 from rpcarena.process.placement import plan as placement_plan
 from rpcarena.process.server_process import Usage
+from rpcarena.record import hist
 from rpcarena.workloads import Workload
 
 DEBUG = "not measured: --debug-mode"

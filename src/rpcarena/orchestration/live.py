@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rpcarena.analysis import hist
-from rpcarena.analysis.intervals import LiveInterval
+from rpcarena.record import hist
+from rpcarena.record.intervals import LiveInterval
 
 
 class LiveSeries:

@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from rpcarena import environment
-from rpcarena.analysis import intervals
 from rpcarena.contract import DriveResult
 from rpcarena.errors import HelperLost, ServerError, WorkerError
 from rpcarena.network import nodelay, sockets
@@ -29,6 +28,7 @@ from rpcarena.orchestration.sampler import Reading, ServerSampler
 from rpcarena.process import contention
 from rpcarena.process.placement import where
 from rpcarena.process.server_process import Usage, rss_bytes
+from rpcarena.record import intervals
 
 
 class ServerSide(Protocol):

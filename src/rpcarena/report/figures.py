@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from rpcarena.analysis import groups as groups_of
-from rpcarena.analysis import intervals as intervals_of
 from rpcarena.analysis import stats
 from rpcarena.analysis.groups import Group
+from rpcarena.record import intervals as intervals_of
 from rpcarena.report import answer
 
 if TYPE_CHECKING:
@@ -327,7 +327,7 @@ def _rss_mb(row: dict[str, Any]) -> float | None:
     return None if row.get("server_rss_bytes") is None else row["server_rss_bytes"] / 1e6
 
 
-# the panels of `over_time`: each plots a value of an interval's row (analysis.intervals.rows) on its axis
+# the panels of `over_time`: each plots a value of an interval's row (record.intervals.rows) on its axis
 _PANELS: tuple[tuple[str, Callable[[dict[str, Any]], Any]], ...] = (
     ("calls/s", lambda row: row["calls_per_s"]), ("p50 (µs)", lambda row: row["p50_us"]),
     ("p99 (µs)", lambda row: row["p99_us"]), ("failed calls", lambda row: row["errors"]),

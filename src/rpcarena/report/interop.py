@@ -28,8 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from rpcarena.analysis import hist
 from rpcarena.files import output
+from rpcarena.record import hist
 from rpcarena.report import html
 from rpcarena.results import Cell, Results
 

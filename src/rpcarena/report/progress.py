@@ -16,8 +16,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Column
 
-from rpcarena.analysis.intervals import LiveInterval
 from rpcarena.orchestration.plan import Plan
+from rpcarena.record.intervals import LiveInterval
 from rpcarena.report import terminal
 from rpcarena.results import Cell
 

@@ -11,7 +11,7 @@ from typing import Any
 from rich import box
 from rich.table import Table
 
-from rpcarena.analysis import hist
+from rpcarena.record import hist
 from rpcarena.report.terminal import duration, rate
 from rpcarena.results import Cell, Results
 

@@ -18,7 +18,7 @@ __all__ = ["EXTRA_HANDLERS", "SEEDS", "SUITES", "WORKLOADS", "Workload", "select
 
 SEEDS = (usp2018, hprpc2016, cs6650, infobip2016, predictions, multiplexing)
 SUITES: dict[str, Suite] = {seed.SUITE.name: seed.SUITE for seed in SEEDS}
-# framework -> handler: what the seeds add to the Python servers of a framework (`worker.serve` adds them)
+# framework -> handler: what the seeds add to the Python servers of a framework (`python_server.serve` adds them)
 EXTRA_HANDLERS: tuple[Mapping[str, Extra], ...] = (predictions.service.EXTRA_HANDLERS,)
 
 

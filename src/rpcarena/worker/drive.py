@@ -23,11 +23,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rpcarena import targets
-from rpcarena.analysis import hist
 from rpcarena.contenders import get, python_client
 from rpcarena.contract import INTERVAL_EVENT, WARM, DriveResult, DriveSpec
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.protocol import schema
+from rpcarena.record import hist
 from rpcarena.worker import pacer
 from rpcarena.worker.intervals import Recorder
 from rpcarena.worker.merge import merge

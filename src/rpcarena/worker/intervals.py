@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from rpcarena.analysis import hist, intervals
+from rpcarena.record import hist, intervals
 
 NEVER_NS = 2**63 - 1
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rpcarena.analysis import hist, intervals
 from rpcarena.contract import DriveResult
+from rpcarena.record import hist, intervals
 
 
 def merge(results: list[DriveResult]) -> DriveResult:

@@ -16,7 +16,7 @@ import time
 from collections import deque
 from typing import Any
 
-from rpcarena.analysis import hist
+from rpcarena.record import hist
 
 
 class Gauge:

@@ -1,6 +1,6 @@
 """The predictions seed's service in Python, reading the Redis hash as the seed's servers did.
 
-Its handlers for the grpcio and FastAPI servers (`EXTRA_HANDLERS`, which `worker.serve` registers
+Its handlers for the grpcio and FastAPI servers (`EXTRA_HANDLERS`, which `python_server.serve` registers
 with `contenders.extra_handlers`) serve when the run has a Redis."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rpcarena.analysis import hist
+from rpcarena.record import hist
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from rpcarena.orchestration.measurement import Measurement
 from rpcarena.orchestration.phase import DriverSpec, python_drivers
 from rpcarena.orchestration.plan import CellRunner, Plan, Skip
 from rpcarena.process.placement import where
-from rpcarena.targets import native
+from rpcarena.target_runner import native
 from rpcarena.targets.target import ExternalServer, Target
 
 

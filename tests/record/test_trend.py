@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rpcarena.analysis import trend
+from rpcarena.record import trend
 
 RNG = np.random.default_rng(3)
 

@@ -6,7 +6,7 @@
 - FastAPI: a plain `def` endpoint, `POST /package.Service/Method`, with proto JSON bodies (FastAPI
   runs it on its thread pool, as it runs any blocking handler: the server work and wait block).
 
-`worker.serve` registers both (`EXTRA_HANDLERS`) with `contenders.extra_handlers`, which every server
+`python_server.serve` registers both (`EXTRA_HANDLERS`) with `contenders.extra_handlers`, which every server
 of those frameworks asks; they add nothing when the run has no user's method (`served.of` is None).
 """
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rpcarena.analysis import hist
+from rpcarena.record import hist
 
 
 def test_fast_summary_equals_hdrhistogram():

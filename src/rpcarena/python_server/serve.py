@@ -1,4 +1,4 @@
-"""`python -m rpcarena.worker.serve CONTENDER`: a Python contender's server (the worker contract's `serve`)."""
+"""`python -m rpcarena.python_server.serve CONTENDER`: a Python contender's server (the worker contract's `serve`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rpcarena import seeds
 from rpcarena.contenders import extra_handlers, get
 from rpcarena.contenders.base import PythonContender
 from rpcarena.errors import ArenaError, UsageError
-from rpcarena.userschema import handlers
+from rpcarena.python_server import handlers
 
 
 def services_of(rest: list[str]) -> dict[str, str]:
@@ -29,7 +29,7 @@ def _add_extra_handlers() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rpcarena.worker.serve", allow_abbrev=False,
+    parser = argparse.ArgumentParser(prog="python -m rpcarena.python_server.serve", allow_abbrev=False,
                                      epilog="Backing services follow as --NAME URL, e.g. --redis redis://...")
     parser.add_argument("contender")
     parser.add_argument("--host", default="127.0.0.1")
