@@ -195,7 +195,7 @@ class Link:
         return pending.result
 
     def _read(self) -> None:
-        reader = self.sock.makefile("rb", buffering=1 << 16)
+        reader = frames.buffered_reader(self.sock)
         try:
             while True:
                 call_id, status, body = frames.read_frame(reader)
