@@ -45,7 +45,7 @@ def served_mode(mode: str, request_type: type, reply_type: type) -> str:
     return "file" if mode == "echo" and request_type is not reply_type else mode
 
 
-def _echo(request: dict, request_type: type, reply_type: type) -> dict:
+def _echo(request: dict[str, Any], request_type: type, reply_type: type) -> dict[str, Any]:
     """The expected echo of one request, or one line naming what to give instead."""
     name = reply_type.DESCRIPTOR.full_name  # type: ignore[attr-defined]
     fix = "give --reply-file F.jsonl (one reply a request) or --reply-size 4KB"
@@ -88,8 +88,8 @@ def _with_text(reply_type: type, field: Any, length: int) -> Any:
     return reply
 
 
-def expected(mode: str, requests: list[dict], request_type: type, reply_type: type,
-             replies: list[dict]) -> list[dict]:
+def expected(mode: str, requests: list[dict[str, Any]], request_type: type, reply_type: type,
+             replies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each request's expected reply, in order; `replies` are the file's or the sized one."""
     if mode == "echo":
         return [_echo(r, request_type, reply_type) for r in requests]
@@ -101,7 +101,8 @@ def expected(mode: str, requests: list[dict], request_type: type, reply_type: ty
     return replies
 
 
-def responder(mode: str, pairs: list[list[dict]], request_type: type, reply_type: type) -> Callable[[Any], Any]:
+def responder(mode: str, pairs: list[list[dict[str, Any]]], request_type: type,
+              reply_type: type) -> Callable[[Any], Any]:
     """request message -> reply message, as a server answers (`pairs`: [request, reply] in order)."""
     if mode == "echo":
         return lambda request: echoed(request, reply_type)
@@ -126,9 +127,9 @@ def _key(message: Any) -> bytes:
     return bytes(message.SerializeToString(deterministic=True))
 
 
-def check_answerable(pairs: list[list[dict]], request_type: type) -> None:
+def check_answerable(pairs: list[list[dict[str, Any]]], request_type: type) -> None:
     """--reply-file: two equal requests with different replies leave a server unable to choose."""
-    seen: dict[bytes, dict] = {}
+    seen: dict[bytes, dict[str, Any]] = {}
     for number, (request, reply) in enumerate(pairs, 1):
         key = _key(message_of(request, request_type))
         if seen.setdefault(key, reply) != reply:

@@ -103,7 +103,8 @@ def build(options: UserWorkload) -> Workload:
     return WORKLOADS[workload_id]
 
 
-def _calls(method: schema.Method, requests: list[dict], expected: list[dict], k: int) -> tuple[list[Any], list[Any]]:
+def _calls(method: schema.Method, requests: list[dict[str, Any]], expected: list[dict[str, Any]],
+           k: int) -> tuple[list[Any], list[Any]]:
     """What each call sends and gets back: a request and its reply; for a client-streaming method,
     K requests in turn from the samples and the reply to the last (the server answers the stream's
     last message); for a server-streaming one, a request and its reply K times."""
@@ -130,7 +131,7 @@ def _method(key: str, typed: str) -> schema.Method:
     return found
 
 
-def _requests(options: UserWorkload, request_type: type) -> tuple[list[dict], str]:
+def _requests(options: UserWorkload, request_type: type) -> tuple[list[dict[str, Any]], str]:
     """The requests and where they came from, as the results name them."""
     if options.data_file is not None:
         return samples.from_file(Path(options.data_file), request_type, "--data-file"), Path(options.data_file).name
@@ -141,7 +142,7 @@ def _requests(options: UserWorkload, request_type: type) -> tuple[list[dict], st
     return [samples.parsed(json.dumps(r), request_type, "--fill", "--fill") for r in generated], f"--fill {spec.text}"
 
 
-def _replies(options: UserWorkload, reply_type: type) -> list[dict]:
+def _replies(options: UserWorkload, reply_type: type) -> list[dict[str, Any]]:
     if options.reply == "file":
         if options.reply_file is None:
             raise UsageError("--reply file needs --reply-file F.jsonl")
