@@ -14,7 +14,7 @@ import socket
 import threading
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Generic, Protocol, TypeVar
 
 from rpcarena.codec import frames
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
@@ -51,6 +51,7 @@ def method_index(name: str) -> int:
 
 
 Table = tuple[tuple[str, Codec, Codec], ...]  # (name, request codec, response codec) per frame kind
+C = TypeVar("C", bound=Codec)  # a contender's codec: the client reaches past encode and decode
 
 
 def handle(kind: int, body: bytes, table: Table, operation: Callable[[str], Callable[[Any], Any]],
@@ -118,12 +119,12 @@ class FramedContender(PythonContender):
         threading.Event().wait()
 
 
-class FramedClient(Client):
+class FramedClient(Client, Generic[C]):
     """One persistent connection of call-id frames; reconnects before the next call after a failure.
     A subclass names its codecs' `table`."""
 
-    table: Callable[[], Table]
-    user_codecs: Callable[[str], tuple[Codec, Codec]]  # the request and reply codecs of a user's method
+    table: Callable[[], tuple[tuple[str, C, C], ...]]
+    user_codecs: Callable[[str], tuple[C, C]]  # the request and reply codecs of a user's method
     _reader: BinaryIO  # the read side of `_sock`, set with it
 
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
