@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from google.protobuf.message import Message
+
 from rpcarena.errors import UsageError
 from rpcarena.process import leftovers
 from rpcarena.protocol import schema
@@ -131,18 +133,18 @@ def _method(key: str, typed: str) -> schema.Method:
     return found
 
 
-def _requests(options: UserWorkload, request_type: type) -> tuple[list[dict[str, Any]], str]:
+def _requests(options: UserWorkload, request_type: type[Message]) -> tuple[list[dict[str, Any]], str]:
     """The requests and where they came from, as the results name them."""
     if options.data_file is not None:
         return samples.from_file(Path(options.data_file), request_type, "--data-file"), Path(options.data_file).name
     if options.data is not None:
         return samples.from_text(options.data, request_type, "--data"), "--data"
     spec = fill.parse(options.fill or "")
-    generated = fill.requests(spec, request_type.DESCRIPTOR)  # type: ignore[attr-defined]
+    generated = fill.requests(spec, request_type.DESCRIPTOR)
     return [samples.parsed(json.dumps(r), request_type, "--fill", "--fill") for r in generated], f"--fill {spec.text}"
 
 
-def _replies(options: UserWorkload, reply_type: type) -> list[dict[str, Any]]:
+def _replies(options: UserWorkload, reply_type: type[Message]) -> list[dict[str, Any]]:
     if options.reply == "file":
         if options.reply_file is None:
             raise UsageError("--reply file needs --reply-file F.jsonl")
