@@ -7,6 +7,7 @@ import os
 import platform
 import subprocess
 from pathlib import Path
+from typing import Any, TypedDict
 
 from rpcarena import __version__, sources
 
@@ -61,8 +62,9 @@ def cpu_frequency_mhz() -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def snapshot() -> dict:
-    """Everything about this machine a reader needs to judge the numbers."""
+def snapshot() -> dict[str, Any]:
+    """Everything about this machine a reader needs to judge the numbers (a plain dict: it is the
+    results document's `environment`, which other nodes extend and older files shape differently)."""
     load1, load5, load15 = os.getloadavg()
     return {
         "hostname": platform.node(), "cpu_model": cpu_model(), "cpus": os.cpu_count(),
@@ -74,6 +76,13 @@ def snapshot() -> dict:
     }
 
 
-def load_now() -> dict:
+class Load(TypedDict):
+    """What can drift during a run."""
+
+    loadavg_1m: float
+    cpu_mhz: float | None
+
+
+def load_now() -> Load:
     """The parts that can drift during a run (load, frequency), for instability warnings."""
     return {"loadavg_1m": os.getloadavg()[0], "cpu_mhz": cpu_frequency_mhz()}

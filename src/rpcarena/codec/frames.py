@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import socket
 import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from rpcarena.protocol import limits
 
 HEADER = struct.Struct("<IIH")
 MAX_FRAME = 64 << 20  # what a client reads: a reply may be longer than a request
 CHUNK = 1 << 20  # the most a body read asks for at once
+READ_BUFFER = 1 << 16  # a connection reader's buffer
 OK, BAD_REQUEST, UNKNOWN_METHOD, INTERNAL = 0, 1, 2, 3
 STATUS_NAMES = {BAD_REQUEST: "bad_request", UNKNOWN_METHOD: "unknown_method", INTERNAL: "internal"}
 
@@ -53,6 +55,13 @@ class RemoteError(Exception):
 
 def pack(call_id: int, kind: int, body: bytes) -> bytes:
     return HEADER.pack(len(body), call_id, kind) + body
+
+
+def buffered_reader(conn: socket.socket) -> io.BufferedReader:
+    """The read side of `conn`, buffered, for `read_frame`."""
+    # typeshed types makefile("rb", n) for a buffer n other than -1, 0 or 1 as a bare IOBase;
+    # CPython returns an io.BufferedReader
+    return cast(io.BufferedReader, conn.makefile("rb", buffering=READ_BUFFER))
 
 
 def read_frame(reader: BinaryIO, max_frame: int = MAX_FRAME) -> tuple[int, int, bytes]:
@@ -214,7 +223,7 @@ def serve_connection(conn: socket.socket, handle: Handler, max_frame: int = limi
     idle = limits.idle_timeout_s() if idle_timeout_s is None else idle_timeout_s
     conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     set_idle_timeout(conn, idle)
-    reader = conn.makefile("rb", buffering=1 << 16)
+    reader = buffered_reader(conn)
     try:
         with watched(conn, idle) as deadline:
             while True:

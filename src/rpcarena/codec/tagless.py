@@ -27,7 +27,7 @@ import struct
 import sys
 from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
@@ -38,14 +38,19 @@ from rpcarena.protocol.semantics import MAX_COUNT
 MAX_VARINT = 10  # bytes of the longest 64-bit varint
 _FD = FieldDescriptor
 VARINTS = {_FD.TYPE_INT64, _FD.TYPE_SINT64}  # zigzag varints, outside flat messages
-FIXED = {_FD.TYPE_INT32: "i", _FD.TYPE_SINT32: "i", _FD.TYPE_SFIXED32: "i", _FD.TYPE_ENUM: "i",
+# struct's format codes of the fixed-size scalars; a Literal so a memoryview cast to one is typed
+Code = Literal["i", "I", "q", "Q", "d", "f", "?"]
+FIXED: dict[int, Code] = {_FD.TYPE_INT32: "i", _FD.TYPE_SINT32: "i", _FD.TYPE_SFIXED32: "i", _FD.TYPE_ENUM: "i",
          _FD.TYPE_UINT32: "I", _FD.TYPE_FIXED32: "I", _FD.TYPE_INT64: "q", _FD.TYPE_SINT64: "q",
          _FD.TYPE_SFIXED64: "q", _FD.TYPE_UINT64: "Q", _FD.TYPE_FIXED64: "Q",
          _FD.TYPE_DOUBLE: "d", _FD.TYPE_FLOAT: "f", _FD.TYPE_BOOL: "?"}
 DEFAULTS = {"i": 0, "I": 0, "q": 0, "Q": 0, "d": 0.0, "f": 0.0, "?": False}
 
-Encoder = Callable[[tuple, list], None]
-Decoder = Callable[[bytes, int, list], int]
+Value = tuple[Any, ...]  # a message: its field values in schema order (a flat one may be a view)
+Parts = list[bytes]  # the encoded pieces of a message, joined once
+Decoded = list[Any]  # the field values decoded so far
+Encoder = Callable[[Value, Parts], None]
+Decoder = Callable[[bytes, int, Decoded], int]
 
 
 class DecodeError(ValueError):
@@ -104,13 +109,13 @@ def _read_count(buf: bytes, off: int, what: str) -> tuple[int, int]:
 
 
 def _zigzag_step(index: int) -> tuple[Encoder, Decoder]:
-    def encode(value: tuple, parts: list) -> None:
+    def encode(value: Value, parts: Parts) -> None:
         n = value[index]
         if not -(1 << 63) <= n < 1 << 63:
             raise EncodeError(f"{n} does not fit a 64-bit integer")
         parts.append(varint((n << 1) ^ (n >> 63)))
 
-    def decode(buf: bytes, off: int, out: list) -> int:
+    def decode(buf: bytes, off: int, out: Decoded) -> int:
         raw, off = read_varint(buf, off)
         out.append((raw >> 1) ^ -(raw & 1))
         return off
@@ -121,10 +126,10 @@ def _zigzag_step(index: int) -> tuple[Encoder, Decoder]:
 def _fixed_run(codes: str, start: int, stop: int) -> tuple[Encoder, Decoder]:
     packer = struct.Struct("<" + codes)
 
-    def encode(value: tuple, parts: list) -> None:
+    def encode(value: Value, parts: Parts) -> None:
         parts.append(packer.pack(*value[start:stop]))
 
-    def decode(buf: bytes, off: int, out: list) -> int:
+    def decode(buf: bytes, off: int, out: Decoded) -> int:
         _remaining(buf, off, packer.size, "a run of fixed fields")
         out.extend(packer.unpack_from(buf, off))
         return off + packer.size
@@ -133,12 +138,12 @@ def _fixed_run(codes: str, start: int, stop: int) -> tuple[Encoder, Decoder]:
 
 
 def _text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
-    def encode(value: tuple, parts: list) -> None:
+    def encode(value: Value, parts: Parts) -> None:
         data = value[index].encode() if is_string else bytes(value[index])
         parts.append(varint(len(data)))
         parts.append(data)
 
-    def decode(buf: bytes, off: int, out: list) -> int:
+    def decode(buf: bytes, off: int, out: Decoded) -> int:
         size, off = _read_length(buf, off)
         _remaining(buf, off, size, "a string")
         out.append(_read_text(buf[off:off + size], is_string))
@@ -156,11 +161,11 @@ def _read_text(data: bytes, is_string: bool) -> str | bytes:
         raise DecodeError(f"a string is not valid UTF-8 ({error.reason})") from None
 
 
-def _repeated_fixed(index: int, code: str) -> tuple[Encoder, Decoder]:
+def _repeated_fixed(index: int, code: Code) -> tuple[Encoder, Decoder]:
     width = struct.calcsize("<" + code)
     view = _native(code)  # held as a zero-copy view of the wire, like flat messages
 
-    def encode(value: tuple, parts: list) -> None:
+    def encode(value: Value, parts: Parts) -> None:
         values = value[index]
         parts.append(varint(len(values)))
         if isinstance(values, memoryview) and values.format == view:
@@ -168,7 +173,7 @@ def _repeated_fixed(index: int, code: str) -> tuple[Encoder, Decoder]:
         else:
             parts.append(_array(code, len(values)).pack(*values))
 
-    def decode(buf: bytes, off: int, out: list) -> int:
+    def decode(buf: bytes, off: int, out: Decoded) -> int:
         count, off = _read_count(buf, off, "values")
         end = off + count * width
         _remaining(buf, off, count * width, f"{count} repeated values")
@@ -178,7 +183,7 @@ def _repeated_fixed(index: int, code: str) -> tuple[Encoder, Decoder]:
     return encode, decode
 
 
-def _native(code: str) -> str | None:
+def _native(code: Code) -> Code | None:
     """`code` when native values have the wire's (little-endian, standard-size) layout."""
     return code if sys.byteorder == "little" and struct.calcsize(code) == struct.calcsize("<" + code) else None
 
@@ -186,16 +191,16 @@ def _native(code: str) -> str | None:
 def _repeated_text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
     item_encode, item_decode = _text(0, is_string)
 
-    def encode(value: tuple, parts: list) -> None:
+    def encode(value: Value, parts: Parts) -> None:
         values = value[index]
         parts.append(varint(len(values)))
         for item in values:
             item_encode((item,), parts)
 
-    def decode(buf: bytes, off: int, out: list) -> int:
+    def decode(buf: bytes, off: int, out: Decoded) -> int:
         count, off = _read_count(buf, off, "strings")
         _remaining(buf, off, count, f"{count} repeated strings")
-        items: list = []
+        items: Decoded = []
         for _ in range(count):
             off = item_decode(buf, off, items)
         out.append(tuple(items))
@@ -207,7 +212,7 @@ def _repeated_text(index: int, is_string: bool) -> tuple[Encoder, Decoder]:
 def _nested(index: int, codec: MessageCodec, repeated: bool) -> tuple[Encoder, Decoder]:
     least = max(codec.min_size, 1)  # an empty nested message still costs a count slot of 1 here
 
-    def encode(value: tuple, parts: list) -> None:
+    def encode(value: Value, parts: Parts) -> None:
         if not repeated:
             codec.encode_into(value[index], parts)
             return
@@ -215,14 +220,14 @@ def _nested(index: int, codec: MessageCodec, repeated: bool) -> tuple[Encoder, D
         for item in value[index]:
             codec.encode_into(item, parts)
 
-    def decode(buf: bytes, off: int, out: list) -> int:
+    def decode(buf: bytes, off: int, out: Decoded) -> int:
         if not repeated:
             item, off = codec.decode_from(buf, off)
             out.append(item)
             return off
         count, off = _read_count(buf, off, codec.name)
         _remaining(buf, off, count * least, f"{count} repeated {codec.name}")
-        items = []
+        items: Decoded = []
         for _ in range(count):
             item, off = codec.decode_from(buf, off)
             items.append(item)
@@ -244,13 +249,13 @@ class MessageCodec:
         self._whole = _whole_struct(self.fields)
         self._view = _view_code(self.fields)
 
-    def hold(self, value: tuple) -> Any:
+    def hold(self, value: Value) -> Any:
         """The value as decoding gives it: flat messages (nested ones too) in their wire form."""
         return self.decode(self.encode(value))
 
     def encode(self, value: Any) -> bytes:
         if self._whole is None:
-            parts: list = []
+            parts: Parts = []
             self.encode_into(value, parts)
             return b"".join(parts)
         if isinstance(value, memoryview):
@@ -262,7 +267,7 @@ class MessageCodec:
         except struct.error as error:
             raise EncodeError(f"{self.name}: {error}") from None
 
-    def encode_into(self, value: Any, parts: list) -> None:
+    def encode_into(self, value: Any, parts: Parts) -> None:
         if self._whole is not None:
             parts.append(self.encode(value))
             return
@@ -292,7 +297,7 @@ class MessageCodec:
             if self._view:
                 return memoryview(buf)[off:end].cast(self._view), end
             return self._whole.unpack_from(buf, off), end
-        out: list = []
+        out: Decoded = []
         try:
             for _, decode in self._steps:
                 off = decode(buf, off, out)
@@ -301,8 +306,9 @@ class MessageCodec:
         return tuple(out), off
 
 
-def _steps(fields: tuple) -> list[tuple[Encoder, Decoder]]:
-    steps, run, start = [], "", 0
+def _steps(fields: tuple[FieldDescriptor, ...]) -> list[tuple[Encoder, Decoder]]:
+    steps: list[tuple[Encoder, Decoder]] = []
+    run, start = "", 0
     for i, field in enumerate(fields):
         code = FIXED.get(field.type) if field.type not in VARINTS else None
         if code and not field.is_repeated:
@@ -332,7 +338,7 @@ def _step(i: int, field: FieldDescriptor) -> tuple[Encoder, Decoder]:
     raise EncodeError(f"field {field.full_name} has a type tagless does not encode (groups)")
 
 
-def _min_size(fields: tuple) -> int:
+def _min_size(fields: tuple[FieldDescriptor, ...]) -> int:
     size = 0
     for field in fields:
         if field.is_repeated or field.type in (_FD.TYPE_STRING, _FD.TYPE_BYTES) or field.type in VARINTS:
@@ -344,20 +350,19 @@ def _min_size(fields: tuple) -> int:
     return size
 
 
-def _whole_struct(fields: tuple) -> struct.Struct | None:
+def _whole_struct(fields: tuple[FieldDescriptor, ...]) -> struct.Struct | None:
     """One Struct for a message made only of fixed-size scalars (the LargeData case)."""
-    codes = [FIXED.get(f.type) for f in fields if not f.is_repeated]
-    if fields and len(codes) == len(fields) and all(codes):
+    codes = [FIXED[f.type] for f in fields if not f.is_repeated and f.type in FIXED]
+    if fields and len(codes) == len(fields):
         return struct.Struct("<" + "".join(codes))
     return None
 
 
-def _view_code(fields: tuple) -> str | None:
+def _view_code(fields: tuple[FieldDescriptor, ...]) -> Code | None:
     """The one native format of a flat message, when native and wire layouts agree."""
     codes = {FIXED.get(f.type) if not f.is_repeated else None for f in fields}
-    if len(codes) != 1 or None in codes:
-        return None
-    return _native(codes.pop())
+    code = codes.pop() if len(codes) == 1 else None
+    return _native(code) if code else None
 
 
 def plain(value: Any) -> Any:
@@ -376,7 +381,7 @@ def codec(full_name: str) -> MessageCodec:
     return MessageCodec(schema.user_message(full_name) or arena[full_name.rpartition(".")[2]])
 
 
-def from_dict(descriptor: Descriptor, data: dict) -> tuple:
+def from_dict(descriptor: Descriptor, data: dict[str, Any]) -> Value:
     """A canonical (proto-JSON) dict as the tagless tuple; missing fields take their defaults."""
     return tuple(_from_field(f, data.get(f.name)) for f in descriptor.fields)
 
@@ -400,9 +405,9 @@ def _from_scalar(field: FieldDescriptor, value: Any) -> Any:
     return float(value) if code in "df" else bool(value) if code == "?" else int(value)
 
 
-def to_dict(descriptor: Descriptor, value: tuple) -> dict:
+def to_dict(descriptor: Descriptor, value: Value) -> dict[str, Any]:
     """The tagless tuple as a canonical dict (every field present)."""
-    out = {}
+    out: dict[str, Any] = {}
     for field, item in zip(descriptor.fields, value):
         if field.type == _FD.TYPE_BYTES:
             out[field.name] = [_base64(v) for v in item] if field.is_repeated else _base64(item)

@@ -135,16 +135,21 @@ def _one(field: FieldDescriptor, value: Any, module: ModuleType) -> Any:
         return base64.b64decode(value)
     if field.type in (_FD.TYPE_DOUBLE, _FD.TYPE_FLOAT):
         return proto_json.float_of(value)
-    if field.type in _UNSIGNED_64:
+    return _integer(field, value) if field.type in _INTEGERS else value
+
+
+def _integer(field: FieldDescriptor, value: int | str) -> int:
+    """An integer field's value (proto JSON may write it as a string) as Thrift holds it."""
+    if field.type in _UNSIGNED_64:  # Thrift has no unsigned 64-bit type: the same bits, signed
         return int(value) - (1 << 64) if int(value) >= 1 << 63 else int(value)
-    return int(value) if field.type in _INTEGERS else value
+    return int(value)
 
 
 def _key(field: FieldDescriptor, text: str) -> Any:
     """A map key as proto JSON writes it (a string) in its field's type."""
     if field.type == _FD.TYPE_BOOL:
         return text == "true"
-    return _one(field, text, None) if field.type in _INTEGERS else text  # type: ignore[arg-type]
+    return _integer(field, text) if field.type in _INTEGERS else text
 
 
 def to_canonical(message: Descriptor, struct: Any) -> dict[str, Any]:

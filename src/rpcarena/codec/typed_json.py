@@ -54,7 +54,7 @@ def descriptor(name: str) -> Descriptor:
     return schema.user_message(name) or schema.pb2().DESCRIPTOR.message_types_by_name[name.rpartition(".")[2]]
 
 
-def to_typed(message: Descriptor, data: dict) -> dict:
+def to_typed(message: Descriptor, data: dict[str, Any]) -> dict[str, Any]:
     """A canonical dict as a typed object: '@type' first, nested messages typed too (a map's
     values when they are messages)."""
     out: dict[str, Any] = {TYPE: message.full_name}
@@ -88,10 +88,13 @@ def _typed(field: FieldDescriptor) -> bool:
 
 
 def _is_map(field: FieldDescriptor) -> bool:
-    return field.type == _FD.TYPE_MESSAGE and field.message_type.GetOptions().map_entry
+    if field.type != _FD.TYPE_MESSAGE:
+        return False
+    map_entry: bool = field.message_type.GetOptions().map_entry  # protobuf's options are untyped
+    return map_entry
 
 
-def dumps(value: dict) -> bytes:
+def dumps(value: dict[str, Any]) -> bytes:
     return json.dumps(value, separators=(",", ":"), allow_nan=True).encode()
 
 
@@ -103,7 +106,7 @@ def loads(body: bytes) -> Any:
         raise DecodeError(f"not JSON ({str(error)[:80]})") from None
 
 
-def from_typed(message: Descriptor, obj: Any) -> dict:
+def from_typed(message: Descriptor, obj: Any) -> dict[str, Any]:
     """The canonical dict of a typed object: for an arena message every field present but a oneof's
     unset members, for a user's message the fields the object has; DecodeError if it does not fit."""
     if not isinstance(obj, dict):
@@ -209,9 +212,9 @@ def _holder(message: Descriptor) -> Any:
     return message_factory.GetMessageClass(message)
 
 
-def encode(message: Descriptor, data: dict) -> bytes:
+def encode(message: Descriptor, data: dict[str, Any]) -> bytes:
     return dumps(to_typed(message, data))
 
 
-def decode(message: Descriptor, body: bytes) -> dict:
+def decode(message: Descriptor, body: bytes) -> dict[str, Any]:
     return from_typed(message, loads(body))

@@ -101,10 +101,10 @@ class Client(ABC):
         # a method of the user's schema: every reply read with the user's schema and compared exactly
         self.judge = judge.of(method)
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         return request
 
-    def expect(self, response: dict) -> Any:
+    def expect(self, response: dict[str, Any]) -> Any:
         return response
 
     @abstractmethod

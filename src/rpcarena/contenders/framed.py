@@ -14,7 +14,7 @@ import socket
 import threading
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Generic, Protocol, TypeVar
 
 from rpcarena.codec import frames
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
@@ -51,6 +51,7 @@ def method_index(name: str) -> int:
 
 
 Table = tuple[tuple[str, Codec, Codec], ...]  # (name, request codec, response codec) per frame kind
+C = TypeVar("C", bound=Codec)  # a contender's codec: the client reaches past encode and decode
 
 
 def handle(kind: int, body: bytes, table: Table, operation: Callable[[str], Callable[[Any], Any]],
@@ -118,12 +119,13 @@ class FramedContender(PythonContender):
         threading.Event().wait()
 
 
-class FramedClient(Client):
+class FramedClient(Client, Generic[C]):
     """One persistent connection of call-id frames; reconnects before the next call after a failure.
     A subclass names its codecs' `table`."""
 
-    table: Callable[[], Table]
-    user_codecs: Callable[[str], tuple[Codec, Codec]]  # the request and reply codecs of a user's method
+    table: Callable[[], tuple[tuple[str, C, C], ...]]
+    user_codecs: Callable[[str], tuple[C, C]]  # the request and reply codecs of a user's method
+    _reader: BinaryIO  # the read side of `_sock`, set with it
 
     def __init__(self, target: str, method: str, timeout_s: float) -> None:
         super().__init__(target, method, timeout_s)
@@ -133,26 +135,25 @@ class FramedClient(Client):
         else:
             _, self.request, self.response = self.table()[self.index]
         self._sock: socket.socket | None = None
-        self._reader: Any = None
         self._next_id = 0
         self._connect()
 
-    def _connect(self) -> None:
+    def _connect(self) -> socket.socket:
         host, _, port = self.target.rpartition(":")
         self._sock = socket.create_connection((host.strip("[]"), int(port)), timeout=self.timeout_s)
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._reader = self._sock.makefile("rb", buffering=1 << 16)
+        self._reader = frames.buffered_reader(self._sock)
+        return self._sock
 
     def call(self, value: Any) -> Any:
         return self.response.decode(self.exchange(self.request.encode(value)))
 
     def exchange(self, body: bytes) -> bytes:
         """Send one request frame of this client's method; the body of its OK reply."""
-        if self._sock is None:
-            self._connect()
+        sock = self._sock if self._sock is not None else self._connect()
         self._next_id = (self._next_id + 1) & 0xFFFFFFFF
         try:
-            self._sock.sendall(frames.pack(self._next_id, self.index, body))
+            sock.sendall(frames.pack(self._next_id, self.index, body))
             call_id, status, reply = frames.read_frame(self._reader)
         except OSError:
             self.close()

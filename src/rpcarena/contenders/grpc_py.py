@@ -96,7 +96,7 @@ def server_options() -> list[tuple[str, int]]:
 
 def bind(server: Any, host: str, port: int) -> int:
     try:
-        bound = server.add_insecure_port(f"{host}:{port}")
+        bound: int = server.add_insecure_port(f"{host}:{port}")  # grpcio ships no annotations
     except RuntimeError as error:
         raise ServerError(f"cannot bind {host}:{port} ({error}): choose a free port or use port 0") from None
     if bound == 0:
@@ -147,10 +147,10 @@ class GrpcClient(Client):
             response_deserializer=self._response_type.FromString,
         )
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         return message_of(request, self._request_type)
 
-    def expect(self, response: dict) -> Any:
+    def expect(self, response: dict[str, Any]) -> Any:
         return message_of(response, self._response_type)
 
     def call(self, request: Any) -> Any:
@@ -214,7 +214,7 @@ class GrpcOneWayClient(GrpcClient):
         return [one(self, v) for v in value] if isinstance(value, list) else one(self, value)
 
 
-class Streamed(list):
+class Streamed(list[Any]):
     """A server stream's replies, and when each came: from the call's start, or the reply before it."""
 
     def __init__(self) -> None:
@@ -231,7 +231,7 @@ class GrpcStreamClient(GrpcClient):
         import queue
 
         super().__init__(target, method, timeout_s)
-        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()  # request messages, then None
         stream = self._channel.stream_stream(
             schema.methods()[method].path, request_serializer=self._request_type.SerializeToString,
             response_deserializer=self._response_type.FromString)

@@ -6,9 +6,13 @@ sends a request, and waits for ever on headers or a body sent a byte at a time
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rpcarena.protocol import limits
+
+if TYPE_CHECKING:  # fastapi and uvicorn are imported when rest-fastapi serves, not with the registry
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 TOO_LARGE = f"request body over {limits.MAX_REQUEST_BYTES} bytes: send less".encode()
 MAX_HEAD_BYTES = 64 << 10  # a request line and headers, as h11's bound is set (the workloads send < 1 KB)
@@ -20,10 +24,10 @@ class BodyLimit:
     when its Content-Length says so, or where a chunked body crosses the bound (the endpoint's
     read fails with the 413)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         announced = dict(scope["headers"]).get(b"content-length", b"0")
@@ -32,12 +36,12 @@ class BodyLimit:
         await self.app(scope, _bounded(receive), send)
 
 
-def _bounded(receive: Any) -> Any:
+def _bounded(receive: Receive) -> Receive:
     import fastapi
 
     received = 0
 
-    async def bounded_receive() -> dict:
+    async def bounded_receive() -> Message:
         nonlocal received
         message = await receive()
         received += len(message.get("body", b""))
@@ -47,13 +51,13 @@ def _bounded(receive: Any) -> Any:
     return bounded_receive
 
 
-async def _refuse(send: Any) -> None:
+async def _refuse(send: Send) -> None:
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"text/plain"), (b"connection", b"close")]})
     await send({"type": "http.response.body", "body": TOO_LARGE})
 
 
-def protocol() -> type:
+def protocol() -> type[HttpToolsProtocol]:
     """uvicorn's httptools protocol whose connections close after the idle timeout (the config's
     `timeout_keep_alive`) from their start too, not only after a reply, and whose requests must
     arrive whole, headers and body, within it (a slowloris peer is closed); whose request head is
@@ -61,7 +65,7 @@ def protocol() -> type:
     so (chunked): then the connection closes, and nothing more of it is read."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    class BoundedHttpTools(HttpToolsProtocol):  # type: ignore[misc]
+    class BoundedHttpTools(HttpToolsProtocol):
         request_deadline: Any = None
         head_bytes = 0  # what came while the request's head was incomplete
         in_head = True

@@ -15,7 +15,7 @@ from typing import Any
 PREDICTIONS = "GetPredictions"
 
 
-def request_of(method: str, request: dict) -> tuple[str, str, dict | None]:
+def request_of(method: str, request: dict[str, Any]) -> tuple[str, str, dict[str, Any] | None]:
     """(HTTP method, path, JSON body or None) of a canonical request."""
     if method == PREDICTIONS:
         return "GET", f"/predictions/{request.get('id_client', '')}", None

@@ -14,19 +14,22 @@ import json
 import socket
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rpcarena.contenders import extra_handlers, http_bounds, http_mapping
 from rpcarena.contenders.base import Client, PythonContender, announce_ready
 from rpcarena.errors import ServerError
 from rpcarena.protocol import limits, schema, semantics
 
+if TYPE_CHECKING:  # pydantic is imported when rest-fastapi serves, not with the registry
+    from pydantic import BaseModel
+
 _SCALARS = {"TYPE_INT32": int, "TYPE_INT64": int, "TYPE_UINT32": int, "TYPE_UINT64": int,
             "TYPE_DOUBLE": float, "TYPE_FLOAT": float, "TYPE_STRING": str, "TYPE_BOOL": bool}
 
 
 @cache
-def model(message_name: str) -> type:
+def model(message_name: str) -> type[BaseModel]:
     """A pydantic model for a message of the canonical schema (defaults as in proto3)."""
     import pydantic
     from google.protobuf.descriptor import FieldDescriptor
@@ -82,7 +85,8 @@ def _stream_socket(method: str) -> Any:
         except WebSocketDisconnect:
             return
 
-    endpoint.__signature__ = inspect.Signature([inspect.Parameter(
+    # FastAPI reads the handler's parameters from __signature__, which typeshed's functions lack
+    endpoint.__signature__ = inspect.Signature([inspect.Parameter(  # type: ignore[attr-defined]
         "websocket", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=WebSocket)])
     return endpoint
 
@@ -91,7 +95,7 @@ def _endpoint(request_model: type, fn: Any) -> Any:
     async def endpoint(body: Any) -> Any:
         return fn(body)
 
-    endpoint.__signature__ = inspect.Signature([inspect.Parameter(
+    endpoint.__signature__ = inspect.Signature([inspect.Parameter(  # type: ignore[attr-defined]
         "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model)])
     return endpoint
 
@@ -140,7 +144,10 @@ class RestFastapi(PythonContender):
         config = uvicorn.Config(http_bounds.BodyLimit(app(services)), log_level="warning", access_log=False,
                                 lifespan="off", loop="uvloop" if has("uvloop") else "asyncio",
                                 http=http_bounds.protocol() if has("httptools") else "h11",
-                                timeout_keep_alive=limits.idle_timeout_s(), ws_max_size=limits.MAX_REQUEST_BYTES,
+                                # uvicorn annotates an int but hands it to loop.call_later, which takes the
+                                # float a short test timeout is
+                                timeout_keep_alive=limits.idle_timeout_s(),  # type: ignore[arg-type]
+                                ws_max_size=limits.MAX_REQUEST_BYTES,
                                 h11_max_incomplete_event_size=http_bounds.MAX_HEAD_BYTES,
                                 backlog=limits.listen_backlog())  # uvicorn listens again, with its own 2,048
         sock = listen(host, port)
@@ -197,7 +204,7 @@ class HttpxClient(_HttpClient):
         self._client = httpx.Client(base_url=f"http://{target}", timeout=timeout_s,
                                     limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
 
-    def call(self, request: dict) -> Any:
+    def call(self, request: dict[str, Any]) -> Any:
         verb, path, body = http_mapping.request_of(self.method, request)
         return self.decode(self._client.request(verb, path, json=body))
 
@@ -227,7 +234,7 @@ class RequestsClient(_HttpClient):
         self._session.mount("http://", requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=1))
         self._base = f"http://{target}"
 
-    def call(self, request: dict) -> Any:
+    def call(self, request: dict[str, Any]) -> Any:
         verb, path, body = http_mapping.request_of(self.method, request)
         return self.decode(self._session.request(verb, self._base + path, json=body, timeout=self.timeout_s))
 
@@ -247,7 +254,7 @@ class WebSocketClient(_HttpClient):
         self._socket = connect(f"ws://{target}/arena/ws/{method}", open_timeout=timeout_s,
                                compression=None)
 
-    def call(self, request: dict) -> Any:
+    def call(self, request: dict[str, Any]) -> Any:
         self._socket.send(json.dumps(request))
         return json.loads(self._socket.recv(timeout=self.timeout_s))
 

@@ -78,7 +78,7 @@ def _user_exposed(user: Served) -> Any:
     request, reply, answer = schema.descriptor(user.method.request), schema.descriptor(user.method.response), \
         user.answer_canonical
 
-    def call(self: Any, value: tuple) -> tuple:
+    def call(self: Any, value: tagless.Value) -> tagless.Value:
         return tagless.from_dict(reply, answer(tagless.to_dict(request, value)))
     return call
 
@@ -168,11 +168,12 @@ def bounded_server() -> type:
             if length > limits.MAX_REQUEST_BYTES:
                 self.stream.close()  # closed first: RPyC's close() would ask the peer, and wait
                 raise EOFError(f"a frame of {length} bytes is over {limits.MAX_REQUEST_BYTES}")
-            data = self.stream.read(length + len(self.FLUSHER))[:-len(self.FLUSHER)]
-            if compressed and (data := _inflate(data)) is None:
+            data: bytes = self.stream.read(length + len(self.FLUSHER))[:-len(self.FLUSHER)]  # rpyc: unannotated
+            inflated = _inflate(data) if compressed else data
+            if inflated is None:
                 self.stream.close()
                 raise EOFError(f"a frame inflating past {limits.MAX_REQUEST_BYTES} bytes")
-            return data
+            return inflated
 
     class BoundedStream(SocketStream):  # type: ignore[misc]
         def read(self, count: int) -> bytes:
@@ -224,7 +225,7 @@ def _quiet() -> Any:
     return logger
 
 
-def to_args(request_type: str, request: dict, by_value: bool) -> tuple:
+def to_args(request_type: str, request: dict[str, Any], by_value: bool) -> tuple[Any, ...]:
     """The positional arguments an RPyC user would pass for a canonical request."""
     seq = tuple if by_value else list
     if request_type == "Empty":
@@ -245,7 +246,7 @@ def to_args(request_type: str, request: dict, by_value: bool) -> tuple:
     return (seq(value) if isinstance(value, list) else value,)
 
 
-def to_result(response_type: str, response: dict, args: tuple) -> Any:
+def to_result(response_type: str, response: dict[str, Any], args: tuple[Any, ...]) -> Any:
     """What the RPyC call returns for a canonical response."""
     if response_type == "Empty":
         return None
@@ -288,15 +289,15 @@ class RpycClient(Client):
         self._conn.close()
         self._connect()
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         if self._user:
             return (tagless.from_dict(schema.descriptor(self._request_type), request),)
         return to_args(self._request_type, request, self.by_value)
 
-    def expect(self, response: dict) -> Any:
+    def expect(self, response: dict[str, Any]) -> Any:
         return response  # a user's: judged as a canonical dict (`user_reply`)
 
-    def call(self, args: tuple) -> Any:
+    def call(self, args: tuple[Any, ...]) -> Any:
         return self._fn(*args), args
 
     def matches(self, got: Any, want: Any) -> bool:

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from rpcarena.codec import frames
-from rpcarena.codec.tagless import DecodeError, EncodeError, MessageCodec, codec, from_dict, plain, to_dict
+from rpcarena.codec.tagless import DecodeError, EncodeError, MessageCodec, Value, codec, from_dict, plain, to_dict
 from rpcarena.contenders import framed
 from rpcarena.protocol import replies, schema, semantics
 from rpcarena.userschema import features
@@ -24,7 +24,7 @@ from rpcarena.userschema.served import Served
 
 
 @cache
-def operation(name: str) -> Callable[[tuple], tuple]:
+def operation(name: str) -> Callable[[Value], Value]:
     """request tuple -> reply tuple for `name`, from the semantics table; an echo for the others.
     A tagless request is its fields' values in declaration order, so arguments are read by place."""
     op = semantics.operation(name)
@@ -33,7 +33,7 @@ def operation(name: str) -> Callable[[tuple], tuple]:
     fields = [f.name for f in schema.descriptor(schema.methods()[name].request).fields]
     places, compute, field = [fields.index(a) for a in op.arguments], op.compute, op.reply
 
-    def respond(value: tuple) -> tuple:
+    def respond(value: Value) -> Value:
         result = compute(*[value[i] for i in places])
         if field is None:
             return ()
@@ -79,7 +79,7 @@ class Tagless(framed.FramedContender):
         request, response = codec(user.method.request), codec(user.method.response)
         answer = user.answer_canonical
 
-        def respond(value: tuple) -> Any:
+        def respond(value: Value) -> Any:
             return response.hold(from_dict(response.descriptor, answer(to_dict(request.descriptor, value))))
         return request, response, respond
 
@@ -102,16 +102,16 @@ def _user_codecs(method: str) -> tuple[MessageCodec, MessageCodec]:
     return codec(info.request), codec(info.response)
 
 
-class TaglessClient(framed.FramedClient):
+class TaglessClient(framed.FramedClient[MessageCodec]):
     """Values are held as the decoder gives them (flat messages in their wire form)."""
 
     table = staticmethod(method_table)
     user_codecs = staticmethod(_user_codecs)
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         return self.request.hold(from_dict(self.request.descriptor, request))
 
-    def expect(self, response: dict) -> Any:
+    def expect(self, response: dict[str, Any]) -> Any:
         return self.response.hold(from_dict(self.response.descriptor, response))
 
     def matches(self, got: Any, want: Any) -> bool:

@@ -137,11 +137,11 @@ class TcpRawClient(Client):
         self._sock = self._connect()
         self._inbox = Inbox(self._sock)
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         payload = message_of(request, self._request_type).SerializeToString()
         return HEADER.pack(len(payload)) + payload
 
-    def expect(self, response: dict) -> Any:
+    def expect(self, response: dict[str, Any]) -> Any:
         return None  # the reply must equal what was sent
 
     def call(self, frame: bytes) -> Any:
@@ -149,7 +149,9 @@ class TcpRawClient(Client):
         return self._inbox.frame(len(frame)), frame  # an echo: the reply is as long as the request
 
     def same(self, got: Any, want: Any) -> bool:
-        reply, sent = got
+        reply: bytes
+        sent: bytes
+        reply, sent = got  # what `call` returns
         return reply == sent[HEADER.size:]
 
     def close(self) -> None:

@@ -10,9 +10,10 @@ headers of 3 bytes) or compact (varints and delta-encoded field ids).
 from __future__ import annotations
 
 import contextlib
+import socket
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
@@ -22,6 +23,9 @@ from rpcarena.errors import ArenaError, ServerError
 from rpcarena.protocol import limits, replies, schema, semantics
 from rpcarena.userschema import features, served
 from rpcarena.userschema.served import Served
+
+if TYPE_CHECKING:  # thriftpy2 is imported when a Thrift contender runs, not with the registry
+    from thriftpy2.transport import TServerSocket
 
 _FD = FieldDescriptor
 _LIST = 15  # thriftpy2's TType.LIST
@@ -41,7 +45,7 @@ def transport_factory() -> Any:
     return getattr(transport, "TCyBufferedTransportFactory", transport.TBufferedTransportFactory)()
 
 
-def to_struct(message: Descriptor, data: dict, module: Any = None) -> Any:
+def to_struct(message: Descriptor, data: dict[str, Any], module: Any = None) -> Any:
     """A canonical dict as an instance of the generated Thrift struct (defaults filled in), of
     arena.proto's IDL or of `module` (the user's)."""
     module = module or thrift_idl.module()
@@ -172,23 +176,40 @@ class ThriftBinary(PythonContender):
     def serve(self, host: str, port: int, services: Mapping[str, str]) -> None:
         from thriftpy2.server import TThreadedServer
         from thriftpy2.thrift import TProcessor
-        from thriftpy2.transport import TServerSocket
 
         user = served.of(services)  # a run of the user's method serves its service alone
         processor = user_processor(user) if user else TProcessor(thrift_idl.module().Arena, handler())
-        server = TThreadedServer(processor, TServerSocket(host=host, port=port, client_timeout=0,
-                                                          backlog=limits.listen_backlog()),
+        listener, sock = bounded_listener(host, port)
+        server = TThreadedServer(processor, listener,
                                  iprot_factory=protocol_factory(self.wire), itrans_factory=transport_factory())
-        try:
-            server.trans.listen()
-        except OSError as error:
-            raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
-        server.trans.listen = lambda: None  # already listening: serve() must not bind again
-        accept, idle_s = server.trans.accept, limits.idle_timeout_s()
-        server.trans.accept = lambda: BoundedSocket(accept(), idle_s)
-        announce_ready(server.trans.sock.getsockname()[1])
+        announce_ready(sock.getsockname()[1])
         threading.Thread(target=server.serve, daemon=True).start()
         threading.Event().wait()
+
+
+def bounded_listener(host: str, port: int) -> tuple[TServerSocket, socket.socket]:
+    """thriftpy2's server socket, listening already (a port that is taken is a ServerError here, not
+    in the serving thread), whose connections are BoundedSockets; and its listening socket."""
+    from thriftpy2.transport import TServerSocket
+
+    # thriftpy2's transport ships no annotations: the ignores below are its untyped calls
+    class Listening(TServerSocket):
+        def listen(self) -> None:
+            pass  # already listening: serve() must not bind again
+
+        def accept(self) -> BoundedSocket:
+            return BoundedSocket(super().accept(), idle_s)  # type: ignore[no-untyped-call]
+
+    listener = Listening(host=host, port=port, client_timeout=0,  # type: ignore[no-untyped-call]
+                         backlog=limits.listen_backlog())
+    try:
+        TServerSocket.listen(listener)  # type: ignore[no-untyped-call]
+    except OSError as error:
+        raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
+    idle_s = limits.idle_timeout_s()
+    sock: socket.socket | None = listener.sock
+    assert sock is not None  # listen() made it
+    return listener, sock
 
 
 class BoundedSocket:
@@ -211,7 +232,7 @@ class BoundedSocket:
         if self._budget <= 0:
             raise self._closed(self._closed.UNKNOWN, f"a call over {limits.MAX_REQUEST_BYTES} bytes")
         try:
-            data = self._client.read(min(size, self._budget))
+            data: bytes = self._client.read(min(size, self._budget))  # thriftpy2's socket is unannotated
         except OSError as error:  # idle past the timeout (EAGAIN), reset
             raise self._closed(self._closed.TIMED_OUT, str(error)) from None
         self._budget -= len(data)
@@ -265,12 +286,12 @@ class ThriftBinaryClient(Client):
                                    timeout=int(self.timeout_s * 1000))
         self._fn = getattr(self._client, self._name)
 
-    def prepare(self, request: dict) -> Any:
+    def prepare(self, request: dict[str, Any]) -> Any:
         if self.judge is not None:
             return thrift_user.to_struct(self._request, request, self._module)
         return to_struct(self._request, request, self._module)
 
-    def expect(self, response: dict) -> Any:
+    def expect(self, response: dict[str, Any]) -> Any:
         return response if self.judge is not None else to_struct(self._response, response, self._module)
 
     def call(self, request: Any) -> Any:

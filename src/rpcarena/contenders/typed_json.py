@@ -62,7 +62,8 @@ def handle(kind: int, body: bytes, user: Served | None = None) -> tuple[int, byt
     return _respond(info, request, user.answer_canonical if user and info.user else None)
 
 
-def _respond(info: schema.Method, request: dict, answer: Callable[[dict], dict] | None) -> tuple[int, bytes]:
+def _respond(info: schema.Method, request: dict[str, Any],
+             answer: Callable[[dict[str, Any]], dict[str, Any]] | None) -> tuple[int, bytes]:
     try:
         reply = answer(request) if answer else semantics.respond(info.name, request)
         return frames.OK, tj.dumps({tj.TYPE: RESULT, "value": tj.to_typed(tj.descriptor(info.response), reply)})
@@ -72,7 +73,7 @@ def _respond(info: schema.Method, request: dict, answer: Callable[[dict], dict] 
         return frames.INTERNAL, str(error).encode()
 
 
-def call_body(method: str, typed_arg: dict) -> bytes:
+def call_body(method: str, typed_arg: dict[str, Any]) -> bytes:
     return tj.dumps({tj.TYPE: CALL, "method": method, "arg": typed_arg})
 
 
@@ -192,10 +193,11 @@ class Link:
             raise TimeoutError(f"no reply within {timeout_s} s")
         if pending.error is not None:
             raise ConnectionError(str(pending.error))
+        assert pending.result is not None  # the reader sets the result or the error before it releases `done`
         return pending.result
 
     def _read(self) -> None:
-        reader = self.sock.makefile("rb", buffering=1 << 16)
+        reader = frames.buffered_reader(self.sock)
         try:
             while True:
                 call_id, status, body = frames.read_frame(reader)
@@ -302,7 +304,7 @@ class TypedJsonClient(Client):
         self._cluster = _join(target, timeout_s)
         self.retries = 0
 
-    def call(self, request: dict) -> dict:
+    def call(self, request: dict[str, Any]) -> dict[str, Any]:
         body = call_body(self.method, tj.to_typed(self._request, request))
         tried: set[int] = set()
         while True:
@@ -317,7 +319,7 @@ class TypedJsonClient(Client):
                 continue
             return self._result(status, reply)
 
-    def _result(self, status: int, reply: bytes) -> dict:
+    def _result(self, status: int, reply: bytes) -> dict[str, Any]:
         if status != frames.OK:
             raise frames.RemoteError(status, reply.decode(errors="replace"))
         envelope = tj.loads(reply)

@@ -93,17 +93,17 @@ class Haproxy:
         config.write_text(CONFIG.format(front=self.target, backend=self.backend))
         self.child = Child([*self.prefix, binary, "-db", "-f", str(config)], self.cpus, self.folder / "haproxy.log")
         try:
-            self._await_ready()
+            self._await_ready(self.child)
         except BaseException:
             self.child.stop()
             raise
         return self
 
-    def _await_ready(self) -> None:
+    def _await_ready(self, child: Child) -> None:
         deadline = time.monotonic() + READY_TIMEOUT_S
         while time.monotonic() < deadline:
-            if not self.child.alive():
-                raise ServerError(f"haproxy exited: {self.child.last_error_line()}; "
+            if not child.alive():
+                raise ServerError(f"haproxy exited: {child.last_error_line()}; "
                                   f"config and log in {self.folder}")
             if self._listening():
                 return

@@ -24,7 +24,8 @@ def equivalent(got: Any, want: Any, tolerance: float = DOUBLE_TOLERANCE) -> bool
         if isinstance(got, bool) or isinstance(want, bool) or got is None or want is None:
             return False
         return math.isclose(float(got), float(want), rel_tol=tolerance, abs_tol=tolerance)
-    return got == want
+    same: bool = got == want  # decoded values: scalars, strings, tuples and views, whose == is a bool
+    return same
 
 
 def _int64_text(text: Any, number: Any) -> bool:

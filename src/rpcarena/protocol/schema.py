@@ -16,10 +16,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rpcarena import sources
 from rpcarena.errors import ArenaError
+
+if TYPE_CHECKING:  # protobuf is imported where it is needed, not when the schema module loads
+    from google.protobuf.descriptor import Descriptor
+    from google.protobuf.message import Message
 
 SERVICE = "arena.Arena"
 
@@ -170,18 +174,21 @@ def user_message(name: str) -> Any:
 
 
 @cache
-def message_class(name: str) -> type:
+def message_class(name: str) -> type[Message]:
     found = user_message(name)
     if found is not None:
         from google.protobuf import message_factory
 
-        return message_factory.GetMessageClass(found)
+        made: type[Message] = message_factory.GetMessageClass(found)  # protobuf ships no annotations
+        return made
     for module in _compiled().values():
         if hasattr(module, name):
-            return getattr(module, name)
+            compiled: type[Message] = getattr(module, name)
+            return compiled
     raise KeyError(f"no message {name!r} in the schema")
 
 
-def descriptor(name: str):
+def descriptor(name: str) -> Descriptor:
     """The message descriptor of a message type of the schema."""
-    return message_class(name).DESCRIPTOR
+    found: Descriptor = message_class(name).DESCRIPTOR
+    return found

@@ -96,7 +96,7 @@ def records(data: bytes) -> list[Record]:
 
 def _records(data: bytes, i: int, group: int | None) -> tuple[list[Record], int]:
     """The fields from `i` to the end, or to the end of the group numbered `group`."""
-    found = []
+    found: list[Record] = []
     while i < len(data):
         start = i
         key, i = _read_varint(data, i)

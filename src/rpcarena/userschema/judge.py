@@ -32,7 +32,7 @@ VERDICTS_KEPT = 4096  # distinct (expected, reply) pairs remembered; a run's few
 class Judge:
     """The judge of one method's replies (a server stream's reply is the list of its messages)."""
 
-    def __init__(self, reply_type: type) -> None:
+    def __init__(self, reply_type: type[Message]) -> None:
         self.reply_type = reply_type
         self._expected: dict[int, tuple[Any, str | None, Message | None]] = {}  # id(want) -> (want, text, message)
         self._verdicts: dict[tuple[int, str | bytes | None], bool] = {}  # (id(want), the reply's text) -> same
@@ -197,5 +197,5 @@ def _hex(message: Message) -> str:
     return str(data[:48].hex()) + ("…" if len(data) > 48 else "")
 
 
-def _name(reply_type: type) -> str:
-    return str(reply_type.DESCRIPTOR.full_name)  # type: ignore[attr-defined]
+def _name(reply_type: type[Message]) -> str:
+    return str(reply_type.DESCRIPTOR.full_name)

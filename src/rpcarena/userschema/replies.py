@@ -18,7 +18,7 @@ from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
-from google.protobuf.message import DecodeError, EncodeError
+from google.protobuf.message import DecodeError, EncodeError, Message
 
 from rpcarena.errors import UsageError
 from rpcarena.protocol import semantics
@@ -29,25 +29,25 @@ MODES = ("echo", "file", "size")
 _TEXT = (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES)
 
 
-def echoed(request: Any, reply_type: type) -> Any:
+def echoed(request: Any, reply_type: type[Message]) -> Any:
     """The reply a request echoes into (`echo`): the request's fields the reply type can read."""
     if type(request) is reply_type:
         return request
-    data = echo.kept(request.SerializeToString(), reply_type.DESCRIPTOR, request.DESCRIPTOR)  # type: ignore[attr-defined]
-    reply = reply_type.FromString(data)  # type: ignore[attr-defined]
+    data = echo.kept(request.SerializeToString(), reply_type.DESCRIPTOR, request.DESCRIPTOR)
+    reply = reply_type.FromString(data)
     reply.DiscardUnknownFields()
     return reply
 
 
-def served_mode(mode: str, request_type: type, reply_type: type) -> str:
+def served_mode(mode: str, request_type: type[Message], reply_type: type[Message]) -> str:
     """The mode servers are told: an echo between two types is answered from the replies made here
     (`expected`), as a --reply-file is, so that every language's server answers the same reply."""
     return "file" if mode == "echo" and request_type is not reply_type else mode
 
 
-def _echo(request: dict, request_type: type, reply_type: type) -> dict:
+def _echo(request: dict[str, Any], request_type: type[Message], reply_type: type[Message]) -> dict[str, Any]:
     """The expected echo of one request, or one line naming what to give instead."""
-    name = reply_type.DESCRIPTOR.full_name  # type: ignore[attr-defined]
+    name = reply_type.DESCRIPTOR.full_name
     fix = "give --reply-file F.jsonl (one reply a request) or --reply-size 4KB"
     try:
         reply = echoed(message_of(request, request_type), reply_type)
@@ -60,9 +60,9 @@ def _echo(request: dict, request_type: type, reply_type: type) -> dict:
         raise UsageError(f"--reply echo: the request's fields make no valid {name} ({error}); {fix}") from None
 
 
-def sized(reply_type: type, size: int) -> dict[str, Any]:
+def sized(reply_type: type[Message], size: int) -> dict[str, Any]:
     """A reply of `size` encoded bytes (`--reply-size`), its first string or bytes field filled."""
-    descriptor = reply_type.DESCRIPTOR  # type: ignore[attr-defined]
+    descriptor = reply_type.DESCRIPTOR
     field = next((f for f in descriptor.fields if f.type in _TEXT and f.containing_oneof is None), None)
     if field is None:
         raise UsageError(f"--reply-size needs a string or bytes field in {descriptor.full_name} to fill: "
@@ -78,7 +78,7 @@ def sized(reply_type: type, size: int) -> dict[str, Any]:
     return canonical(reply)
 
 
-def _with_text(reply_type: type, field: Any, length: int) -> Any:
+def _with_text(reply_type: type[Message], field: Any, length: int) -> Any:
     value: Any = b"r" * length if field.type == FieldDescriptor.TYPE_BYTES else "r" * length
     reply = reply_type()
     if field.is_repeated:
@@ -88,8 +88,8 @@ def _with_text(reply_type: type, field: Any, length: int) -> Any:
     return reply
 
 
-def expected(mode: str, requests: list[dict], request_type: type, reply_type: type,
-             replies: list[dict]) -> list[dict]:
+def expected(mode: str, requests: list[dict[str, Any]], request_type: type[Message], reply_type: type[Message],
+             replies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each request's expected reply, in order; `replies` are the file's or the sized one."""
     if mode == "echo":
         return [_echo(r, request_type, reply_type) for r in requests]
@@ -101,7 +101,8 @@ def expected(mode: str, requests: list[dict], request_type: type, reply_type: ty
     return replies
 
 
-def responder(mode: str, pairs: list[list[dict]], request_type: type, reply_type: type) -> Callable[[Any], Any]:
+def responder(mode: str, pairs: list[list[dict[str, Any]]], request_type: type[Message],
+              reply_type: type[Message]) -> Callable[[Any], Any]:
     """request message -> reply message, as a server answers (`pairs`: [request, reply] in order)."""
     if mode == "echo":
         return lambda request: echoed(request, reply_type)
@@ -126,9 +127,9 @@ def _key(message: Any) -> bytes:
     return bytes(message.SerializeToString(deterministic=True))
 
 
-def check_answerable(pairs: list[list[dict]], request_type: type) -> None:
+def check_answerable(pairs: list[list[dict[str, Any]]], request_type: type[Message]) -> None:
     """--reply-file: two equal requests with different replies leave a server unable to choose."""
-    seen: dict[bytes, dict] = {}
+    seen: dict[bytes, dict[str, Any]] = {}
     for number, (request, reply) in enumerate(pairs, 1):
         key = _key(message_of(request, request_type))
         if seen.setdefault(key, reply) != reply:

@@ -14,6 +14,7 @@ from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from rpcarena.errors import UsageError
 from rpcarena.files import inputs
@@ -34,7 +35,7 @@ def canonical(message: Any) -> dict[str, Any]:
     return _numbers(message.DESCRIPTOR, data)
 
 
-def message_of(data: dict[str, Any], message_type: type) -> Any:
+def message_of(data: dict[str, Any], message_type: type[Message]) -> Any:
     """A canonical dict as a message of `message_type` (an Any's type found in the user's schema)."""
     return json_format.ParseDict(data, message_type(), descriptor_pool=schema.user_pool())
 
@@ -67,9 +68,9 @@ def _one_numbers(field: Any, value: Any) -> Any:
     return value
 
 
-def parsed(text: str, message_type: type, where: str, option: str) -> dict[str, Any]:
+def parsed(text: str, message_type: type[Message], where: str, option: str) -> dict[str, Any]:
     """One sample, checked against `message_type`; `where` names it in the error ("F.jsonl:3")."""
-    name = message_type.DESCRIPTOR.full_name  # type: ignore[attr-defined]
+    name = message_type.DESCRIPTOR.full_name
     try:
         return canonical(json_format.Parse(text, message_type(), descriptor_pool=schema.user_pool()))
     except json_format.ParseError as error:
@@ -77,7 +78,7 @@ def parsed(text: str, message_type: type, where: str, option: str) -> dict[str, 
         raise UsageError(f"{where}: the sample does not fit {name} ({reason}): fix it or the {option}") from None
 
 
-def from_file(path: Path, message_type: type, option: str) -> list[dict[str, Any]]:
+def from_file(path: Path, message_type: type[Message], option: str) -> list[dict[str, Any]]:
     """Every non-blank line of a .jsonl file, in order."""
     if not path.exists():  # a FIFO or a folder is refused by open_regular, naming it
         raise UsageError(f"bad {option} {path}: no such file; give a .jsonl file of one proto JSON message a line")
@@ -93,7 +94,7 @@ def from_file(path: Path, message_type: type, option: str) -> list[dict[str, Any
     return found
 
 
-def from_text(text: str, message_type: type, option: str) -> list[dict[str, Any]]:
+def from_text(text: str, message_type: type[Message], option: str) -> list[dict[str, Any]]:
     """--data: one message, or a JSON array of them."""
     try:
         data = json.loads(text)

@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from google.protobuf.message import Message
+
 from rpcarena.errors import UsageError
 from rpcarena.protocol import schema
 from rpcarena.userschema import replies, samples, work
@@ -26,11 +28,11 @@ class Served:
     """The user's method as a server answers it."""
 
     method: schema.Method
-    request_type: Any
-    reply_type: Any
+    request_type: type[Message]
+    reply_type: type[Message]
     answer: Callable[[Any], Any]  # request message -> reply message, the handler's cost spent first
     # canonical (proto JSON) request -> canonical reply, for the mechanisms that hold dicts or tuples
-    answer_canonical: Callable[[dict], dict]
+    answer_canonical: Callable[[dict[str, Any]], dict[str, Any]]
     stream_messages: int = 1  # a server-streaming method: the replies a call's stream carries
 
     @property
@@ -66,25 +68,26 @@ def _load(path: str) -> Served:
                   int(served.get("stream_messages", 1)))
 
 
-def _canonical_answer(mode: str, pairs: list[list[dict]], request_type: Any, reply_type: Any,
-                      respond: Callable[[Any], Any], cost: Callable[[], None]) -> Callable[[dict], dict]:
+def _canonical_answer(mode: str, pairs: list[list[dict[str, Any]]], request_type: type[Message],
+                      reply_type: type[Message], respond: Callable[[Any], Any],
+                      cost: Callable[[], None]) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """The answer to a canonical request: a sized reply is one dict and an echo into the same type is the
     request itself, as a handler of those mechanisms would write them; any other reply goes through the
     message (protobuf's own parsing: a cost those mechanisms' servers pay here and gRPC's do not)."""
     if mode == "size":
         fixed = pairs[0][1]
 
-        def sized(request: dict) -> dict:
+        def sized(request: dict[str, Any]) -> dict[str, Any]:
             cost()
             return fixed
         return sized
     if mode == "echo" and request_type is reply_type:
-        def same(request: dict) -> dict:
+        def same(request: dict[str, Any]) -> dict[str, Any]:
             cost()
             return request
         return same
 
-    def through(request: dict) -> dict:
+    def through(request: dict[str, Any]) -> dict[str, Any]:
         cost()
         return samples.canonical(respond(samples.message_of(request, request_type)))
     return through

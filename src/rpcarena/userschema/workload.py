@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from google.protobuf.message import Message
+
 from rpcarena.errors import UsageError
 from rpcarena.process import leftovers
 from rpcarena.protocol import schema
@@ -103,7 +105,8 @@ def build(options: UserWorkload) -> Workload:
     return WORKLOADS[workload_id]
 
 
-def _calls(method: schema.Method, requests: list[dict], expected: list[dict], k: int) -> tuple[list[Any], list[Any]]:
+def _calls(method: schema.Method, requests: list[dict[str, Any]], expected: list[dict[str, Any]],
+           k: int) -> tuple[list[Any], list[Any]]:
     """What each call sends and gets back: a request and its reply; for a client-streaming method,
     K requests in turn from the samples and the reply to the last (the server answers the stream's
     last message); for a server-streaming one, a request and its reply K times."""
@@ -130,18 +133,18 @@ def _method(key: str, typed: str) -> schema.Method:
     return found
 
 
-def _requests(options: UserWorkload, request_type: type) -> tuple[list[dict], str]:
+def _requests(options: UserWorkload, request_type: type[Message]) -> tuple[list[dict[str, Any]], str]:
     """The requests and where they came from, as the results name them."""
     if options.data_file is not None:
         return samples.from_file(Path(options.data_file), request_type, "--data-file"), Path(options.data_file).name
     if options.data is not None:
         return samples.from_text(options.data, request_type, "--data"), "--data"
     spec = fill.parse(options.fill or "")
-    generated = fill.requests(spec, request_type.DESCRIPTOR)  # type: ignore[attr-defined]
+    generated = fill.requests(spec, request_type.DESCRIPTOR)
     return [samples.parsed(json.dumps(r), request_type, "--fill", "--fill") for r in generated], f"--fill {spec.text}"
 
 
-def _replies(options: UserWorkload, reply_type: type) -> list[dict]:
+def _replies(options: UserWorkload, reply_type: type[Message]) -> list[dict[str, Any]]:
     if options.reply == "file":
         if options.reply_file is None:
             raise UsageError("--reply file needs --reply-file F.jsonl")

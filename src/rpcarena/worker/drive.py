@@ -45,15 +45,15 @@ class Tally:
     histogram: Any = field(default_factory=hist.new)
     uncorrected: Any = None
     lag: Any = None  # open loop: due -> sent
-    errors: Counter = field(default_factory=Counter)
-    examples: dict = field(default_factory=dict)
-    samples: list = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)
+    samples: list[list[int]] = field(default_factory=list)  # [call index, latency_ns], the reservoir's
     late: int = 0
-    staged: list = field(default_factory=list)  # open loop in stages: a Tally per stage, of due -> done etc.
-    pending: array = field(default_factory=lambda: array("q"))  # latencies not yet in the histogram
+    staged: list[Tally] = field(default_factory=list)  # open loop in stages: a Tally per stage, of due -> done etc.
+    pending: array[int] = field(default_factory=lambda: array("q"))  # latencies not yet in the histogram
     series: Recorder = field(default_factory=lambda: Recorder(1.0))  # the open interval's histogram and those closed
     messages: Any = None  # one-way streams: each reply message's latency (made at the first)
-    pending_messages: array = field(default_factory=lambda: array("q"))  # not yet in `messages`
+    pending_messages: array[int] = field(default_factory=lambda: array("q"))  # not yet in `messages`
 
     def fail(self, kind: str, error: BaseException | None, detail: Callable[[], str] | None = None) -> None:
         """One failed call; the first of each kind is kept as its example (`detail` is asked only then)."""
@@ -389,7 +389,7 @@ def _reconnect(client: Any) -> None:
 _SAYING = threading.Lock()  # clients close their intervals on their own threads
 
 
-def _say(message: dict) -> None:
+def _say(message: dict[str, Any]) -> None:
     with _SAYING:
         sys.stdout.write(json.dumps(message) + "\n")
         sys.stdout.flush()

@@ -42,7 +42,7 @@ def offsets_ns(rate_per_s: float, arrival: str = "constant", seed: int = 1) -> I
         t += rng.expovariate(1.0) * interval
 
 
-def staged_offsets_ns(stages: list[dict], arrival: str = "constant", seed: int = 1) -> Iterator[int]:
+def staged_offsets_ns(stages: list[dict[str, float]], arrival: str = "constant", seed: int = 1) -> Iterator[int]:
     """Offsets through each stage in turn, each at its own rate from its own start (k6's ramping
     arrival rate, in steps); the last stage's end ends them."""
     begin = 0
@@ -55,7 +55,7 @@ def staged_offsets_ns(stages: list[dict], arrival: str = "constant", seed: int =
         begin += span
 
 
-def stage_ends_ns(stages: list[dict]) -> list[int]:
+def stage_ends_ns(stages: list[dict[str, float]]) -> list[int]:
     """Each stage's end, as an offset from the phase's start."""
     return list(itertools.accumulate(round(s["duration_s"] * 1e9) for s in stages))
 
@@ -68,7 +68,7 @@ class Schedule:
     connection delay its share; ghz and k6 hand calls to free workers, as here)."""
 
     def __init__(self, rate_per_s: float, arrival: str, start_ns: int, calls: int | None, end_ns: int,
-                 stages: list[dict] | None = None, shift_ns: int = 0) -> None:
+                 stages: list[dict[str, float]] | None = None, shift_ns: int = 0) -> None:
         """`shift_ns` (DriveSpec.schedule_offset_ns) delays every call of this driver's schedule, so
         several drivers of one cell interleave; it also seeds Poisson arrivals apart, as drivers
         with one seed would draw the same gaps and send together."""
