@@ -16,9 +16,11 @@ from __future__ import annotations
 import glob
 import json
 import shutil
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from rpcarena.errors import ArenaError
 
@@ -52,7 +54,7 @@ def checkout() -> Path | None:
     return None if installed() else root()
 
 
-def files(folder: Path, manifest: dict) -> list[Path]:
+def files(folder: Path, manifest: Mapping[str, Any]) -> list[Path]:
     """The files the build of `folder` reads, as its manifest's `sources` name them (never its output)."""
     found: set[str] = set()
     for pattern in manifest.get("sources", ["**/*"]):
