@@ -192,6 +192,8 @@ def bounded_listener(host: str, port: int) -> tuple[TServerSocket, socket.socket
     in the serving thread), whose connections are BoundedSockets; and its listening socket."""
     from thriftpy2.transport import TServerSocket
 
+    idle_s = limits.idle_timeout_s()
+
     # thriftpy2's transport ships no annotations: the ignores below are its untyped calls
     class Listening(TServerSocket):
         def listen(self) -> None:
@@ -206,7 +208,6 @@ def bounded_listener(host: str, port: int) -> tuple[TServerSocket, socket.socket
         TServerSocket.listen(listener)  # type: ignore[no-untyped-call]
     except OSError as error:
         raise ServerError(f"cannot bind {host}:{port} ({error.strerror}): choose a free port") from None
-    idle_s = limits.idle_timeout_s()
     sock: socket.socket | None = listener.sock
     assert sock is not None  # listen() made it
     return listener, sock
