@@ -15,6 +15,7 @@ import json
 import math
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import datetime, timezone
 from functools import cached_property
@@ -44,7 +45,7 @@ def now() -> str:
 TREND_KEYS = {"p50_us": "p50_us_per_min", "p99_us": "p99_us_per_min", "server_rss_bytes": "server_rss_bytes_per_min"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Cell:
     """One measured (or skipped) combination; the raw record of what happened."""
 
@@ -479,15 +480,15 @@ def _cell(index: int, data: object) -> Cell:
     if any(len(pair) != 2 for pair in data.get("samples_ns", [])):
         raise Malformed(f"{where}: samples_ns holds [call index, latency ns] pairs")
     cell = Cell.from_json(data)
-    cell.__dict__["histogram"] = _histogram(where, cell.latency_histogram)  # the cached property, read once
-    _histogram(where, cell.latency_uncorrected_histogram)
-    _histogram(where, cell.schedule_lag_histogram)
+    _decodes(where, lambda: cell.histogram)  # the cached property: decoded once, here
+    _decodes(where, lambda: hist.decode(cell.latency_uncorrected_histogram))
+    _decodes(where, lambda: hist.decode(cell.schedule_lag_histogram))
     return cell
 
 
-def _histogram(where: str, encoded: str | None) -> Any:
+def _decodes(where: str, decode: Callable[[], object]) -> None:
     try:
-        return hist.decode(encoded)
+        decode()
     except hist.TooLarge as error:
         raise Malformed(f"{where}: {error}") from None
     except Exception:  # hdrh's decoder fails on damage in many ways (base64, zlib, struct): all mean damaged
