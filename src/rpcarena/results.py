@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from rpcarena.analysis import hist, intervals, trend
+from rpcarena.analysis.intervals import IntervalEntry, ServerIntervalEntry
 from rpcarena.errors import UsageError
 from rpcarena.files import inputs, journal, output, recognise
 from rpcarena.network import wire
@@ -71,11 +73,11 @@ class Cell:
     samples_ns: list[list[int]] = field(default_factory=list)
     # the measured phase over time: per interval of `interval_s` its start, calls, errors and histogram
     # (analysis.intervals); [] for a driver that keeps none, and in documents before 2026-11-26
-    intervals: list[dict[str, Any]] = field(default_factory=list)
+    intervals: list[IntervalEntry] = field(default_factory=list)
     interval_s: float | None = None
     # the server over time, read by the orchestrator at each interval's end (orchestration.sampler):
     # {start_s, rss_bytes, wire_in_bytes, wire_out_bytes}, None where unread; [] before 2026-11-26 (3)
-    server_intervals: list[dict[str, Any]] = field(default_factory=list)
+    server_intervals: list[ServerIntervalEntry] = field(default_factory=list)
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None  # with stages: the first stage's
@@ -490,7 +492,9 @@ _TOP = {"environment": "dict", "config": "dict", "cells": "list", "created": "st
 _NOTE_TYPES = {"placement": "dict | None", "link": "dict | None", "wire_unavailable": "str | None",
                "failures": "list[str]", "find_max": "list[dict]", "targets": "list[dict]", "suite": "dict | None",
                "resumed": "list[dict]"}
-_CELL_TYPES = {f.name: str(f.type) for f in fields(Cell)}
+# a field typed by a TypedDict is checked as the JSON object it is
+_RECORDS = re.compile(r"\b(IntervalEntry|ServerIntervalEntry)\b")
+_CELL_TYPES = {f.name: _RECORDS.sub("dict", str(f.type)) for f in fields(Cell)}
 _REQUIRED = [f.name for f in fields(Cell) if f.default is MISSING and f.default_factory is MISSING]
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rpcarena.analysis.intervals import ServerIntervalEntry
 from rpcarena.contract import DriveResult
 from rpcarena.network import wire
 from rpcarena.process.server_process import Usage
@@ -28,7 +29,7 @@ class ServerFigures:
     peak_rss_bytes: int | None = None
     counters_include_warmup: bool = False  # a driver could not sync: its warm-up is in the counters
     # each interval of the measured phase (orchestration.sampler): start_s, rss_bytes, wire_in/out_bytes
-    intervals: tuple[dict[str, Any], ...] = ()
+    intervals: tuple[ServerIntervalEntry, ...] = ()
     connections: int | None = None  # its established connections once the clients were warm
 
 
