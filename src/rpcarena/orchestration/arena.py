@@ -83,8 +83,8 @@ class Arena:
 
     def _note(self, context: RunContext, opened: list[dict[str, Any]]) -> None:
         self.writer.note(placement=context.placement.as_dict(),
-                           link=context.link.describe() if context.link is not None else None,
-                           wire_unavailable=context.wire_unavailable, cluster=opened[0] if opened else None)
+                         link=context.link.describe() if context.link is not None else None,
+                         wire_unavailable=context.wire_unavailable, cluster=opened[0] if opened else None)
 
     def _run_all(self, context: RunContext) -> None:
         for i, plan in enumerate(self.plans):
