@@ -53,8 +53,8 @@ test-native: system
 	cd workers/java && mvn -q -B test
 	cd workers/node && sh test.sh
 
-# Static checks, as CI runs them: ruff and mypy (strict on the contract, orchestration and
-# analysis), go vet and gofmt, clippy with warnings as errors and rustfmt, node --check.
+# Static checks, as CI runs them: ruff and mypy (strict on the whole package), go vet and gofmt,
+# clippy with warnings as errors and rustfmt, node --check.
 lint: setup system
 	$(VENV)/bin/ruff check src tests benchmarks tools fuzz
 	$(VENV)/bin/mypy

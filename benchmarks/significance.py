@@ -44,13 +44,12 @@ beside each "not significant" it prints the smallest change the trials could hav
 from __future__ import annotations
 
 import argparse
-import copy
 import itertools
 import math
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -107,15 +106,11 @@ def closest_pairs(runs: int, wanted: int = PAIRS) -> list[tuple[int, int]]:
 
 
 def first_trials(doc: Results, k: int) -> Results:
-    out = copy.copy(doc)
-    out.cells = [c for c in doc.cells if c.trial < k]
-    return out
+    return replace(doc, cells=[c for c in doc.cells if c.trial < k])
 
 
 def slowed(doc: Results, factor: float = SLOWDOWN) -> Results:
-    out = copy.copy(doc)
-    out.cells = [c.slowed(factor) for c in doc.cells]
-    return out
+    return replace(doc, cells=[c.slowed(factor) for c in doc.cells])
 
 
 def by_trials(a: Results, b: Results) -> comparison.Comparison:

@@ -12,16 +12,16 @@ import pytest
 
 from rpcarena.errors import UsageError
 from rpcarena.files import journal
-from rpcarena.results import Cell, Results, load
+from rpcarena.results import Cell, Results, ResultsWriter, load
 
 
 def _cell(trial: int) -> Cell:
     return Cell(contender="tcp-raw", client="py", workload="usp.void", method="EchoVoid", clients=1, trial=trial)
 
 
-def _journaled(out, *trials: int) -> Results:
+def _journaled(out, *trials: int) -> ResultsWriter:
     """A document saved whole at `out`, then a cell of each trial added (into its journal)."""
-    doc = Results()
+    doc = ResultsWriter(Results())
     doc.save(out)
     for trial in trials:
         doc.add(_cell(trial))
@@ -30,7 +30,7 @@ def _journaled(out, *trials: int) -> Results:
 
 def test_cells_go_to_the_journal_and_the_next_whole_save_folds_it_in(tmp_path):
     out = tmp_path / "r.json"
-    doc = Results()
+    doc = ResultsWriter(Results())
     doc.save(out)
     doc.add(_cell(0))
     doc.add(_cell(1), "tcp-raw x1: the server died")
@@ -70,8 +70,8 @@ def test_a_damaged_journal_cell_is_one_line(tmp_path):
 
 APPENDER = """\
 import sys
-from rpcarena.results import Cell, Results
-doc = Results()
+from rpcarena.results import Cell, ResultsWriter, Results
+doc = ResultsWriter(Results())
 doc.save(sys.argv[1])
 for trial in range(10**6):
     doc.add(Cell(contender="tcp-raw", client="py", workload="usp.void", method="EchoVoid", clients=1, trial=trial))
@@ -95,7 +95,7 @@ def test_kill_9_while_appending_keeps_every_cell_said_to_be_saved(tmp_path):
 def test_saving_costs_a_line_per_cell_not_the_document(tmp_path, monkeypatch):
     """The bytes written per cell stay those of the cell, however many came before (no duration asserted)."""
     out = tmp_path / "r.json"
-    doc = Results()
+    doc = ResultsWriter(Results())
     doc.save(out)
     written: list[int] = []
     real = os.write
@@ -110,7 +110,7 @@ def test_a_link_planted_at_the_journal_is_not_followed(tmp_path):
     victim = tmp_path / "victim"
     victim.write_text("mine")
     journal.path_of(out).symlink_to(victim)
-    doc = Results()
+    doc = ResultsWriter(Results())
     doc.save(out)  # the whole save removes the link (the name, never the file it points at)
     doc.add(_cell(0))
     assert victim.read_text() == "mine" and not journal.path_of(out).is_symlink()

@@ -8,7 +8,7 @@ import re
 import socket
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from rpcarena import cluster_spec
@@ -31,6 +31,7 @@ MAX_REPEAT = 1_000
 MAX_SAMPLES = 10**7
 MAX_RATE = 10**9
 REDIS_SCHEMES = ("redis", "rediss", "unix")
+_T = TypeVar("_T")
 CellKey = tuple[str, str | None, str, int]  # RunConfig.cells: contender, client (None: its first), workload, clients
 
 
@@ -107,7 +108,7 @@ def parse_names(text: str | list[str] | None, option: str = "names") -> list[str
     return _once(names, text, option)
 
 
-def _once(values: list[Any], text: str, option: str) -> list[Any]:
+def _once(values: list[_T], text: object, option: str) -> list[_T]:
     """`values` when none is given twice: two cells under one key (`-c 1,1`, `--client py,py`) would
     each be stored as the same cell, and read as one."""
     twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
@@ -116,7 +117,7 @@ def _once(values: list[Any], text: str, option: str) -> list[Any]:
     return values
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunConfig:
     """Everything that decides what a run measures."""
 
@@ -162,11 +163,11 @@ class RunConfig:
 
     def __post_init__(self) -> None:
         if self.cells is not None:  # a document's JSON gives lists
-            self.cells = [(str(c), None if k is None else str(k), str(w), int(n)) for c, k, w, n in self.cells]
+            self._settle(cells=[(str(c), None if k is None else str(k), str(w), int(n)) for c, k, w, n in self.cells])
         if self.rate_stages:
             self._stage_the_phase()
         if self.calls is None and self.duration_s is None:
-            self.calls = 1000
+            self._settle(calls=1000)
         self._check_counts()
         self._check_times()
         self._check_names()
@@ -181,7 +182,13 @@ class RunConfig:
                              "drop -n")
         if self.duration_s is not None and not math.isclose(self.duration_s, total):
             raise UsageError(f"--rate stages last {total:g}s but -z/--duration is {self.duration_s:g}s: drop -z")
-        self.duration_s, self.rate_per_s = total, stages[0]["rate_per_s"]
+        self._settle(duration_s=total, rate_per_s=stages[0]["rate_per_s"])
+
+    def _settle(self, **values: object) -> None:
+        """Construction's last word on the fields the options imply (a frozen instance is set so
+        only here, inside `__post_init__`, before anyone holds it); later changes are `replace`s."""
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
 
     def _check_counts(self) -> None:
         if self.calls is not None and not 1 <= self.calls <= MAX_CALLS:
@@ -198,7 +205,7 @@ class RunConfig:
             raise UsageError(f"bad --repeat {self.repeat}: give 1 to {MAX_REPEAT:,} trials")
         if not 1 <= self.sample_limit <= MAX_SAMPLES:
             raise UsageError(f"bad --samples {self.sample_limit}: keep 1 to {MAX_SAMPLES:,} raw latencies per cell")
-        rates = [s["rate_per_s"] for s in self.rate_stages or []] or [self.rate_per_s]
+        rates: list[float | None] = [s["rate_per_s"] for s in self.rate_stages or []] or [self.rate_per_s]
         for rate in rates:
             if rate is not None and not (math.isfinite(rate) and 0 < rate <= MAX_RATE):
                 raise UsageError(f"bad --rate {rate:g}: give a positive number of calls per second, "
@@ -254,7 +261,7 @@ class RunConfig:
         target clients get the exact one besides (`target_runner.cells`)."""
         return max(1, math.ceil(self.timeout_ms))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["out"] = str(self.out)
         return out

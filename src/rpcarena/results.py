@@ -14,17 +14,20 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import secrets
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from rpcarena.errors import UsageError
 from rpcarena.files import inputs, journal, output, recognise
 from rpcarena.network import wire
 from rpcarena.record import hist, intervals, trend
+from rpcarena.record.intervals import IntervalEntry, ServerIntervalEntry
 
 FORMAT = recognise.FORMAT
 VERSION = 2  # 2: the run's notes are typed keys of their own (version 1 kept them in "extra")
@@ -44,7 +47,7 @@ def now() -> str:
 TREND_KEYS = {"p50_us": "p50_us_per_min", "p99_us": "p99_us_per_min", "server_rss_bytes": "server_rss_bytes_per_min"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Cell:
     """One measured (or skipped) combination; the raw record of what happened."""
 
@@ -70,11 +73,11 @@ class Cell:
     samples_ns: list[list[int]] = field(default_factory=list)
     # the measured phase over time: per interval of `interval_s` its start, calls, errors and histogram
     # (record.intervals); [] for a driver that keeps none, and in documents before 2026-11-26
-    intervals: list[dict[str, Any]] = field(default_factory=list)
+    intervals: list[IntervalEntry] = field(default_factory=list)
     interval_s: float | None = None
     # the server over time, read by the orchestrator at each interval's end (orchestration.sampler):
     # {start_s, rss_bytes, wire_in_bytes, wire_out_bytes}, None where unread; [] before 2026-11-26 (3)
-    server_intervals: list[dict[str, Any]] = field(default_factory=list)
+    server_intervals: list[ServerIntervalEntry] = field(default_factory=list)
     late_calls: int = 0
     retries: int = 0  # calls a client re-sent elsewhere after a failure (fail-over), not errors
     rate_per_s: float | None = None  # with stages: the first stage's
@@ -285,9 +288,26 @@ class Cell:
         return cls(**{k: v for k, v in data.items() if k in known})
 
 
-@dataclass
+class SuiteNote(TypedDict, total=False):
+    """`Results.suite`: what `rpcarena suite` ran (every key, in the documents it writes)."""
+
+    name: str
+    quick: bool
+    missing: dict[str, str]  # each contender or workload that cannot run here: why
+
+
+class ResumedNote(TypedDict):
+    """An entry of `Results.resumed`: a `run --resume` of the document."""
+
+    at: str
+    cells_missing: int
+    failed_before: list[str]  # "cell label: reason" of the cells measured again
+    environment: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Results:
-    """A whole run: environment, configuration and cells."""
+    """A whole run: environment, configuration and cells (a value: a run grows one through `ResultsWriter`)."""
 
     environment: dict[str, Any] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
@@ -302,13 +322,11 @@ class Results:
     # --find-max: the highest rate meeting the SLO, per plan
     find_max: list[dict[str, Any]] = field(default_factory=list)
     targets: list[dict[str, Any]] = field(default_factory=list)  # rpcarena target: the external servers measured
-    suite: dict[str, Any] | None = None  # rpcarena suite: its name, quick or not, the systems missing here
-    # run --resume: when, the cells it lacked, the environment
-    resumed: list[dict[str, Any]] = field(default_factory=list)
+    suite: SuiteNote | None = None  # rpcarena suite: its name, quick or not, the systems missing here
+    resumed: list[ResumedNote] = field(default_factory=list)  # each run --resume
     cluster: dict[str, Any] | None = None  # --cluster: the scheduler, the engine's quiet, each node's environment
     path: Path | None = None
     save_id: str | None = None  # names this whole save: the journal beside the file continues it
-    _journal: journal.Journal | None = field(default=None, init=False, repr=False, compare=False)
 
     def notes(self) -> dict[str, Any]:
         """The run's notes that are set (placement, link, failures, ...), by name."""
@@ -320,36 +338,27 @@ class Results:
                 "config": self.config,
                 **{name: getattr(self, name) for name in NOTES}, "cells": [c.to_json() for c in self.cells]}
 
-    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+    def saved(self, path: str | os.PathLike[str] | None = None) -> Results:
         """Write the document whole, atomically and durably (a reader never sees half a file, a crash
         never loses a saved one, a failed write leaves the previous version), then remove the journal
-        it now holds. A run saves so at its ends; each cell between goes to the journal (`add`)."""
+        it now holds; the document as saved (its path, the id of this save) is returned. A run saves
+        so at its ends; each cell between goes to the journal (`ResultsWriter.add`)."""
         target = Path(path or self.path or "results.json")
-        self.close_journal()
-        self.save_id = secrets.token_hex(8)
-        output.write(target, json.dumps(self.to_json(), separators=(",", ":")).encode(), option="--out", force=True,
+        saved = replace(self, path=target, save_id=secrets.token_hex(8))
+        output.write(target, json.dumps(saved.to_json(), separators=(",", ":")).encode(), option="--out", force=True,
                      durable=True)
         journal.remove(target)
-        self.path = target
+        return saved
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """`saved`, for a caller that needs only where it went (this value keeps its path and save id)."""
+        target = Path(path or self.path or "results.json")
+        self.saved(target)
         return target
 
-    def add(self, cell: Cell, failure: str | None = None) -> None:
-        """Add a measured cell (and, for a failed one, "its label: why"), on disk before this returns:
-        one line appended to the journal beside the document last saved whole (saved first if none was)."""
-        self.cells.append(cell)
-        if failure is not None:
-            self.failures.append(failure)
-        if self.path is None or self.save_id is None:
-            self.save()
-            return
-        if self._journal is None:
-            self._journal = journal.Journal.start(self.path, self.save_id)
-        self._journal.append({"cell": cell.to_json(), **({"failure": failure} if failure is not None else {})})
-
-    def close_journal(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
+    def adding(self, cell: Cell, failure: str | None = None) -> Results:
+        """This document with one more cell (and, for a failed one, "its label: why")."""
+        return replace(self, cells=[*self.cells, cell], failures=self.failures + ([] if failure is None else [failure]))
 
     def rows(self) -> list[dict[str, Any]]:
         return [cell.row() for cell in self.cells]
@@ -381,6 +390,40 @@ class Results:
 
     def ok_cells(self) -> list[Cell]:
         return [c for c in self.cells if c.status == "ok"]
+
+
+class ResultsWriter:
+    """A run's document as it grows, each cell on disk before `add` returns: one line appended to
+    the journal beside the document last saved whole (saved first if none was). `results` is the
+    document so far, a new value after each change."""
+
+    def __init__(self, results: Results) -> None:
+        self.results = results
+        self._journal: journal.Journal | None = None
+
+    def add(self, cell: Cell, failure: str | None = None) -> None:
+        self.results = self.results.adding(cell, failure)
+        if self.results.path is None or self.results.save_id is None:
+            self.save()
+            return
+        if self._journal is None:
+            self._journal = journal.Journal.start(self.results.path, self.results.save_id)
+        self._journal.append({"cell": cell.to_json(), **({"failure": failure} if failure is not None else {})})
+
+    def note(self, **changes: Any) -> None:
+        """Set the run's notes or ends (`interrupted`, `finished`, `placement`, ...): kept at the next save."""
+        self.results = replace(self.results, **changes)
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Results:
+        """The document whole (`Results.saved`), the journal it now holds closed and removed."""
+        self.close_journal()
+        self.results = self.results.saved(path)
+        return self.results
+
+    def close_journal(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
 
 
 def load(path: str | os.PathLike[str]) -> Results:
@@ -429,11 +472,9 @@ def _journaled(results: Results) -> Results:
     found = journal.read(results.path, MAX_DOCUMENT_BYTES)
     if found is None or results.save_id is None or found.continues != results.save_id:
         return results  # none, or one left beside a later save (which holds its cells)
-    for record in found.records:
-        results.cells.append(_cell(len(results.cells), record.get("cell")))
-        if isinstance(record.get("failure"), str):
-            results.failures.append(record["failure"])
-    return results
+    cells = [_cell(len(results.cells) + i, record.get("cell")) for i, record in enumerate(found.records)]
+    failures = [record["failure"] for record in found.records if isinstance(record.get("failure"), str)]
+    return replace(results, cells=results.cells + cells, failures=results.failures + failures)
 
 
 def is_document(path: str | os.PathLike[str]) -> bool:
@@ -451,7 +492,9 @@ _TOP = {"environment": "dict", "config": "dict", "cells": "list", "created": "st
 _NOTE_TYPES = {"placement": "dict | None", "link": "dict | None", "wire_unavailable": "str | None",
                "failures": "list[str]", "find_max": "list[dict]", "targets": "list[dict]", "suite": "dict | None",
                "resumed": "list[dict]"}
-_CELL_TYPES = {f.name: str(f.type) for f in fields(Cell)}
+# a field typed by a TypedDict is checked as the JSON object it is
+_RECORDS = re.compile(r"\b(IntervalEntry|ServerIntervalEntry)\b")
+_CELL_TYPES = {f.name: _RECORDS.sub("dict", str(f.type)) for f in fields(Cell)}
 _REQUIRED = [f.name for f in fields(Cell) if f.default is MISSING and f.default_factory is MISSING]
 
 
@@ -479,15 +522,15 @@ def _cell(index: int, data: object) -> Cell:
     if any(len(pair) != 2 for pair in data.get("samples_ns", [])):
         raise Malformed(f"{where}: samples_ns holds [call index, latency ns] pairs")
     cell = Cell.from_json(data)
-    cell.__dict__["histogram"] = _histogram(where, cell.latency_histogram)  # the cached property, read once
-    _histogram(where, cell.latency_uncorrected_histogram)
-    _histogram(where, cell.schedule_lag_histogram)
+    _decodes(where, lambda: cell.histogram)  # the cached property: decoded once, here
+    _decodes(where, lambda: hist.decode(cell.latency_uncorrected_histogram))
+    _decodes(where, lambda: hist.decode(cell.schedule_lag_histogram))
     return cell
 
 
-def _histogram(where: str, encoded: str | None) -> Any:
+def _decodes(where: str, decode: Callable[[], object]) -> None:
     try:
-        return hist.decode(encoded)
+        decode()
     except hist.TooLarge as error:
         raise Malformed(f"{where}: {error}") from None
     except Exception:  # hdrh's decoder fails on damage in many ways (base64, zlib, struct): all mean damaged

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import os
 
 import pytest
@@ -16,9 +16,7 @@ from tests.helpers import FIXTURE
 
 def slowed(results, factor: float):
     """The same measured trials, every latency multiplied by `factor` (the noise kept)."""
-    out = copy.deepcopy(results)
-    out.cells = [cell.slowed(factor) for cell in out.cells]
-    return out
+    return dataclasses.replace(results, cells=[cell.slowed(factor) for cell in results.cells])
 
 
 def five_trials(scale: float = 1.0, noise=(1.0, 1.02, 0.98, 1.01, 0.99)):
@@ -33,8 +31,8 @@ def measured():
 
 
 def test_one_trial_a_side_cannot_tell_even_a_large_change(measured):
-    one = copy.deepcopy(measured)
-    one.cells = [c for c in one.cells if c.trial == 0]  # the issue's case: 300 calls, one trial
+    # the issue's case: 300 calls, one trial
+    one = dataclasses.replace(measured, cells=[c for c in measured.cells if c.trial == 0])
     found = comparison.compare(one, slowed(one, 1.5))
     for row in found.rows:
         assert row.trials == (1, 1)
@@ -72,8 +70,7 @@ def test_trials_that_disagree_widen_the_interval_past_the_change():
 
 
 def test_unmatched_cells_are_listed(measured):
-    fewer = copy.deepcopy(measured)
-    fewer.cells = [c for c in fewer.cells if c.contender == "tcp-raw"]
+    fewer = dataclasses.replace(measured, cells=[c for c in measured.cells if c.contender == "tcp-raw"])
     found = comparison.compare(measured, fewer)
     assert {k[0] for k in found.only_in_a} == {"grpc-py"} and not found.only_in_b
 
@@ -97,8 +94,7 @@ def test_cli_exit_status(tmp_path):
 
 
 def test_cli_never_fails_a_threshold_it_cannot_judge(measured, tmp_path):
-    one = copy.deepcopy(measured)
-    one.cells = [c for c in one.cells if c.trial == 0]
+    one = dataclasses.replace(measured, cells=[c for c in measured.cells if c.trial == 0])
     before, after = one.save(tmp_path / "one.json"), slowed(one, 1.5).save(tmp_path / "one-slow.json")
     result = cli("compare", str(before), str(after), "--fail-if-slower", "5%")
     assert result.returncode == 0, result.stderr

@@ -3,6 +3,7 @@ a failed gate goes to stderr, the full table names each trial, `list` fits 80 co
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
@@ -84,7 +85,6 @@ def test_a_run_ends_with_the_command_that_draws_its_report(tmp_path):
 
     from rpcarena.commands.run import finish
     console = Console(record=True, width=200)
-    doc = document(trials("grpc-py", "usp.int32"))
-    doc.path = tmp_path / "r.json"
+    doc = dataclasses.replace(document(trials("grpc-py", "usp.int32")), path=tmp_path / "r.json")
     finish(doc, console, 0.0)
     assert console.export_text().strip() == f"results: {doc.path}; HTML: rpcarena report {doc.path}"

@@ -8,6 +8,7 @@ answering wrong in turn or always); the fake runner for what only the arena and 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -122,9 +123,8 @@ def test_a_higher_max_error_rate_lets_half_failed_calls_through(monkeypatch, cap
 def test_resume_measures_again_a_cell_stored_ok_with_no_call_completed(monkeypatch, capsys, tmp_path):
     """A document written before the gate: its 'ok' cell with 0 calls is measured again."""
     doc = load(FIXTURE)
-    doc.config["out"] = str(tmp_path / "r.json")
-    stale = doc.cells[0]
-    stale.calls, stale.errors, stale.latency_histogram, stale.samples_ns = 0, {"other": 300}, None, []
+    stale = dataclasses.replace(doc.cells[0], calls=0, errors={"other": 300}, latency_histogram=None, samples_ns=[])
+    doc = dataclasses.replace(doc, config=dict(doc.config, out=str(tmp_path / "r.json")), cells=[stale, *doc.cells[1:]])
     doc.save(tmp_path / "r.json")
     runner = FakeCells()
     _fake_run(monkeypatch, runner)

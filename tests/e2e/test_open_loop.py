@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import subprocess
@@ -155,7 +156,7 @@ def test_slo_verdict_from_a_histogram():
                 latency_histogram=hist.encode(h))
     assert slo.verdict(cell, slo.parse("p98<2ms"))
     assert not slo.verdict(cell, slo.parse("p99<2ms"))
-    cell.errors = {"timeout": 1}
+    cell = dataclasses.replace(cell, errors={"timeout": 1})
     assert not slo.verdict(cell, slo.parse("p98<2ms"))
 
 

@@ -424,10 +424,10 @@ def test_find_max_probes_are_not_pooled_as_trials():
     from rpcarena.report import answer
     from tests.conftest import trials
 
-    doc = load(FIXTURE)
     scales = (1.0, 1.5, 3.0, 1.2, 2.0, 1.1, 1.05)  # a saturated server's probes differ far more than trials
-    doc.cells = [dataclasses.replace(trials("grpc-py", "usp.int32", scale, noise=(1.0,))[0],
-                                     rate_per_s=None if k == 0 else 100.0 * k) for k, scale in enumerate(scales)]
+    probes = [dataclasses.replace(trials("grpc-py", "usp.int32", scale, noise=(1.0,))[0],
+                                  rate_per_s=None if k == 0 else 100.0 * k) for k, scale in enumerate(scales)]
+    doc = dataclasses.replace(load(FIXTURE), cells=probes)
     (ranking,) = answer.rankings(doc)
     names = sorted(e.name for e in ranking.entries)
     assert len(names) == 7 and "grpc-py closed loop" in names and "grpc-py at 600/s" in names

@@ -82,12 +82,11 @@ def trials(contender: str, workload: str, scale: float = 1.0, *, clients: int = 
     template = rpcarena.load(FIXTURE).cells[0]
     out = []
     for k, wobble in enumerate(noise):
-        cell = dataclasses.replace(template.slowed(scale * wobble), contender=contender, workload=workload,
-                                   clients=clients, trial=k, link=link)
         spent = (scale if cpu is None else cpu) * wobble
-        for name in ("client_cpu_user_s", "client_cpu_sys_s", "server_cpu_user_s", "server_cpu_sys_s"):
-            setattr(cell, name, getattr(template, name) * spent)
-        out.append(cell)
+        cpus = {name: getattr(template, name) * spent
+                for name in ("client_cpu_user_s", "client_cpu_sys_s", "server_cpu_user_s", "server_cpu_sys_s")}
+        out.append(dataclasses.replace(template.slowed(scale * wobble), contender=contender, workload=workload,
+                                       clients=clients, trial=k, link=link, **cpus))
     return out
 
 

@@ -173,10 +173,10 @@ def test_more_clients_making_fewer_calls_is_said_to_be_the_clients_limit_with_th
 
 
 def test_failed_calls_bring_an_errors_column_with_their_share():
-    doc = known()
-    for cell in doc.cells:
-        if cell.contender == "grpc-py":
-            cell.errors = {"timeout": 3}
+    known_doc = known()
+    timed_out = {"timeout": 3}
+    failing = [dataclasses.replace(c, errors=timed_out) if c.contender == "grpc-py" else c for c in known_doc.cells]
+    doc = dataclasses.replace(known_doc, cells=failing)
     console = Console(record=True, width=WIDTH)
     terminal.summary(doc, console, verbose=True)  # -v: each contender's warnings in full
     out = console.export_text()

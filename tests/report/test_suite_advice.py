@@ -3,6 +3,8 @@ gives them, and `suite` has no --calls, so neither the p99 note nor a few-calls 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from rich.console import Console
 
@@ -30,15 +32,13 @@ def _said(doc) -> str:
 
 def test_a_run_is_told_its_calls_option_and_a_suite_is_not(few_calls):
     assert "use --calls 1000 or more" in _said(rpcarena.load(few_calls))
-    suite = rpcarena.load(few_calls)
-    suite.suite = {"name": "usp2018", "missing": {}}
+    suite = dataclasses.replace(rpcarena.load(few_calls), suite={"name": "usp2018", "missing": {}})
     said = _said(suite)
     assert "--calls" not in said and answer.P99_REASON_SUITE in said
 
 
 def test_a_cause_in_a_suite_names_what_a_suite_can_do(few_calls):
-    suite = rpcarena.load(few_calls)
-    suite.suite = {"name": "usp2018", "missing": {}}
+    suite = dataclasses.replace(rpcarena.load(few_calls), suite={"name": "usp2018", "missing": {}})
     rankings = answer.rankings(suite)
     assert rankings and all(r.suite for r in rankings)
     for check in causes.SUITE_FIXES:

@@ -105,10 +105,8 @@ def test_a_cell_from_another_link_is_not_comparable_and_a_testbed_of_the_claims_
     nodes = {"server_node": "server", "client_nodes": ["client-0"]}
     groups = [dataclasses.replace(c, cluster=nodes) for g in (
         trials("grpc-py", WORD), driven(trials("rest-fastapi", WORD, 2.5), "py-newconn")) for c in g]
-    other = document(groups)
-    other.cluster = {"spec": "netns:rtt=10ms,clients=1"}
-    same = document(groups)
-    same.cluster = {"spec": "netns:cloud-cross-region,clients=1"}
+    other = dataclasses.replace(document(groups), cluster={"spec": "netns:rtt=10ms,clients=1"})
+    same = dataclasses.replace(document(groups), cluster={"spec": "netns:cloud-cross-region,clients=1"})
     exp1 = SUITES["cs6650"].claims[0].rule
     elsewhere = exp1(Evidence(other, {}))
     assert elsewhere.verdict == NOT_COMPARABLE
@@ -156,10 +154,8 @@ def test_hprpc_tags_question_leaves_out_packed_repeated_fields():
 
 def test_hprpc_bytes_grow_faster_for_protobuf_trial_by_trial():
     def with_bytes(contender, workload, payload):
-        cells = trials(contender, workload)
-        for cell in cells:
-            cell.wire_in_bytes, cell.wire_in_packets, cell.wire_out_bytes, cell.wire_out_packets = payload, 0, 0, 0
-        return cells
+        return [dataclasses.replace(c, wire_in_bytes=payload, wire_in_packets=0, wire_out_bytes=0, wire_out_packets=0)
+                for c in trials(contender, workload)]
     small, large = "hprpc.large128", "hprpc.large8192"
     groups = [with_bytes(c, w, n) for c, w, n in (
         ("proto-frames", small, 300 * 700), ("proto-frames", large, 300 * 50_000),
@@ -236,8 +232,8 @@ def test_a_failed_trial_is_missing_evidence_never_a_trial():
 
 
 def test_quick_leaves_out_the_levels_it_does_not_run_and_says_so():
-    doc = document(*_infobip({"infobip.items0": 2.0, "infobip.items10": 2.0}, javaser=1.0))
-    doc.suite = {"name": "infobip2016", "quick": True, "missing": {}}
+    doc = dataclasses.replace(document(*_infobip({"infobip.items0": 2.0, "infobip.items10": 2.0}, javaser=1.0)),
+                              suite={"name": "infobip2016", "quick": True, "missing": {}})
     found = SUITES["infobip2016"].claims[0].rule(Evidence(doc, {}))
     assert "not in --quick: rest-jackson/typed-json-java infobip.items0 x64" in found.why
     full = SUITES["infobip2016"].claims[0].rule.cells(quick=False)

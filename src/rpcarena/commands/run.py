@@ -46,7 +46,7 @@ from rpcarena.orchestration.findmax import find_max
 from rpcarena.orchestration.plan import Plan
 from rpcarena.record.intervals import LiveInterval
 from rpcarena.report.progress import CellProgress
-from rpcarena.results import Cell, Results, load, now
+from rpcarena.results import Cell, Results, ResumedNote, load, now
 
 NAME = "run"
 
@@ -122,25 +122,25 @@ def resumed(args: argparse.Namespace) -> tuple[RunConfig, Results, list[Plan]]:
     if changed:
         raise UsageError(f"--resume {path}: this command line measures another configuration "
                          f"({', '.join(changed)}): drop those options, or measure into a new --out")
-    failed = _drop_failed(doc, config.max_error_rate)
+    doc, failed = _drop_failed(doc, config.max_error_rate)
     done = {_key(c.contender, c.client, c.workload, c.clients, c.trial) for c in doc.cells}
     todo = [p for p in plans_of(config)
             if _key(p.subject.id, p.client, p.workload.id, p.clients, p.trial) not in done]
-    doc.resumed.append({"at": now(), "cells_missing": len(todo), "failed_before": failed,
-                        "environment": environment.snapshot()})
-    return config, doc, todo
+    note: ResumedNote = {"at": now(), "cells_missing": len(todo), "failed_before": failed,
+                         "environment": environment.snapshot()}
+    return config, dataclasses.replace(doc, resumed=[*doc.resumed, note]), todo
 
 
-def _drop_failed(doc: Results, max_error_rate: float | None) -> list[str]:
+def _drop_failed(doc: Results, max_error_rate: float | None) -> tuple[Results, list[str]]:
     """Failed cells are measured again, as missing ones are (a failure is often the machine's, not the
     contender's), and so is a cell stored as ok that the gate fails (a document written before it:
-    'ok' with no call completed); what they failed with stays in the resumed note."""
+    'ok' with no call completed); what they failed with stays in the resumed note: the document
+    without them, and what they failed with."""
     stale = {id(c): why for c in doc.cells if c.status == "ok" and (why := error_gate.reason(c, max_error_rate))}
     failed = list(doc.failures) + [f"{c.contender}<-{c.client} {c.workload} x{c.clients}: {stale[id(c)]}"
                                    for c in doc.cells if id(c) in stale]
-    doc.cells = [c for c in doc.cells if c.status != "failed" and id(c) not in stale]
-    doc.failures = []
-    return failed
+    kept = [c for c in doc.cells if c.status != "failed" and id(c) not in stale]
+    return dataclasses.replace(doc, cells=kept, failures=[]), failed
 
 
 def _fields(config: RunConfig) -> dict[str, Any]:
@@ -243,9 +243,8 @@ def find_max_arena(config: RunConfig, slo_text: str | None, console: Console,
         results = find_max(config, objectives, debug_cells.plans(todo) if debug else todo,
                            on_cell=None if quiet else _probe_line(console, objectives),
                            context=debug_cells.context if debug else open_context)
-    for search in results.find_max:  # the objective as typed ('p99<5ms'), for show, report and export to say
-        search["slo_typed"] = slo_text
-    results.save(config.out)
+    typed = [dict(search, slo_typed=slo_text) for search in results.find_max]  # for show, report, export to say
+    results = dataclasses.replace(results, find_max=typed).saved(config.out)
     present(results, args or argparse.Namespace(), console)  # each search's maximum first, then its steps
     return results
 

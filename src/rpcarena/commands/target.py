@@ -13,6 +13,7 @@ rpyc://HOST:PORT); then every target option describes it. The measurement option
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -295,16 +296,15 @@ def _measure(args: argparse.Namespace, console: Console) -> int:
     else:
         results = run_arena(config, console, plans(targets, config), quiet=args.quiet,
                             verbose=args.verbose, terms=threshold_gate(args), debug=args.debug_mode)
-        results.targets = [describe(t, config) for t in targets]  # the answer ranks targets across methods
+        results = replace(results, targets=[describe(t, config) for t in targets])  # ranked across methods
         present(results, args, console)
         if not args.quiet:
             console.print(f"[dim]{_placement(results)}[/]")
             for line in node_lines(results):
                 console.print(line, markup=False, highlight=False)
-    results.targets = [describe(t, config) for t in targets]
-    if results.placement:  # rpcarena pins no server it did not start, whatever the policy planned
-        results.placement = dict(results.placement, server_cpus=None)
-    results.save(config.out)
+    # rpcarena pins no server it did not start, whatever the policy planned
+    unpinned = dict(results.placement, server_cpus=None) if results.placement else results.placement
+    results = replace(results, targets=[describe(t, config) for t in targets], placement=unpinned).saved(config.out)
     page = report.write_html([report.Source('target', results)], args.report, force=args.force) if args.report else None
     code = _finish(results, console, config, args.quiet, str(page) if page else None)
     if not args.find_max:  # a search's probes pass the rate where the objective fails, on purpose

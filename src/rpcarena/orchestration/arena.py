@@ -4,7 +4,7 @@ One way through: plans -> a run context (placement, logs, backing services, the
 link) -> for each plan, its runner's reason to skip or its measurement -> the
 stored cell (`cell.cell_of`, the one place a cell is written) added to the results
 document: saved whole before the first cell and at every end, each cell between
-appended to its journal (`Results.add`), so saving does not grow with the run.
+appended to its journal (`ResultsWriter.add`), so saving does not grow with the run.
 The arena never asks what a plan measures; each plan's runner knows (`plan.CellRunner`).
 """
 
@@ -22,7 +22,7 @@ from rpcarena.orchestration.cell import cell_of
 from rpcarena.orchestration.context import OnInterval, OpenContext, RunContext, open_context
 from rpcarena.orchestration.plan import Plan
 from rpcarena.process import children
-from rpcarena.results import Cell, Results, now
+from rpcarena.results import Cell, Results, ResultsWriter, now
 
 OnCell = Callable[[int, int, Plan, "Cell | None"], None]  # (index, total, plan, cell or None when starting)
 
@@ -39,9 +39,14 @@ class Arena:
         self.on_cell = on_cell or (lambda *args: None)
         self.open_context = context  # a test gives one that starts no Redis and makes no link
         # a resumed run adds its cells to the document it continues
-        self.results = results or Results(environment=environment.snapshot(), config=config.to_json())
-        self.results.interrupted = None
+        self.writer = ResultsWriter(replace(results or Results(environment=environment.snapshot(),
+                                                            config=config.to_json()), interrupted=None))
         self.lost: str | None = None  # why a helper every cell needs is gone (HelperLost): the run stops
+
+    @property
+    def results(self) -> Results:
+        """The document so far."""
+        return self.writer.results
 
     def run(self) -> Results:
         try:
@@ -49,26 +54,25 @@ class Arena:
                 with self.open_context(self.config, [p.workload for p in self.plans]) as context, \
                         self._runners_opened(context) as opened:
                     self._note(context, opened)
-                    self.results.save(self.config.out)  # the journal of the cells continues this
+                    self.writer.save(self.config.out)  # the journal of the cells continues this
                     self._run_all(replace(context, on_interval=self.on_interval))
         except ThresholdAborted as aborted:
             children.kill_all()
-            self.results.interrupted = "--threshold abort"
-            self.results.save(self.config.out)
+            self.writer.note(interrupted="--threshold abort")
+            self.writer.save(self.config.out)
             raise ThresholdAborted(f"the run stopped: {aborted}; {len(self.results.cells)} cells measured before it "
                                    f"are kept in {self.config.out}") from None
         except KeyboardInterrupt as stop:
             children.kill_all()
             how, code = (stop.name, stop.exit_code) if isinstance(stop, Stop) else ("Ctrl-C", 130)
-            self.results.interrupted = how
-            self.results.save(self.config.out)
+            self.writer.note(interrupted=how)
+            self.writer.save(self.config.out)
             raise Interrupted(f"interrupted by {how}: {len(self.results.cells)} cells kept in {self.config.out}",
                               code) from None
         finally:
             children.kill_all()
-        self.results.finished = now()
-        self.results.save(self.config.out)
-        return self.results
+        self.writer.note(finished=now())
+        return self.writer.save(self.config.out)
 
     @contextlib.contextmanager
     def _runners_opened(self, context: RunContext) -> Iterator[list[dict[str, Any]]]:
@@ -78,17 +82,16 @@ class Arena:
             yield [note for r in runners if (note := stack.enter_context(r.opened(context))) is not None]
 
     def _note(self, context: RunContext, opened: list[dict[str, Any]]) -> None:
-        self.results.placement = context.placement.as_dict()
-        self.results.link = context.link.describe() if context.link is not None else None
-        self.results.wire_unavailable = context.wire_unavailable
-        self.results.cluster = opened[0] if opened else None
+        self.writer.note(placement=context.placement.as_dict(),
+                         link=context.link.describe() if context.link is not None else None,
+                         wire_unavailable=context.wire_unavailable, cluster=opened[0] if opened else None)
 
     def _run_all(self, context: RunContext) -> None:
         for i, plan in enumerate(self.plans):
             self.on_cell(i, len(self.plans), plan, None)
             cell = self.measure(i, plan, context)
             failed = cell.status == "failed"
-            self.results.add(cell, f"{plan.label}: {cell.reason}" if failed else None)
+            self.writer.add(cell, f"{plan.label}: {cell.reason}" if failed else None)
             self.on_cell(i, len(self.plans), plan, cell)
             if failed:
                 if self.config.fail_fast or self._stopped_by_loss(context, len(self.plans) - i - 1):
@@ -99,8 +102,10 @@ class Arena:
         cluster's link): the run stops, saying so."""
         lost = self.lost or context.lost()
         if lost and left:
-            self.results.failures[-1] += (f"; the run stopped there, {left} cell(s) not measured "
-                                          f"(rpcarena run --resume {self.config.out} measures them)")
+            failures = self.results.failures
+            self.writer.note(failures=failures[:-1] + [failures[-1] + (
+                f"; the run stopped there, {left} cell(s) not measured "
+                f"(rpcarena run --resume {self.config.out} measures them)")])
         return lost is not None
 
     def measure(self, i: int, plan: Plan, context: RunContext) -> Cell:

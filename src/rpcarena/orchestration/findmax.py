@@ -18,7 +18,7 @@ from rpcarena.errors import Interrupted
 from rpcarena.orchestration.arena import Arena, OnCell
 from rpcarena.orchestration.context import OpenContext, open_context
 from rpcarena.orchestration.plan import Plan
-from rpcarena.results import Cell, Results
+from rpcarena.results import Cell, Results, ResultsWriter
 
 PROBE_S = 2.0
 
@@ -29,25 +29,25 @@ def find_max(config: RunConfig, objectives: list[Objective], todo: list[Plan], s
     --max-error-rate gate: a probe past the rate where calls fail is what the search looks for."""
     config = dataclasses.replace(config, max_error_rate=None)
     base = dataclasses.replace(config, rate_per_s=None, calls=None, duration_s=config.duration_s or PROBE_S)
-    capacity_run = Arena(base, todo, on_cell, context).run()
+    writer = ResultsWriter(Arena(base, todo, on_cell, context).run())
     found = []
-    for plan, cell in zip(todo, list(capacity_run.cells)):  # the arena keeps one cell per plan, in order
+    for plan, cell in zip(todo, writer.results.cells):  # the arena keeps one cell per plan, in order
         if cell.status == "ok":
-            found.append(_bisect(config, plan, cell, objectives, steps, capacity_run, on_cell, context))
-    capacity_run.find_max = found
-    capacity_run.save(config.out)
-    return capacity_run
+            found.append(_bisect(config, plan, cell, objectives, steps, writer, on_cell, context))
+    writer.note(find_max=found)
+    return writer.save(config.out)
 
 
 def _bisect(config: RunConfig, plan: Plan, capacity: Cell, objectives: list[Objective], steps: int,
-            results: Results, on_cell: OnCell | None, context: OpenContext) -> dict[str, Any]:
+            writer: ResultsWriter, on_cell: OnCell | None, context: OpenContext) -> dict[str, Any]:
+    """The search for one plan, the document saved whole with each probe as it is measured."""
     good, bad = 0.0, max(1.0, capacity.throughput_per_s * 1.2)
     probes = []
     rate = capacity.throughput_per_s * 0.5
     for _ in range(steps):
-        cell = _probe(config, plan, rate, on_cell, results, context)
-        results.cells.append(cell)
-        results.save(config.out)
+        cell = _probe(config, plan, rate, on_cell, writer, context)
+        writer.note(cells=[*writer.results.cells, cell])
+        writer.save(config.out)
         ok = verdict(cell, objectives)
         probes.append({"rate_per_s": rate, "meets": ok, **_node_calls(cell)})
         good, bad = (rate, bad) if ok else (good, rate)
@@ -64,7 +64,7 @@ def _node_calls(cell: Cell) -> dict[str, Any]:
     return {"node_calls": {name: nodes[name].get("calls", 0) for name in names}} if names else {}
 
 
-def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, results: Results,
+def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, writer: ResultsWriter,
            context: OpenContext) -> Cell:
     """One open-loop probe, measured into a scratch document named after --out (whose lock covers it);
     a stop during it marks the real --out file interrupted (the scratch one alone was marked), so a
@@ -74,8 +74,9 @@ def _probe(config: RunConfig, plan: Plan, rate: float, on_cell: OnCell | None, r
     try:
         (cell,) = Arena(probe, [plan], on_cell, context).run().cells  # the trial its search is of
     except Interrupted as stop:
-        results.interrupted = str(stop).removeprefix("interrupted by ").partition(":")[0]
-        results.save(config.out)
-        raise Interrupted(f"interrupted by {results.interrupted} while probing {rate:,.0f} calls/s: "
-                          f"{len(results.cells)} cells kept in {config.out}", stop.exit_code) from None
+        how = str(stop).removeprefix("interrupted by ").partition(":")[0]
+        writer.note(interrupted=how)
+        writer.save(config.out)
+        raise Interrupted(f"interrupted by {how} while probing {rate:,.0f} calls/s: "
+                          f"{len(writer.results.cells)} cells kept in {config.out}", stop.exit_code) from None
     return cell

@@ -17,6 +17,7 @@ from typing import Any
 from rpcarena.contract import DriveResult
 from rpcarena.network import wire
 from rpcarena.process.server_process import Usage
+from rpcarena.record.intervals import ServerIntervalEntry
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class ServerFigures:
     peak_rss_bytes: int | None = None
     counters_include_warmup: bool = False  # a driver could not sync: its warm-up is in the counters
     # each interval of the measured phase (orchestration.sampler): start_s, rss_bytes, wire_in/out_bytes
-    intervals: tuple[dict[str, Any], ...] = ()
+    intervals: tuple[ServerIntervalEntry, ...] = ()
     connections: int | None = None  # its established connections once the clients were warm
 
 

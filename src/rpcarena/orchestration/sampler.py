@@ -14,9 +14,9 @@ import functools
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from rpcarena.network import wire
+from rpcarena.record.intervals import ServerIntervalEntry
 
 Reading = tuple[int | None, wire.Count | None]  # (resident bytes, wire counters)
 
@@ -27,7 +27,7 @@ class ServerSampler:
     def __init__(self, interval_s: float, read: Callable[[], Reading]) -> None:
         self.interval_s = interval_s
         self.read = read
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[ServerIntervalEntry] = []
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="server-sampler", daemon=True)
         self._before: Reading = (None, None)
@@ -45,7 +45,7 @@ class ServerSampler:
             self._thread.join()
             self._close(len(self.entries))
 
-    def series(self, count: int) -> list[dict[str, Any]]:
+    def series(self, count: int) -> list[ServerIntervalEntry]:
         """Every interval, in order, for a phase of `count` intervals (the drivers'): the readings taken
         after the phase's end (ticks while the drivers wrote their results, and the stop's) add their
         bytes to the phase's last interval, so the entries line up with the drivers' intervals."""
@@ -67,17 +67,19 @@ class ServerSampler:
         self._before = now
 
 
-def joined(entry: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+def joined(entry: ServerIntervalEntry, after: ServerIntervalEntry) -> ServerIntervalEntry:
     """An interval with a moment after it: the bytes of both; the resident bytes at its own end."""
-    return dict(entry, rss_bytes=entry["rss_bytes"] if entry["rss_bytes"] is not None else after["rss_bytes"],
-                **{key: None if entry[key] is None or after[key] is None else entry[key] + after[key]
-                   for key in WIRE_KEYS})
+    return ServerIntervalEntry(start_s=entry["start_s"],
+                               rss_bytes=entry["rss_bytes"] if entry["rss_bytes"] is not None else after["rss_bytes"],
+                               wire_in_bytes=_added(entry["wire_in_bytes"], after["wire_in_bytes"]),
+                               wire_out_bytes=_added(entry["wire_out_bytes"], after["wire_out_bytes"]))
 
 
-WIRE_KEYS = ("wire_in_bytes", "wire_out_bytes")
+def _added(one: int | None, other: int | None) -> int | None:
+    return None if one is None or other is None else one + other
 
 
-def entry(start_s: float, now: Reading, before: Reading) -> dict[str, Any]:
+def entry(start_s: float, now: Reading, before: Reading) -> ServerIntervalEntry:
     """One interval of the server: its resident bytes at the end, the bytes both ways in it."""
     rss, count = now
     moved = count - before[1] if count is not None and before[1] is not None else None

@@ -11,11 +11,29 @@ bounded over a soak: an interval is a histogram, never its samples.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from rpcarena.record import hist
+
+
+class IntervalEntry(TypedDict):
+    """One interval of a cell's measured phase, as the contract carries it and a cell keeps it."""
+
+    start_s: float
+    calls: int  # verified: its histogram's count
+    errors: dict[str, int]  # failed calls begun in it, by kind
+    histogram: str | None  # encoded HdrHistogram (ns); None for an interval without calls (`filled`)
+
+
+class ServerIntervalEntry(TypedDict):
+    """The server over one interval (orchestration.sampler): None where it was not read."""
+
+    start_s: float
+    rss_bytes: int | None  # resident at the interval's end
+    wire_in_bytes: int | None
+    wire_out_bytes: int | None
 
 
 @dataclass(frozen=True)
@@ -30,13 +48,13 @@ class LiveInterval:
     latency: dict[str, Any] = field(default_factory=dict)  # hist.summary_us of its histogram; {} without calls
 
 
-def entry(start_s: float, histogram: Any, errors: dict[str, int]) -> dict[str, Any]:
+def entry(start_s: float, histogram: Any, errors: dict[str, int]) -> IntervalEntry:
     """One interval as the contract carries it: its verified calls are its histogram's count."""
     return {"start_s": round(start_s, 6), "calls": int(histogram.get_total_count()),
             "errors": {kind: n for kind, n in errors.items() if n}, "histogram": hist.encode(histogram)}
 
 
-def summed(series: Iterable[list[dict[str, Any]] | None]) -> list[dict[str, Any]] | None:
+def summed(series: Iterable[list[IntervalEntry] | None]) -> list[IntervalEntry] | None:
     """One series from several (clients, driver processes, nodes): entries of the same start added,
     in order of start; None when none was given (a driver that keeps no intervals)."""
     given = [s for s in series if s is not None]
@@ -52,30 +70,32 @@ def summed(series: Iterable[list[dict[str, Any]] | None]) -> list[dict[str, Any]
     return [entry(start, histograms[start], errors[start]) for start in sorted(histograms)]
 
 
-def filled(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
+def filled(series: list[IntervalEntry], interval_s: float, wall_s: float) -> list[IntervalEntry]:
     """Every interval of the phase, those without a call or error as empty entries: a stall longer
     than an interval is a second with no calls, which a plot must show as 0, not skip."""
     have = {round(float(item["start_s"]) / interval_s): item for item in series}
     count = max([int(wall_s / interval_s), *[k + 1 for k in have]])  # calls begin before the end: no extra
-    return [have.get(k) or {"start_s": round(k * interval_s, 6), "calls": 0, "errors": {}, "histogram": None}
+    return [have.get(k) or IntervalEntry(start_s=round(k * interval_s, 6), calls=0, errors={}, histogram=None)
             for k in range(count)]
 
 
 SERVER_KEYS = {"wire_in_bytes": "wire_in_bytes", "wire_out_bytes": "wire_out_bytes", "rss_bytes": "server_rss_bytes"}
 
 
-def rows(series: list[dict[str, Any]], interval_s: float, wall_s: float,
-         server: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def rows(series: list[IntervalEntry], interval_s: float, wall_s: float,
+         server: list[ServerIntervalEntry] | None = None) -> list[dict[str, Any]]:
     """Each interval's statistics, from its histogram: calls/s (over its part of the phase: the last
     is shorter), errors, p50/p90/p99/max in microseconds; with the server's intervals
     (orchestration.sampler), the bytes on the wire each way and the server's resident bytes at its end."""
-    by_start = {round(float(item["start_s"]) / interval_s): item for item in server or []}
+    # read as a mapping: a document's entry may lack a key (None then), as an unread figure is None
+    by_start: dict[int, Mapping[str, object]] = {round(float(item["start_s"]) / interval_s): item
+                                                 for item in server or []}
     return [dict(row, **{name: by_start.get(round(row["start_s"] / interval_s), {}).get(key)
                          for key, name in SERVER_KEYS.items()}) if server else row
             for row in _client_rows(series, interval_s, wall_s)]
 
 
-def _client_rows(series: list[dict[str, Any]], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
+def _client_rows(series: list[IntervalEntry], interval_s: float, wall_s: float) -> list[dict[str, Any]]:
     out = []
     for item in filled(series, interval_s, wall_s):
         start = float(item["start_s"])
@@ -88,6 +108,6 @@ def _client_rows(series: list[dict[str, Any]], interval_s: float, wall_s: float)
     return out
 
 
-def total_calls(series: list[dict[str, Any]] | None) -> int:
+def total_calls(series: list[IntervalEntry] | None) -> int:
     """The verified calls of every interval: the cell's `calls`, when every call fell in one."""
     return sum(int(item["calls"]) for item in series or [])

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from rpcarena import contenders, workloads
 from rpcarena.analysis.stats import MIN_TRIALS
@@ -97,36 +98,36 @@ def run(suite: Suite, quick: bool, repeat: int | None, out: Path, run_arena: Run
     the merged document is saved after each part.
     Contenders run in an order shuffled per trial from one seed, recorded in the document (`order_seed`)."""
     missing, order_seed = missing_systems(suite), secrets.randbelow(2 ** 31)
-    merged = Results(config={"suite": suite.name, "quick": quick, "order_seed": order_seed, "parts": []})
-    merged.suite = {"name": suite.name, "quick": quick, "missing": missing}
+    merged = Results(config={"suite": suite.name, "quick": quick, "order_seed": order_seed, "parts": []},
+                     suite={"name": suite.name, "quick": quick, "missing": missing})
     for part, config, why in configs(suite, quick, repeat, out, order_seed, missing):
         where = {"link": part.link, "connections": part.connections}  # which claims a skipped part leaves out
         if config is None:
-            merged.config["parts"].append({"title": part.title, "left_out" if why == LEFT_OUT else "skipped": why,
-                                           **where})
+            merged = _with_part(merged, {"title": part.title, "left_out" if why == LEFT_OUT else "skipped": why,
+                                         **where})
             continue
         if base is not None:
             config = replace(config, pin=base.pin, host=base.host, timeout_ms=base.timeout_ms)
         why = refuse(config) or ""
         if why:
-            merged.config["parts"].append({"title": part.title, "skipped": why, **where})
+            merged = _with_part(merged, {"title": part.title, "skipped": why, **where})
             continue
         part_results = run_arena(config)
-        _merge(merged, part_results, part.title)
-        merged.save(out)
+        merged = _merge(merged, part_results, part.title).saved(out)
         config.out.unlink(missing_ok=True)
-    merged.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    merged.save(out)
-    return merged
+    return replace(merged, finished=datetime.now(timezone.utc).isoformat(timespec="seconds")).saved(out)
 
 
-def _merge(merged: Results, part: Results, title: str) -> None:
-    merged.environment = merged.environment or part.environment
-    merged.config["parts"].append(dict(part.config, title=title))
-    merged.cells.extend(part.cells)
-    merged.failures.extend(part.failures)
-    merged.placement = merged.placement or part.placement
-    merged.link = merged.link or part.link
-    merged.cluster = merged.cluster or part.cluster  # which network a cluster's cells crossed (suites.setting)
-    merged.wire_unavailable = part.wire_unavailable or merged.wire_unavailable
+def _with_part(merged: Results, part: dict[str, Any]) -> Results:
+    """The document with one more entry in its configuration's parts."""
+    return replace(merged, config=dict(merged.config, parts=[*merged.config["parts"], part]))
+
+
+def _merge(merged: Results, part: Results, title: str) -> Results:
+    return replace(_with_part(merged, dict(part.config, title=title)),
+                   environment=merged.environment or part.environment,
+                   cells=merged.cells + part.cells, failures=merged.failures + part.failures,
+                   placement=merged.placement or part.placement, link=merged.link or part.link,
+                   cluster=merged.cluster or part.cluster,  # which network a cluster's cells crossed (suites.setting)
+                   wire_unavailable=part.wire_unavailable or merged.wire_unavailable)
 

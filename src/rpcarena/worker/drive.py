@@ -28,6 +28,7 @@ from rpcarena.contract import INTERVAL_EVENT, WARM, DriveResult, DriveSpec
 from rpcarena.errors import ArenaError, UsageError
 from rpcarena.protocol import schema
 from rpcarena.record import hist
+from rpcarena.record.intervals import IntervalEntry
 from rpcarena.worker import pacer
 from rpcarena.worker.intervals import Recorder
 from rpcarena.worker.merge import merge
@@ -395,7 +396,7 @@ def _say(message: dict[str, Any]) -> None:
         sys.stdout.flush()
 
 
-def _said_interval(entry: dict[str, Any]) -> None:
+def _said_interval(entry: IntervalEntry) -> None:
     """A client's interval as it closes, for the orchestrator's live line (the result holds them all)."""
     _say({"event": INTERVAL_EVENT, **entry})
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 from rpcarena.record import hist, intervals
+from rpcarena.record.intervals import IntervalEntry
 
 NEVER_NS = 2**63 - 1
 
@@ -19,11 +19,11 @@ NEVER_NS = 2**63 - 1
 class Recorder:
     """The intervals of one client; `histogram` is the open interval's."""
 
-    def __init__(self, interval_s: float, on_close: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(self, interval_s: float, on_close: Callable[[IntervalEntry], None] | None = None) -> None:
         self.interval_ns = max(1, int(interval_s * 1e9))
         self.on_close = on_close  # told each interval as it closes (the driver's live line to the orchestrator)
         self.histogram = hist.new()
-        self.closed: list[dict[str, Any]] = []
+        self.closed: list[IntervalEntry] = []
         self.start_ns, self.index, self.next_ns = 0, 0, NEVER_NS
         self._errors_before: Counter[str] = Counter()
 
