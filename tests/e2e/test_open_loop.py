@@ -80,8 +80,11 @@ def test_a_stall_shows_in_the_corrected_histogram_only(tmp_path, client):
     stalled_calls = int(STALL_S * RATE)
     # every call due during the stall waited for it, from its due time: the corrected tail holds them
     assert _above(corrected, STALL_S / 3 * 1e9) >= stalled_calls // 3
-    # measured from the actual send, only the call in flight saw the stall
-    assert _above(uncorrected, STALL_S / 3 * 1e9) <= cell.clients
+    # measured from the actual send, the calls due during the stall did not wait for it: they are in the
+    # corrected tail only (a call that was slow for another reason, such as a loaded machine descheduling
+    # the JVM's thread, is slow in both, so it cannot make up the difference)
+    corrected_only = _above(corrected, STALL_S / 3 * 1e9) - _above(uncorrected, STALL_S / 3 * 1e9)
+    assert corrected_only >= stalled_calls // 3
     # the calls due during the stall were sent late, because the one client was waiting for a reply
     assert _above(lag, STALL_S / 3 * 1e9) >= stalled_calls // 3
     assert cell.late_calls >= stalled_calls // 3
