@@ -11,6 +11,7 @@ descendants do, so that what a kill -9 leaves is found at the next start
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import selectors
@@ -24,6 +25,7 @@ from typing import Any
 
 import psutil
 
+from rpcarena.errors import WorkerError
 from rpcarena.process import leftovers
 from rpcarena.process.placement import preexec
 
@@ -77,9 +79,19 @@ class Child:
         return self.proc.pid
 
     def send(self, line: str) -> None:
+        """A line to its stdin; a child that is gone before reading it is a WorkerError naming why
+        (never the BrokenPipeError that reads, at the top, as rpcarena's own output closed)."""
         assert self.proc.stdin is not None
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            with contextlib.suppress(BrokenPipeError):
+                self.proc.stdin.close()  # what it could not take is dropped: closing must not flush it again
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)  # its stderr and exit status, whole
+            raise WorkerError(f"{Path(self.argv[0]).name} exited before reading its input: "
+                              f"{self.last_error_line()} (log: {self.log})") from None
 
     def close_stdin(self) -> None:
         if self.proc.stdin and not self.proc.stdin.closed:
