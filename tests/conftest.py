@@ -15,12 +15,14 @@ imported here too, for the tests that import them from conftest.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from rpcarena import contenders
+from rpcarena.__main__ import fork_without_grpc_handlers
 from rpcarena.orchestration import contender_cells
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.workloads import WORKLOADS
@@ -38,6 +40,10 @@ from tests.helpers.fakes import (
 )
 from tests.helpers.processes import available, cells_in, command_of, descendants, server_of, wait_for
 from tests.helpers.tiers import guard_unit, is_e2e
+
+# The tests run the command in this process too (`cli(...)`), beside their own gRPC servers: as the
+# command does, before grpc loads
+fork_without_grpc_handlers(os.environ)
 
 __all__ = ["FIXTURE", "NOISE", "ROOT", "FakeCells", "cells_in", "cli", "command_of", "descendants", "document",
            "fake_arena", "fake_context", "fake_plans", "popen_cli", "run_cli", "server_of", "template_measurement",
