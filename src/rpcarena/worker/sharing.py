@@ -54,17 +54,16 @@ class Free:
     def __init__(self, connections: list[Any]) -> None:
         self._lock = threading.Lock()
         self._free = deque(connections)
-        self._waiting: deque[list[Any]] = deque()  # [a held lock the giver releases, the connection]
+        self._waiting: deque[_Turn] = deque()
 
     def get(self) -> Any:
         with self._lock:
             if self._free:  # none are free while calls wait: a returned one goes to a waiter
                 return self._free.popleft()
-            turn: list[Any] = [threading.Lock(), None]
-            turn[0].acquire()
+            turn = _Turn()
             self._waiting.append(turn)
-        turn[0].acquire()
-        return turn[1]
+        turn.handed.acquire()
+        return turn.connection
 
     def put(self, connection: Any) -> None:
         with self._lock:
@@ -72,8 +71,17 @@ class Free:
                 self._free.append(connection)
                 return
             turn = self._waiting.popleft()
-        turn[1] = connection
-        turn[0].release()
+        turn.connection = connection
+        turn.handed.release()
+
+
+class _Turn:
+    """A waiting call's place in line: `handed` is held until a giver puts `connection` in it."""
+
+    def __init__(self) -> None:
+        self.handed = threading.Lock()
+        self.handed.acquire()
+        self.connection: Any = None
 
 
 class Shared:
