@@ -1,9 +1,10 @@
 """Which features of a user's schema a mechanism cannot express: the reason its cell is "unsupported".
 
-A mechanism names the kinds it lacks (the keys of `NAMES`); `first_of`
-walks the method's messages (their fields, map values, groups and extensions) and names the first
-field or message of such a kind, so the cell says exactly what in the user's schema stopped it,
-never a silent difference. docs/schemas.md shows which mechanism lacks which kind, measured.
+A mechanism names the kinds it lacks (the keys of `NAMES`); `first_of` walks the method's messages
+(their fields, map values, groups and extensions), then the run's samples for the kinds of values
+(`values`), and names the first field or message of such a kind, so the cell says exactly what in
+the user's schema stopped it, never a silent difference. docs/schemas.md shows which mechanism
+lacks which kind, measured.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import FieldDescriptor
 
 from rpcarena.protocol import schema
+from rpcarena.userschema import values
 
 _FD = FieldDescriptor
 # Each kind as a sentence names it.
@@ -30,7 +32,8 @@ NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "
          "well_known": "a well-known type (google.protobuf.*: Timestamp, Duration, Struct, wrappers, Any, ...)",
          "group_like": "a group named after its type (proto2's, or a delimited field written like one)",
          "editions": 'a file of protobuf editions (edition = "2023")',
-         "edition_2024": 'a file of protobuf edition 2024 or later (edition = "2024")'}
+         "edition_2024": 'a file of protobuf edition 2024 or later (edition = "2024")',
+         **values.NAMES}  # and the kinds of a sample's values
 # A kind of editions -> the first edition it names (a toolchain reads the editions before it).
 _EDITIONS = {"editions": descriptor_pb2.EDITION_2023, "edition_2024": descriptor_pb2.EDITION_2024}
 _WELL_KNOWN = "google.protobuf."
@@ -46,7 +49,8 @@ def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
 
 def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
     """(the kind, where: a field's or message's full name) of the first feature of `kinds` in the
-    method's request or reply (for "editions": of the schema's files), or None."""
+    method's request or reply (for "editions": of the schema's files; for a value's kind: of the
+    run's samples), or None."""
     for kind, edition in _EDITIONS.items():
         if kind in kinds and (file := _edition_file(edition)):
             return kind, file
@@ -54,7 +58,7 @@ def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
         found = _walk(schema.descriptor(name), kinds, frozenset())
         if found:
             return found
-    return None
+    return values.first_of(method, kinds)
 
 
 def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str] | None:

@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from google.protobuf.message import Message
 from rpcarena.errors import UsageError
 from rpcarena.process import leftovers
 from rpcarena.protocol import schema
-from rpcarena.userschema import compiled, fill, replies, samples
+from rpcarena.userschema import compiled, fill, replies, samples, values
 from rpcarena.workloads import WORKLOADS, Need, Workload, register
 
 PREFIX = "user"
@@ -98,11 +99,20 @@ def build(options: UserWorkload) -> Workload:
     description = (f"{Path(options.proto).name} {key}: {len(requests)} request(s) from {source}, "
                    f"reply {_reply_text(options)}{_stream_text(method, options)}, schema {digest}")
     calls, answers = _calls(method, requests, expected, options.stream_messages)
+    values.remember(method, lambda: _messages(requests, request_type, expected, reply_type))
     WORKLOADS.pop(workload_id, None)  # built again with other options (a benchmark's second configuration)
     register(workload_id, key, description, lambda: calls, mode=MODES[method.one_way] if method.streaming else "unary",
              needs=(Need(NEED, lambda given, host, prefix, logs: ServedFile(served), document=True),),
              reference=_reference(calls, answers))
     return WORKLOADS[workload_id]
+
+
+def _messages(requests: list[dict[str, Any]], request_type: type[Message], expected: list[dict[str, Any]],
+              reply_type: type[Message]) -> Iterator[tuple[str, Message]]:
+    """Each request and each expected reply as a message, named by its sample's number (from 1)."""
+    for n, (request, reply) in enumerate(zip(requests, expected, strict=True), 1):
+        yield f"request {n}", samples.message_of(request, request_type)
+        yield f"reply {n}", samples.message_of(reply, reply_type)
 
 
 def _calls(method: schema.Method, requests: list[dict[str, Any]], expected: list[dict[str, Any]],

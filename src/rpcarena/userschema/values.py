@@ -1,0 +1,94 @@
+"""Which values of a user's samples a mechanism cannot carry, where the schema allows them.
+
+A schema may be carried whole while some of its values are not: prost writes a float without
+presence only when it is not == 0, so a -0.0 leaves as 0 (and its own client, reading both sides
+alike, cannot see it); serde_json writes NaN and the infinities as null. A mechanism names such value
+kinds in its `user_lacks` as it names a schema's features; `first_of` walks the run's requests and
+expected replies (`remember`, by `workload.build`) and names the first sample and field holding one,
+so the cell is unsupported before any call, never an ok over a message smaller than the user's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+
+from rpcarena.protocol import schema
+
+_FD = FieldDescriptor
+# Each kind as a sentence names it (after "request 3's pkg.Message.field is").
+NAMES = {"negative_zero": "-0.0 in a float without presence (a plain proto3 field, a map's or a wrapper's value)",
+         "non_finite": "NaN or an infinity in a float field",
+         "null_value": "a google.protobuf.Value set to null in a message field"}
+_FLOATS = (_FD.TYPE_FLOAT, _FD.TYPE_DOUBLE)
+_VALUE = "google.protobuf.Value"
+Messages = Callable[[], Iterator[tuple[str, Any]]]
+_SAMPLES: dict[str, Messages] = {}
+_FOUND: dict[tuple[str, frozenset[str]], tuple[str, str] | None] = {}  # each mechanism asks each cell
+
+
+def remember(method: schema.Method, messages: Messages) -> None:
+    """The run's messages of a user's `method`: ("request 3", message) and ("reply 3", message) pairs,
+    made when a mechanism's lacks are first asked for (a run of no such mechanism parses nothing)."""
+    _SAMPLES[method.path] = messages
+    for key in [k for k in _FOUND if k[0] == method.path]:
+        del _FOUND[key]
+
+
+def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
+    """(the kind, "request 3's pkg.Message.field") of the first value of `kinds` in the method's
+    samples, or None (None too when no samples were remembered: a schema alone holds no value)."""
+    wanted = frozenset(kinds & set(NAMES))
+    if not wanted or method.path not in _SAMPLES:
+        return None
+    key = (method.path, wanted)
+    if key not in _FOUND:
+        _FOUND[key] = _first((found[0], f"{which}'s {found[1]}") if (found := _walk(message, set(wanted))) else None
+                             for which, message in _SAMPLES[method.path]())
+    return _FOUND[key]
+
+
+def _walk(message: Any, kinds: set[str]) -> tuple[str, str] | None:
+    for field, value in message.ListFields():
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            found = _in_map(field, value, kinds)
+        elif field.type in _FLOATS:
+            found = _in_floats(field, list(value) if field.is_repeated else [value], kinds)
+        elif field.message_type is None:
+            found = None
+        elif field.message_type.full_name == _VALUE and not field.is_repeated \
+                and value.WhichOneof("kind") == "null_value" and "null_value" in kinds:
+            found = "null_value", field.full_name
+        else:
+            found = _first(_walk(m, kinds) for m in (value if field.is_repeated else [value]))
+        if found:
+            return found
+    return None
+
+
+def _in_map(field: Any, entries: Any, kinds: set[str]) -> tuple[str, str] | None:
+    value_field = field.message_type.fields_by_name["value"]
+    if value_field.type in _FLOATS:
+        return _in_floats(value_field, list(entries.values()), kinds, field.full_name)
+    if value_field.message_type is not None:
+        return _first(_walk(m, kinds) for m in entries.values())
+    return None
+
+
+def _in_floats(field: Any, values: list[float], kinds: set[str], where: str = "") -> tuple[str, str] | None:
+    """A float field's values (a map's: `where` names the map): a non-finite one, or a -0.0 where the
+    wire has no presence (a map's value, a wrapper's, a plain proto3 field; never a repeated one's)."""
+    name = where or field.full_name
+    if "non_finite" in kinds and any(not math.isfinite(v) for v in values):
+        return "non_finite", name
+    implicit = where or (not field.is_repeated and not field.has_presence)
+    if "negative_zero" in kinds and implicit and any(v == 0 and math.copysign(1.0, v) < 0 for v in values):
+        return "negative_zero", name
+    return None
+
+
+def _first(found: Iterator[tuple[str, str] | None]) -> tuple[str, str] | None:
+    return next((f for f in found if f), None)
