@@ -72,3 +72,11 @@ def test_the_rust_mechanisms_refuse_what_prost_and_pbjson_lose_before_any_call(t
     assert tonic.user_unsupported(nan) is None  # prost writes NaN
     warp = registry.get("rest-warp").user_unsupported(nan) or ""
     assert "serde_json, which writes NaN and the infinities as null" in warp
+
+
+def test_an_enum_number_the_enum_does_not_name_is_named(tmp_path):
+    known = _method(tmp_path, "core.proto", "conformance.enums.Enums/Echo", {"priority": "NEGATIVE", "history": [1, 2]})
+    assert features.first_of(known, {"unknown_enum"}) is None
+    method = _method(tmp_path, "core.proto", "conformance.enums.Enums/Echo", {"priority": 1}, {"history": [1, 99]})
+    found = features.first_of(method, {"unknown_enum"})
+    assert found == ("unknown_enum", "request 2's conformance.enums.Ticket.history")

@@ -22,7 +22,8 @@ _FD = FieldDescriptor
 # Each kind as a sentence names it (after "request 3's pkg.Message.field is").
 NAMES = {"negative_zero": "-0.0 in a float without presence (a plain proto3 field, a map's or a wrapper's value)",
          "non_finite": "NaN or an infinity in a float field",
-         "null_value": "a google.protobuf.Value set to null in a message field"}
+         "null_value": "a google.protobuf.Value set to null in a message field",
+         "unknown_enum": "an enum field set to a number its enum does not name (proto3's enums are open)"}
 _FLOATS = (_FD.TYPE_FLOAT, _FD.TYPE_DOUBLE)
 _VALUE = "google.protobuf.Value"
 Messages = Callable[[], Iterator[tuple[str, Any]]]
@@ -57,6 +58,8 @@ def _walk(message: Any, kinds: set[str]) -> tuple[str, str] | None:
             found = _in_map(field, value, kinds)
         elif field.type in _FLOATS:
             found = _in_floats(field, list(value) if field.is_repeated else [value], kinds)
+        elif field.type == _FD.TYPE_ENUM:
+            found = _in_enums(field, list(value) if field.is_repeated else [value], kinds)
         elif field.message_type is None:
             found = None
         elif field.message_type.full_name == _VALUE and not field.is_repeated \
@@ -73,6 +76,8 @@ def _in_map(field: Any, entries: Any, kinds: set[str]) -> tuple[str, str] | None
     value_field = field.message_type.fields_by_name["value"]
     if value_field.type in _FLOATS:
         return _in_floats(value_field, list(entries.values()), kinds, field.full_name)
+    if value_field.type == _FD.TYPE_ENUM:
+        return _in_enums(value_field, list(entries.values()), kinds, field.full_name)
     if value_field.message_type is not None:
         return _first(_walk(m, kinds) for m in entries.values())
     return None
@@ -87,6 +92,13 @@ def _in_floats(field: Any, values: list[float], kinds: set[str], where: str = ""
     implicit = where or (not field.is_repeated and not field.has_presence)
     if "negative_zero" in kinds and implicit and any(v == 0 and math.copysign(1.0, v) < 0 for v in values):
         return "negative_zero", name
+    return None
+
+
+def _in_enums(field: Any, numbers: list[int], kinds: set[str], where: str = "") -> tuple[str, str] | None:
+    named = field.enum_type.values_by_number
+    if "unknown_enum" in kinds and any(n not in named for n in numbers):
+        return "unknown_enum", where or field.full_name
     return None
 
 
