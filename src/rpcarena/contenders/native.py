@@ -22,9 +22,10 @@ from rpcarena.userschema.workload import NEED
 class NativeContender(Contender):
     """A contender served by a native worker."""
 
-    def __init__(self, worker: Worker, entry: ManifestEntry) -> None:
+    def __init__(self, worker: Worker, entry: ManifestEntry, role: str = "server") -> None:
         self.worker = worker
         self.entry = entry
+        self.role = role  # as a cell's server, or as its client (`client`): which sample values matter
         self.id = entry.id
         self.protocol = entry.protocol
         self.language = worker.language
@@ -59,7 +60,7 @@ class NativeContender(Contender):
         if method.one_way and method.one_way not in self._user_streams:
             return (f"{self.id} serves and calls a user's unary and bidirectional methods; "
                     f"a {method.one_way}-streaming one not yet")
-        return features.why(method, {k: v for k, v in self._user_lacks.items() if k in features.NAMES})
+        return features.why(method, {k: v for k, v in self._user_lacks.items() if k in features.NAMES}, self.role)
 
     def server_argv(self, host: str, port: int, services: Mapping[str, str]) -> list[str]:
         if not self.has_server:
@@ -98,7 +99,7 @@ def client(client_id: str, protocol: str) -> NativeContender | None:
     for worker in workers().values():
         entry = worker.client_entries(protocol).get(client_id)
         if entry is not None:
-            return NativeContender(worker, entry)
+            return NativeContender(worker, entry, role="client")
     return None
 
 

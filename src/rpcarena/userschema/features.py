@@ -40,14 +40,15 @@ _WELL_KNOWN = "google.protobuf."
 _WIDE_UNSIGNED = (_FD.TYPE_UINT64, _FD.TYPE_FIXED64)
 
 
-def why(method: schema.Method, lacks: dict[str, str]) -> str | None:
+def why(method: schema.Method, lacks: dict[str, str], role: str = "server") -> str | None:
     """"orders.Cart.blob is a bytes field: <the mechanism's reason>" for the first feature of the
-    method the mechanism lacks (`lacks`: kind -> its reason), or None."""
-    found = first_of(method, set(lacks))
+    method the mechanism lacks (`lacks`: kind -> its reason) as a server or a client (`role`: which
+    of the samples' values matter to it), or None."""
+    found = first_of(method, set(lacks), role)
     return f"{found[1]} is {NAMES[found[0]]}: {lacks[found[0]]}" if found else None
 
 
-def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
+def first_of(method: schema.Method, kinds: set[str], role: str = "server") -> tuple[str, str] | None:
     """(the kind, where: a field's or message's full name) of the first feature of `kinds` in the
     method's request or reply (for "editions": of the schema's files; for a value's kind: of the
     run's samples), or None."""
@@ -58,7 +59,7 @@ def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
         found = _walk(schema.descriptor(name), kinds, frozenset())
         if found:
             return found
-    return values.first_of(method, kinds)
+    return values.first_of(method, kinds, role)
 
 
 def _walk(message: Any, kinds: set[str], seen: frozenset[str]) -> tuple[str, str] | None:

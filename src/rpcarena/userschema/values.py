@@ -4,7 +4,8 @@ A schema may be carried whole while some of its values are not: prost writes a f
 presence only when it is not == 0, so a -0.0 leaves as 0 (and its own client, reading both sides
 alike, cannot see it); serde_json writes NaN and the infinities as null. A mechanism names such value
 kinds in its `user_lacks` as it names a schema's features; `first_of` walks the run's requests and
-expected replies (`remember`, by `workload.build`) and names the first sample and field holding one,
+expected replies (`remember`, by `workload.build`), those that matter to the mechanism's role (a
+value written wrong matters in what it writes), and names the first sample and field holding one,
 so the cell is unsupported before any call, never an ok over a message smaller than the user's.
 """
 
@@ -24,32 +25,44 @@ NAMES = {"negative_zero": "-0.0 in a float without presence (a plain proto3 fiel
          "non_finite": "NaN or an infinity in a float field",
          "null_value": "a google.protobuf.Value set to null in a message field",
          "unknown_enum": "an enum field set to a number its enum does not name (proto3's enums are open)"}
+# Where a kind matters, by role: a server writes the replies, and reads the requests off the wire
+# and its replies from the samples; a client writes the requests, reads them from the samples, and
+# judges the replies (a -0.0 it reads as 0 is one it cannot tell from a lost one). A kind not
+# listed for a role matters in every message.
+_ONLY_IN = {("server", "negative_zero"): "reply", ("server", "non_finite"): "reply",
+            ("client", "non_finite"): "request"}
 _FLOATS = (_FD.TYPE_FLOAT, _FD.TYPE_DOUBLE)
 _VALUE = "google.protobuf.Value"
-Messages = Callable[[], Iterator[tuple[str, Any]]]
+Messages = Callable[[], Iterator[tuple[str, int, Any]]]
 _SAMPLES: dict[str, Messages] = {}
-_FOUND: dict[tuple[str, frozenset[str]], tuple[str, str] | None] = {}  # each mechanism asks each cell
+_FOUND: dict[tuple[str, frozenset[str], str], tuple[str, str] | None] = {}  # each mechanism asks each cell
 
 
 def remember(method: schema.Method, messages: Messages) -> None:
-    """The run's messages of a user's `method`: ("request 3", message) and ("reply 3", message) pairs,
+    """The run's messages of a user's `method`: ("request", 3, message) and ("reply", 3, message),
     made when a mechanism's lacks are first asked for (a run of no such mechanism parses nothing)."""
     _SAMPLES[method.path] = messages
     for key in [k for k in _FOUND if k[0] == method.path]:
         del _FOUND[key]
 
 
-def first_of(method: schema.Method, kinds: set[str]) -> tuple[str, str] | None:
-    """(the kind, "request 3's pkg.Message.field") of the first value of `kinds` in the method's
-    samples, or None (None too when no samples were remembered: a schema alone holds no value)."""
+def first_of(method: schema.Method, kinds: set[str], role: str = "server") -> tuple[str, str] | None:
+    """(the kind, "request 3's pkg.Message.field") of the first value of `kinds` that matters to a
+    mechanism in `role` in the method's samples, or None (None too when no samples were remembered:
+    a schema alone holds no value)."""
     wanted = frozenset(kinds & set(NAMES))
     if not wanted or method.path not in _SAMPLES:
         return None
-    key = (method.path, wanted)
+    key = (method.path, wanted, role)
     if key not in _FOUND:
-        _FOUND[key] = _first((found[0], f"{which}'s {found[1]}") if (found := _walk(message, set(wanted))) else None
-                             for which, message in _SAMPLES[method.path]())
+        _FOUND[key] = _first(_named(side, n, message, {k for k in wanted if _ONLY_IN.get((role, k), side) == side})
+                             for side, n, message in _SAMPLES[method.path]())
     return _FOUND[key]
+
+
+def _named(side: str, n: int, message: Any, kinds: set[str]) -> tuple[str, str] | None:
+    found = _walk(message, kinds) if kinds else None
+    return (found[0], f"{side} {n}'s {found[1]}") if found else None
 
 
 def _walk(message: Any, kinds: set[str]) -> tuple[str, str] | None:

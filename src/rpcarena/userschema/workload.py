@@ -108,11 +108,11 @@ def build(options: UserWorkload) -> Workload:
 
 
 def _messages(requests: list[dict[str, Any]], request_type: type[Message], expected: list[dict[str, Any]],
-              reply_type: type[Message]) -> Iterator[tuple[str, Message]]:
-    """Each request and each expected reply as a message, named by its sample's number (from 1)."""
+              reply_type: type[Message]) -> Iterator[tuple[str, int, Message]]:
+    """Each request and each expected reply as a message, with its sample's number (from 1)."""
     for n, (request, reply) in enumerate(zip(requests, expected, strict=True), 1):
-        yield f"request {n}", samples.message_of(request, request_type)
-        yield f"reply {n}", samples.message_of(reply, reply_type)
+        yield "request", n, samples.message_of(request, request_type)
+        yield "reply", n, samples.message_of(reply, reply_type)
 
 
 def _calls(method: schema.Method, requests: list[dict[str, Any]], expected: list[dict[str, Any]],
