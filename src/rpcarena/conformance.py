@@ -144,10 +144,15 @@ class Unbuilt:
             self._found.update({(schema, m): o for (m, _), o in outcomes.items() if o.status == UNAVAILABLE})
 
 
+class Stopped(Exception):
+    """The corpus was stopped: a case in flight starts no further run."""
+
+
 def run_case(case: Case, folder: Path, chosen: list[Mechanism], scratch: Path,
-             unbuilt: Unbuilt | None = None) -> dict[str, Verdict]:
+             unbuilt: Unbuilt | None = None, stop: threading.Event | None = None) -> dict[str, Verdict]:
     """Each mechanism's verdict on `case`: one run with the Python client over every mechanism, then one
-    per native language with that language's client over its mechanisms the Python run could call."""
+    per native language with that language's client over its mechanisms the Python run could call
+    (none once `stop` is set: `Stopped`)."""
     if case.import_path and not _runs_take("--import-path"):
         return {m.id: Verdict(UNAVAILABLE, NO_IMPORT_PATH) for m in chosen}
     unbuilt = unbuilt or Unbuilt()
@@ -158,6 +163,8 @@ def run_case(case: Case, folder: Path, chosen: list[Mechanism], scratch: Path,
     for language in sorted({m.language for m in chosen} - {PYTHON}):
         own = [m.id for m in chosen if m.language == language and language in m.clients
                and outcomes.get((m.id, PYTHON), Outcome(OK)).status in (OK, FAILED)]  # no Python client: its own
+        if own and stop is not None and stop.is_set():
+            raise Stopped(case.feature)
         if own:
             outcomes.update(_run(case, folder, own, language, scratch / f"{language}.json"))
     return {m.id: verdict([outcomes[(m.id, c)] for c in m.clients if (m.id, c) in outcomes], m.clients)
@@ -245,14 +252,18 @@ def run_corpus(folder: Path, chosen: list[Mechanism], scratch: Path,
     measured at a time (a cell is mostly processes starting: two at once keep two cores busy)."""
     cases = [(n, c) for n, c in enumerate(corpus(folder)) if features is None or c.feature in features]
 
-    unbuilt = Unbuilt()
+    unbuilt, stop = Unbuilt(), threading.Event()
 
     def measured(numbered: tuple[int, Case]) -> dict[str, Verdict]:
         where = scratch / f"case{numbered[0]}"
         where.mkdir(parents=True, exist_ok=True)
-        return run_case(numbered[1], folder, chosen, where, unbuilt)
-    with ThreadPoolExecutor(PARALLEL_CASES) as pool:
+        return run_case(numbered[1], folder, chosen, where, unbuilt, stop)
+    pool = ThreadPoolExecutor(PARALLEL_CASES)
+    try:
         yield from zip((c for _, c in cases), pool.map(measured, cases))
+    finally:  # stopped (Ctrl-C, a signal): the runs in flight end, no other one starts
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 _PORT = re.compile(r"(127\.0\.0\.1|localhost|\[::1\]):\d+")
