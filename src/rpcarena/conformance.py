@@ -234,12 +234,18 @@ def verdict(outcomes: list[Outcome], clients: Iterable[str]) -> Verdict:
     for status in (FAILED, UNSUPPORTED, UNAVAILABLE):
         found = [(c, o) for c, o in named if o.status == status]
         if found:
-            text = "; ".join(f"{_client_name(c)}: {o.text}" if len(named) > 1 else o.text for c, o in found)
+            text = "; ".join(_by(c, o.text) if len(named) > 1 else o.text for c, o in found)
             if silent:
                 native = ", ".join(_client_name(c) for c, o in named[1:] if o.status == OK)
                 text = f"SILENT: {native} called it right; {text}"
             return Verdict(status, text, silent)
     return Verdict(OK)
+
+
+def _by(client: str, text: str) -> str:
+    """A client's outcome named by its client, once (a native client's own reason already says it)."""
+    name = _client_name(client)
+    return text if text.startswith(f"{name}: ") else f"{name}: {text}"
 
 
 def _client_name(client: str) -> str:

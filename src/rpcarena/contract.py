@@ -343,6 +343,9 @@ class ManifestEntry(Document):
     # what of a user's schema it cannot carry, kind -> why: "any" (no user method), "stream", or a kind
     # of `userschema.features.NAMES`
     user_lacks: dict[str, Any] = field(default_factory=dict, metadata=kind("object"))
+    # what its client alone cannot carry besides, kind -> why (grpc-tonic's client reads the run's samples
+    # with pbjson, which refuses an enum number its enum does not name; its server reads protobuf)
+    client_lacks: dict[str, Any] = field(default_factory=dict, metadata=kind("object"))
     # the one-way streams of a user's schema it serves and calls, a stream a call: "client", "server"
     user_streams: list[Any] = field(default_factory=list, metadata=kind("array"))
     # tools only this entry needs to build (capnp-rust: capnp); without them the worker builds without it

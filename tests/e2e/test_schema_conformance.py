@@ -60,6 +60,14 @@ def test_a_native_client_that_calls_right_what_python_saw_wrong_is_silent():
     assert both.status == conformance.FAILED and not both.silent
 
 
+def test_a_native_client_is_named_once():
+    """A cell skipped for its client says "the rust client: ..." itself; the verdict does not say it twice."""
+    ok = conformance.Outcome(conformance.OK)
+    own = conformance.Outcome(conformance.UNSUPPORTED, "the rust client: request 2's x.Y.d is NaN")
+    found = conformance.verdict([ok, own], ("py", "rust"))
+    assert found.text == "the rust client: request 2's x.Y.d is NaN"
+
+
 def test_a_cell_is_ok_only_with_every_call_right():
     ok = conformance.Outcome(conformance.OK)
     assert conformance.verdict([ok, ok], ("py", "go")).status == conformance.OK

@@ -71,3 +71,6 @@ def test_a_manifest_that_names_an_unknown_kind_is_refused_not_ignored(tmp_path):
         NativeContender(worker, entry)
     good = ManifestEntry.from_json({"id": "grpc-x", "protocol": "grpc", "user_lacks": {"extension": "no"}})
     assert NativeContender(worker, good).id == "grpc-x"
+    client = ManifestEntry.from_json({"id": "grpc-x", "protocol": "grpc", "client_lacks": {"enums": "no"}})
+    with pytest.raises(ArenaError, match="grpc-x's client_lacks names enums"):
+        NativeContender(worker, client, role="client")

@@ -57,5 +57,5 @@ def test_an_edition_is_named_by_the_kinds_that_reach_it():
 def test_every_kind_a_native_manifest_declares_is_known():
     for worker in builds.workers().values():
         for entry in worker.entries:
-            unknown = set(entry.user_lacks) - set(features.NAMES) - {"any", "stream"}
-            assert not unknown, f"{worker.language} {entry.id}: user_lacks {sorted(unknown)}: no kind of features"
+            unknown = (set(entry.user_lacks) | set(entry.client_lacks)) - set(features.NAMES) - {"any", "stream"}
+            assert not unknown, f"{worker.language} {entry.id}: lacks {sorted(unknown)}: no kind of features"

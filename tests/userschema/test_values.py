@@ -104,3 +104,11 @@ def test_a_value_written_wrong_matters_only_to_the_side_that_writes_it(tmp_path)
     assert registry.get("rest-warp").user_unsupported(method) is None
     warp_client = native.client("rust", "http-json")
     assert warp_client is not None and "request 1's" in (warp_client.user_unsupported(method) or "")
+
+
+def test_what_a_client_alone_cannot_carry_leaves_its_server_measured(tmp_path):
+    method = _method(tmp_path, "core.proto", "conformance.enums.Enums/Echo", {"priority": 7})
+    assert registry.get("grpc-tonic").user_unsupported(method) is None  # prost keeps an open enum's number
+    tonic_client = native.client("rust", "grpc")
+    assert tonic_client is not None
+    assert "reads the run's samples with pbjson" in (tonic_client.user_unsupported(method) or "")

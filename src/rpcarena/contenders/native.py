@@ -33,11 +33,13 @@ class NativeContender(Contender):
         self.has_server = entry.server
         self.native_clients = (worker.language,) if entry.client else ()
         self._unsupported = {m: entry.why for m in entry.unsupported_methods}
-        self._user_lacks = {kind: str(why) for kind, why in entry.user_lacks.items()}
-        unknown = sorted(set(self._user_lacks) - set(features.NAMES) - {"any", "stream"})
-        if unknown:  # a kind read as no kind would measure the field it meant to refuse
-            raise ArenaError(f"workers/{worker.language}/worker.json: {entry.id}'s user_lacks names "
-                             f"{', '.join(unknown)}: use any, stream or one of {', '.join(features.NAMES)}")
+        lacks = {**entry.user_lacks, **(entry.client_lacks if role == "client" else {})}
+        self._user_lacks = {kind: str(why) for kind, why in lacks.items()}
+        for key, named in (("user_lacks", entry.user_lacks), ("client_lacks", entry.client_lacks)):
+            unknown = sorted(set(named) - set(features.NAMES) - {"any", "stream"})
+            if unknown:  # a kind read as no kind would measure the field it meant to refuse
+                raise ArenaError(f"workers/{worker.language}/worker.json: {entry.id}'s {key} names "
+                                 f"{', '.join(unknown)}: use any, stream or one of {', '.join(features.NAMES)}")
         self._user_streams = {str(kind) for kind in entry.user_streams}
         self.services = None if entry.protocol == "tcp-raw" else tuple(entry.services)
 
