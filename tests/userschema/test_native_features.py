@@ -46,6 +46,15 @@ def test_a_file_of_protobuf_editions_is_named_and_its_delimited_message_is_a_gro
     assert features.first_of(method, {"group_like"}) is None  # delimited, but not named after a nested type
 
 
+def test_a_map_is_named_by_a_key_type_a_codec_may_lack():
+    catalog = _method(ROOT / "tests" / "fixtures" / "conformance" / "core.proto", "conformance.maps.Maps/Echo")
+    assert features.first_of(catalog, {"map"}) == ("map", "conformance.maps.Catalog.products")
+    assert features.first_of(catalog, {"map_64bit_key"}) == ("map_64bit_key", "conformance.maps.Catalog.by_id")
+    assert features.first_of(catalog, {"map_bool_key"}) == ("map_bool_key", "conformance.maps.Catalog.flags")
+    events = _method(FIXTURES / "wellknown" / "events.proto", "events.Events/Log")  # map<string, Tag> only
+    assert features.first_of(events, {"map_64bit_key", "map_bool_key"}) is None
+
+
 def test_an_edition_is_named_by_the_kinds_that_reach_it():
     routes = _method(FIXTURES / "editions" / "routes.proto", "routes.Guide/Find")
     assert features.first_of(routes, {"edition_2024"}) is None

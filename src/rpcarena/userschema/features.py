@@ -20,7 +20,8 @@ from rpcarena.userschema import values
 
 _FD = FieldDescriptor
 # Each kind as a sentence names it.
-NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "an enum",
+NAMES = {"bytes": "a bytes field", "map": "a map", "map_bool_key": "a map keyed by bool",
+         "map_64bit_key": "a map keyed by a 64-bit integer", "oneof": "a oneof", "enum": "an enum",
          "recursion": "a message that contains itself", "uint64": "an unsigned 64-bit integer",
          "nested": "a message declared inside another",
          "submessage": "a message field, which may be absent (and absent is not empty)",
@@ -105,7 +106,7 @@ def _field_kinds(field: Any) -> set[str]:
     kinds = set()
     inner = field.message_type
     if inner is not None and inner.GetOptions().map_entry:
-        return {"map"}
+        return {"map", *_map_key_kinds(inner.fields_by_name["key"])}
     if field.type == _FD.TYPE_BYTES:
         kinds.add("bytes")
     if field.type == _FD.TYPE_ENUM:
@@ -125,6 +126,12 @@ def _field_kinds(field: Any) -> set[str]:
     if field.is_required:
         kinds.add("required")
     return kinds
+
+
+def _map_key_kinds(key: Any) -> set[str]:
+    if key.type == _FD.TYPE_BOOL:
+        return {"map_bool_key"}
+    return {"map_64bit_key"} if key.cpp_type in (_FD.CPPTYPE_INT64, _FD.CPPTYPE_UINT64) else set()
 
 
 def _inner(field: Any) -> Any:
