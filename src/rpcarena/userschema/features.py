@@ -30,6 +30,7 @@ NAMES = {"bytes": "a bytes field", "map": "a map", "map_bool_key": "a map keyed 
          "required": "a proto2 `required` field",
          "group": "a group (proto2, or a delimited message)",
          "extension": "an extension",
+         "file_extension_group": "an extension declared at file level that is a group (or a delimited message)",
          "well_known": "a well-known type (google.protobuf.*: Timestamp, Duration, Struct, wrappers, Any, ...)",
          "group_like": "a group named after its type (proto2's, or a delimited field written like one)",
          "editions": 'a file of protobuf editions (edition = "2023")',
@@ -117,6 +118,8 @@ def _field_kinds(field: Any) -> set[str]:
         kinds.add("group")
         if _group_like(field):
             kinds.add("group_like")
+        if field.is_extension and field.extension_scope is None:
+            kinds.add("file_extension_group")
     if inner is not None and inner.full_name.startswith(_WELL_KNOWN):
         kinds.add("well_known")
     if inner is not None and not field.is_repeated:

@@ -8,15 +8,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { DRIVER_OPTIONS, fromCanonical, userMethod } from "../src/userschema/method.js";
 import { openServed } from "../src/userschema/served.js";
 import { stringifyJSON } from "../src/json.js";
 import { REPO, driveSpec, startServer } from "./helpers.js";
 
 const CORPUS = new URL("tests/fixtures/conformance/", REPO).pathname;
+const FIXTURES = new URL("tests/fixtures/userschema/", REPO).pathname;
 
-function compiled(file) {
+function compiled(file, folder = CORPUS) {
   const out = join(mkdtempSync(join(tmpdir(), "node-shapes-")), "set.pb");
-  execFileSync("protoc", ["-I", CORPUS, "--include_imports", `--descriptor_set_out=${out}`, file], { stdio: ["ignore", "ignore", "ignore"] });
+  execFileSync("protoc", ["-I", folder, "--include_imports", `--descriptor_set_out=${out}`, file], { stdio: ["ignore", "ignore", "ignore"] });
   return readFileSync(out);
 }
 
@@ -55,6 +57,28 @@ test("a map and a group come through as the schema declares them", async () => {
   const orders = [{ id: "o1", shipping: { address: "Hauptstraße 1", zone: 3 }, line: [{ sku: "a", qty: 2 }, {}] }];
   result = await drive(compiled("proto2.proto"), "conformance.proto2_group.Orders/Echo", orders, orders);
   assert.equal(result.errors.wrong_answer + result.errors.other, 0, JSON.stringify(result.error_examples));
+  const tagged = [{ id: "t", "[tagged.Holder.inner]": [{ b: "x" }, {}] }]; // a group that is an extension
+  result = await drive(compiled("extension_group/tagged.proto", FIXTURES), "tagged.Tags/Echo", tagged, tagged);
+  assert.equal(result.errors.wrong_answer + result.errors.other, 0, JSON.stringify(result.error_examples));
+});
+
+// What protoc writes for a message given in its text format: another implementation's wire.
+function protocEncodes(file, folder, type, text) {
+  return execFileSync("protoc", ["-I", folder, `--encode=${type}`, file], { input: text, stdio: ["pipe", "pipe", "ignore"] }).toString("hex");
+}
+
+test("a group, an extension's too, is written between start and end tags, as protoc writes it", () => {
+  const cases = [
+    ["proto2.proto", CORPUS, "conformance.proto2_group.Orders/Echo", { id: "o1", shipping: { address: "A", zone: 3 }, line: [{ sku: "a" }] },
+      'id: "o1" Shipping { address: "A" zone: 3 } Line { sku: "a" }'],
+    ["extension_group/tagged.proto", FIXTURES, "tagged.Tags/Echo", { id: "t", "[tagged.Holder.inner]": [{ b: "x" }, {}] },
+      'id: "t" [tagged.Holder.inner] { b: "x" } [tagged.Holder.inner] { }'],
+  ];
+  for (const [file, folder, method, sample, text] of cases) {
+    const { Req } = userMethod(compiled(file, folder), method, DRIVER_OPTIONS);
+    const ours = Buffer.from(Req.encode(fromCanonical(Req, sample)).finish()).toString("hex");
+    assert.equal(ours, protocEncodes(file, folder, Req.fullName.slice(1), text), method);
+  }
 });
 
 test("a reply file's request is found whatever the order of its map's entries", async () => {

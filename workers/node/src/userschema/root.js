@@ -27,7 +27,8 @@ export function schemaJSON(setBytes) {
   return json;
 }
 
-// The full names of the set's map entries, and the JSON of each group field (in `json`, the root's).
+// The full names of the set's map entries, and the JSON of each group field, an extension's too
+// (in `json`, the root's).
 function lostShapes(set, json) {
   const entries = new Set(), groups = [];
   const walk = (message, prefix, parent) => {
@@ -37,10 +38,16 @@ function lostShapes(set, json) {
       walk(nested, name, here);
     }
     for (const field of message.field) if (field.type === TYPE_GROUP) groups.push(here.fields[field.name]);
+    extensionGroups(message.extension, here);
+  };
+  // an extension is declared where its `extend` is: in a package, or in a message's nested
+  const extensionGroups = (fields, node) => {
+    for (const field of fields) if (field.type === TYPE_GROUP) groups.push(node.nested[field.name]);
   };
   for (const file of set.file) {
-    const prefix = file.package ? `.${file.package}` : "";
-    for (const message of file.messageType) walk(message, prefix, prefix ? lookup(json, prefix) : json);
+    const prefix = file.package ? `.${file.package}` : "", node = prefix ? lookup(json, prefix) : json;
+    for (const message of file.messageType) walk(message, prefix, node);
+    extensionGroups(file.extension, node);
   }
   return { entries, groups };
 }
