@@ -1,7 +1,8 @@
 // The shapes of a user's schema protobufjs's Root.fromDescriptor loses or a careless handler changes,
 // through a grpc-node server and the Node driver (the conformance corpus runs every case; these are
-// the ones the worker itself must get right): a map, a group, presence kept on an echo, and a reply
-// file's request found whatever the order of its map's entries.
+// the ones the worker itself must get right): a map, a group, presence kept on an echo, the
+// well-known types' JSON forms, and a reply file's request found whatever the order of its map's
+// entries.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -78,6 +79,27 @@ test("a group, an extension's too, is written between start and end tags, as pro
     const { Req } = userMethod(compiled(file, folder), method, DRIVER_OPTIONS);
     const ours = Buffer.from(Req.encode(fromCanonical(Req, sample)).finish()).toString("hex");
     assert.equal(ours, protocEncodes(file, folder, Req.fullName.slice(1), text), method);
+  }
+});
+
+test("the well-known types' JSON forms are read as their messages, as protoc writes them", () => {
+  const cases = [
+    ["conformance.timestamps.Timestamps/Echo", { at: "0001-01-01T00:00:00Z", took: "-1.5s", history: ["1970-01-01T00:00:00.000000001Z"] },
+      "at { seconds: -62135596800 } took { seconds: -1 nanos: -500000000 } history { nanos: 1 }"],
+    ["conformance.empty_mask.EmptyMask/Echo", { nothing: {}, mask: "displayName,address.zipCode" },
+      'nothing { } mask { paths: "display_name" paths: "address.zip_code" }'],
+    ["conformance.any.Anys/Echo", { payload: { "@type": "type.googleapis.com/google.protobuf.Duration", value: "2s" },
+      extras: [{ "@type": "type.googleapis.com/conformance.any.Note", text: "t" }] },
+    "payload { [type.googleapis.com/google.protobuf.Duration] { seconds: 2 } } extras { [type.googleapis.com/conformance.any.Note] { text: \"t\" } }"],
+    ["conformance.structs.Structs/Echo", { body: { n: 0, none: null }, any_value: false, items: [""] },
+      'body { fields { key: "n" value { number_value: 0 } } fields { key: "none" value { null_value: NULL_VALUE } } } '
+      + 'any_value { bool_value: false } items { values { string_value: "" } }'],
+  ];
+  const set = compiled("wkt.proto");
+  for (const [method, sample, text] of cases) {
+    const { Req } = userMethod(set, method, DRIVER_OPTIONS);
+    const ours = Buffer.from(Req.encode(fromCanonical(Req, sample)).finish()).toString("hex");
+    assert.equal(ours, protocEncodes("wkt.proto", CORPUS, Req.fullName.slice(1), text), method);
   }
 });
 

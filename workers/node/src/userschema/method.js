@@ -7,9 +7,11 @@ import { createRequire } from "node:module";
 import protoLoader from "@grpc/proto-loader";
 import { UsageError } from "../spec.js";
 import { schemaJSON } from "./root.js";
+import { isWellKnown, wellKnownObject } from "./wellknown.js";
 
 const require = createRequire(import.meta.url);
 const protobuf = require("protobufjs");
+const NULL_HOLDER = ".google.protobuf.Value"; // where a JSON null is a value (null_value), not an absent field
 
 // grpc-node's own examples load with these (route_guide): proto names, 64-bit integers as text,
 // enums by name, the oneof's case named; but not `defaults: true`, which puts every absent field in
@@ -44,7 +46,8 @@ export function userMethod(setBytes, key, options) {
 }
 
 // A message in the workloads' JSON (proto names, 64-bit integers as numbers or BigInt, bytes in
-// base64, enums as numbers, an extension keyed "[pkg.name]") as protobufjs's fromObject reads it.
+// base64, enums as numbers, an extension keyed "[pkg.name]", the well-known types in their own
+// JSON forms) as protobufjs's fromObject reads it.
 export function fromCanonical(Type, value) {
   return Type.fromObject(asObject(Type, value));
 }
@@ -55,14 +58,16 @@ export function plainObject(Type, message) {
   return Type.toObject(message, { longs: String, defaults: false });
 }
 
-// 64-bit integers as text, and an extension's key as protobufjs names its field (".pkg.name").
+// 64-bit integers as text, an extension's key as protobufjs names its field (".pkg.name"), and
+// the well-known types' JSON forms as their messages (wellknown.js).
 function asObject(Type, value) {
+  if (isWellKnown(Type)) return wellKnownObject(Type, value, asObject);
   const out = {};
   for (const [key, v] of Object.entries(value)) {
     const name = key.startsWith("[") && key.endsWith("]") ? `.${key.slice(1, -1)}` : key;
     const field = Type.fields[name];
     const message = field?.resolvedType instanceof protobuf.Type ? field.resolvedType : null;
-    if (!message || v === null) out[name] = bigintsAsText(v);
+    if (!message || (v === null && message.fullName !== NULL_HOLDER)) out[name] = bigintsAsText(v); // null: absent
     else if (field.map) out[name] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asObject(message, x)]));
     else if (field.repeated) out[name] = v.map((x) => asObject(message, x));
     else out[name] = asObject(message, v);
