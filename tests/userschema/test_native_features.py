@@ -46,6 +46,23 @@ def test_a_file_of_protobuf_editions_is_named_and_its_delimited_message_is_a_gro
     assert features.first_of(method, {"group_like"}) is None  # delimited, but not named after a nested type
 
 
+def test_a_map_is_named_by_a_key_type_a_codec_may_lack():
+    catalog = _method(ROOT / "tests" / "fixtures" / "conformance" / "core.proto", "conformance.maps.Maps/Echo")
+    assert features.first_of(catalog, {"map"}) == ("map", "conformance.maps.Catalog.products")
+    assert features.first_of(catalog, {"map_64bit_key"}) == ("map_64bit_key", "conformance.maps.Catalog.by_id")
+    assert features.first_of(catalog, {"map_bool_key"}) == ("map_bool_key", "conformance.maps.Catalog.flags")
+    events = _method(FIXTURES / "wellknown" / "events.proto", "events.Events/Log")  # map<string, Tag> only
+    assert features.first_of(events, {"map_64bit_key", "map_bool_key"}) is None
+
+
+def test_a_group_extension_declared_at_file_level_is_named_apart_from_one_declared_in_a_message():
+    method = _method(FIXTURES / "extension_group" / "tagged.proto", "tagged.Tags/Echo")
+    assert features.first_of(method, {"file_extension_group"}) == ("file_extension_group", "tagged.top")
+    assert features.first_of(method, {"group"}) == ("group", "tagged.Holder.inner")
+    legacy = _method(FIXTURES / "proto2" / "legacy.proto", "legacy.Notes/Put")  # its extension is a string
+    assert features.first_of(legacy, {"file_extension_group"}) is None
+
+
 def test_an_edition_is_named_by_the_kinds_that_reach_it():
     routes = _method(FIXTURES / "editions" / "routes.proto", "routes.Guide/Find")
     assert features.first_of(routes, {"edition_2024"}) is None

@@ -20,7 +20,8 @@ from rpcarena.userschema import values
 
 _FD = FieldDescriptor
 # Each kind as a sentence names it.
-NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "an enum",
+NAMES = {"bytes": "a bytes field", "map": "a map", "map_bool_key": "a map keyed by bool",
+         "map_64bit_key": "a map keyed by a 64-bit integer", "oneof": "a oneof", "enum": "an enum",
          "recursion": "a message that contains itself", "uint64": "an unsigned 64-bit integer",
          "nested": "a message declared inside another",
          "submessage": "a message field, which may be absent (and absent is not empty)",
@@ -29,6 +30,7 @@ NAMES = {"bytes": "a bytes field", "map": "a map", "oneof": "a oneof", "enum": "
          "required": "a proto2 `required` field",
          "group": "a group (proto2, or a delimited message)",
          "extension": "an extension",
+         "file_extension_group": "an extension declared at file level that is a group (or a delimited message)",
          "well_known": "a well-known type (google.protobuf.*: Timestamp, Duration, Struct, wrappers, Any, ...)",
          "group_like": "a group named after its type (proto2's, or a delimited field written like one)",
          "editions": 'a file of protobuf editions (edition = "2023")',
@@ -106,7 +108,7 @@ def _field_kinds(field: Any) -> set[str]:
     kinds = set()
     inner = field.message_type
     if inner is not None and inner.GetOptions().map_entry:
-        return {"map"}
+        return {"map", *_map_key_kinds(inner.fields_by_name["key"])}
     if field.type == _FD.TYPE_BYTES:
         kinds.add("bytes")
     if field.type == _FD.TYPE_ENUM:
@@ -117,6 +119,8 @@ def _field_kinds(field: Any) -> set[str]:
         kinds.add("group")
         if _group_like(field):
             kinds.add("group_like")
+        if field.is_extension and field.extension_scope is None:
+            kinds.add("file_extension_group")
     if inner is not None and inner.full_name.startswith(_WELL_KNOWN):
         kinds.add("well_known")
     if inner is not None and not field.is_repeated:
@@ -126,6 +130,12 @@ def _field_kinds(field: Any) -> set[str]:
     if field.is_required:
         kinds.add("required")
     return kinds
+
+
+def _map_key_kinds(key: Any) -> set[str]:
+    if key.type == _FD.TYPE_BOOL:
+        return {"map_bool_key"}
+    return {"map_64bit_key"} if key.cpp_type in (_FD.CPPTYPE_INT64, _FD.CPPTYPE_UINT64) else set()
 
 
 def _inner(field: Any) -> Any:

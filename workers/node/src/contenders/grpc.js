@@ -10,7 +10,7 @@ import { answerer, Refused } from "../semantics.js";
 import { arenaSchema, methodsOf, method as methodNamed, SERVICE } from "../schema.js";
 import { requestPairs, UsageError } from "../spec.js";
 import { CallError, kindOf } from "./errors.js";
-import { DRIVER_OPTIONS, fromCanonical, userMethod } from "../userschema/method.js";
+import { DRIVER_OPTIONS, fromCanonical, plainObject, userMethod } from "../userschema/method.js";
 import { firstDifference, withoutImplicitDefaults } from "../userschema/same.js";
 
 const version = createRequire(import.meta.url)("@grpc/grpc-js/package.json").version;
@@ -199,7 +199,9 @@ function newUserClient(spec) {
   if (user.oneWay) throw new UsageError(`grpc-node calls a user's unary and bidirectional methods; ${user.key} is a ${user.oneWay} stream`);
   if (user.streaming !== (spec.mode === "stream")) throw new UsageError(`grpc-node: ${user.key} is not called in mode ${spec.mode}`);
   const pairs = requestPairs(spec);
-  const requests = pairs.map(([request]) => fromCanonical(user.Req, request));
+  // plain objects, as a Node user calls: a message of the driver's own types would be read by the
+  // serializer's fromObject (another root's class) field by field, prototype defaults and all
+  const requests = pairs.map(([request]) => plainObject(user.Req, fromCanonical(user.Req, request)));
   const read = (reply) => withoutImplicitDefaults(user.Res, reply);
   const wire = (Type, message) => Type.toObject(Type.decode(Type.encode(message).finish()), DRIVER_OPTIONS);
   const expected = pairs.map(([, reply]) => read(wire(user.Res, fromCanonical(user.Res, reply))));

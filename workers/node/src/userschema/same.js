@@ -60,3 +60,17 @@ function mapValues(object, f) {
 function isDefault(v) {
   return (v === 0 && !Object.is(v, -0)) || v === "" || v === false || v === "0";
 }
+
+// A message's object form as text that two equal messages share whatever the order of a map's
+// entries (the wire's, any writer's): every object's keys sorted, NaN, the infinities and -0 kept
+// apart from what JSON would make of them (null, 0).
+export function canonicalText(object) {
+  return JSON.stringify(sortedKeys(object), (_, v) => (typeof v === "number" && (!Number.isFinite(v) || Object.is(v, -0))
+    ? (Object.is(v, -0) ? "-0" : String(v)) : v));
+}
+
+function sortedKeys(v) {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isObject(v) || ArrayBuffer.isView(v)) return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys(v[k])]));
+}

@@ -7,9 +7,11 @@ import { UsageError } from "../spec.js";
 import { parseJSON } from "../json.js";
 import { Refused } from "../semantics.js";
 import { fromCanonical, SERVER_OPTIONS, userMethod } from "./method.js";
+import { canonicalText } from "./same.js";
 import { handlerCost } from "./work.js";
 
 const MAX_STREAM_MESSAGES = 10_000;
+const KEY_OPTIONS = { longs: String, enums: Number, bytes: String }; // presence kept: no defaults
 
 export function openServed(path) {
   let served;
@@ -43,8 +45,9 @@ function responder(mode, pairs, { Req, Res }) {
     return () => reply;
   }
   if (mode !== "file") throw new UsageError(`reply ${JSON.stringify(mode)}: use echo, file or size`);
-  // each request found by its encoding, both sides read through the handler's own form first
-  const key = (request) => Buffer.from(Req.encode(Req.fromObject(request)).finish()).toString("base64");
+  // each request found by its message (a map's entries in any order), both sides read through the
+  // handler's own form first
+  const key = (request) => canonicalText(Req.toObject(Req.fromObject(request), KEY_OPTIONS));
   const table = new Map(pairs.map(([q, r]) => [key(asServed(Req, fromCanonical(Req, q))), asServed(Res, fromCanonical(Res, r))]));
   return (request) => {
     const reply = table.get(key(request));
