@@ -4,8 +4,8 @@ client with the user's schema, each native mechanism by its own client too.
 
 It fails when a native client calls right a reply the Python client saw wrong from the same server
 (a silent wrong answer), and when the table it measures differs from docs/schemas.md's (regenerate
-it with `python tools/gen_schema_table.py --write` and read the difference). A few minutes: a fresh
-server per cell, a call a sample.
+it with `python tools/gen_schema_table.py --write` and read the difference). About 20 minutes: a fresh
+server per cell, a call a sample, a Rust variant built per schema.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def test_the_table_masks_what_varies_between_runs():
                                         "see …/build.log for POST /pkg.Service/Call")
 
 
-@pytest.mark.conformance  # an hour: `make conformance`, not `make test`
+@pytest.mark.conformance  # 20 minutes: `make conformance` (CI runs it after `make test`)
 def test_the_corpus_runs_true_on_every_mechanism_and_the_doc_says_so(tmp_path):
     chosen = conformance.mechanisms()
     rows = list(conformance.run_corpus(CORPUS, chosen, tmp_path))
