@@ -102,8 +102,8 @@ def main() -> int:
     if len(args.workloads) != 2:
         raise SystemExit("give --workloads A,B")
     wanted = [c for c in args.contender.split(",") if not contenders.get(c).unavailable()]
-    folder = Path(tempfile.mkdtemp(prefix="jvm-reuse-"))
-    table = [row(c, rounds(c, args, folder)) for c in wanted]
+    with tempfile.TemporaryDirectory(prefix="jvm-reuse-") as scratch:  # the runs' documents, gone after
+        table = [row(c, rounds(c, args, Path(scratch))) for c in wanted]
     print(f"p50 of {args.workloads[1]} x{args.clients}, {args.calls} calls, {args.rounds} rounds (kept: after "
           f"{args.workloads[0]} on the same pair); ratios over rounds with 95% intervals")
     print(f"{'mechanism':16s} {'fresh us':>10s} {'kept us':>10s} {'kept/fresh':>22s} {'fresh1/fresh2 (A/A)':>22s} "
