@@ -67,19 +67,16 @@ def _named(side: str, n: int, message: Any, kinds: set[str]) -> tuple[str, str] 
 
 def _walk(message: Any, kinds: set[str]) -> tuple[str, str] | None:
     for field, value in message.ListFields():
+        each = list(value) if field.is_repeated else [value]
         if field.message_type is not None and field.message_type.GetOptions().map_entry:
             found = _in_map(field, value, kinds)
-        elif field.type in _FLOATS:
-            found = _in_floats(field, list(value) if field.is_repeated else [value], kinds)
-        elif field.type == _FD.TYPE_ENUM:
-            found = _in_enums(field, list(value) if field.is_repeated else [value], kinds)
         elif field.message_type is None:
-            found = None
+            found = _in_scalars(field, each, kinds)
         elif field.message_type.full_name == _VALUE and not field.is_repeated \
                 and value.WhichOneof("kind") == "null_value" and "null_value" in kinds:
             found = "null_value", field.full_name
         else:
-            found = _first(_walk(m, kinds) for m in (value if field.is_repeated else [value]))
+            found = _first(_walk(m, kinds) for m in each)
         if found:
             return found
     return None
@@ -87,12 +84,17 @@ def _walk(message: Any, kinds: set[str]) -> tuple[str, str] | None:
 
 def _in_map(field: Any, entries: Any, kinds: set[str]) -> tuple[str, str] | None:
     value_field = field.message_type.fields_by_name["value"]
-    if value_field.type in _FLOATS:
-        return _in_floats(value_field, list(entries.values()), kinds, field.full_name)
-    if value_field.type == _FD.TYPE_ENUM:
-        return _in_enums(value_field, list(entries.values()), kinds, field.full_name)
-    if value_field.message_type is not None:
-        return _first(_walk(m, kinds) for m in entries.values())
+    if value_field.message_type is None:
+        return _in_scalars(value_field, list(entries.values()), kinds, field.full_name)
+    return _first(_walk(m, kinds) for m in entries.values())
+
+
+def _in_scalars(field: Any, values: list[Any], kinds: set[str], where: str = "") -> tuple[str, str] | None:
+    """A scalar field's values (a map's: `where` names the map), for the kinds its type can hold."""
+    if field.type in _FLOATS:
+        return _in_floats(field, values, kinds, where)
+    if field.type == _FD.TYPE_ENUM:
+        return _in_enums(field, values, kinds, where)
     return None
 
 
