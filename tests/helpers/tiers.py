@@ -43,7 +43,7 @@ from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.findmax import find_max
 from rpcarena.orchestration.measure import measure
 from rpcarena.orchestration.phase import Phase
-from rpcarena.process.builds import Worker
+from rpcarena.process.builds import Worker, run_step
 from rpcarena.process.children import Child
 from rpcarena.process.server_process import ServerProcess
 from rpcarena.seeds.predictions.store import RedisStore
@@ -60,7 +60,7 @@ STARTS_METHOD = object()  # what such a method call reads as
 STARTS: tuple[Any, ...] = (
     subprocess, multiprocessing, cli.run_cli, cli.popen_cli, ServerProcess, Child, measure, Phase, RedisStore,
     proxy.Haproxy, Link, testbed.Testbed, cluster_engine.Engine, cluster_cells.ClusterCells, cluster_cells.shared,
-    Worker.ensure_built, conformance.run_corpus, Private, STARTS_METHOD,
+    Worker.ensure_built, run_step, conformance.run_corpus, Private, STARTS_METHOD,
 )
 DEBUG_OPTION = "--debug-mode"  # a measuring command that makes its cells up (orchestration.debug_cells)
 STARTING_MODULES = ("distributed",)  # Dask: its clusters start worker processes

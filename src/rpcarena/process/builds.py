@@ -22,10 +22,11 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Callable
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -34,6 +35,7 @@ from typing import IO, Any
 from rpcarena import sources
 from rpcarena.contract import ManifestEntry
 from rpcarena.errors import UnavailableError
+from rpcarena.process.placement import preexec
 from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
 
 BUILD_TIMEOUT_S = 1800
@@ -163,12 +165,11 @@ class Worker:
             for step in self._steps():
                 argv = [self._expand(a) for a in step]
                 try:
-                    done = subprocess.run(argv, cwd=self.workdir, stdout=out, stderr=subprocess.STDOUT,
-                                          timeout=BUILD_TIMEOUT_S, check=False, env=self._environment())
+                    returncode = run_step(argv, self.workdir, out, self._environment())
                 except (OSError, subprocess.TimeoutExpired) as error:
                     return self._fail(f"build step {argv[0]} failed ({error}); see {log}")
-                if done.returncode != 0:
-                    return self._fail(f"build failed (exit {done.returncode} in {' '.join(argv[:3])}); see {log}")
+                if returncode != 0:
+                    return self._fail(f"build failed (exit {returncode} in {' '.join(argv[:3])}); see {log}")
         if not self.artifact().exists():
             return self._fail(f"build produced no {self.artifact()}; see {log}")
         (self.build_dir / "OK").write_text("ok\n")
@@ -259,6 +260,20 @@ class SchemaVariant(Worker):
             tmp.write_bytes(self.descriptor_set)
             tmp.replace(self.schema_file)
         return list(self.manifest["schema_build"])
+
+
+def run_step(argv: list[str], cwd: Path, out: IO[str], env: dict[str, str]) -> int:
+    """One build step's exit code. It runs in a process group of its own, which dies with rpcarena and
+    is killed whole when the step does not end normally (a timeout, Ctrl-C, SIGTERM): killing the step
+    alone left the compilers cargo or mvn had started compiling on."""
+    step = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=preexec(None))
+    try:
+        return step.wait(BUILD_TIMEOUT_S)
+    except BaseException:
+        with suppress(ProcessLookupError):
+            os.killpg(step.pid, signal.SIGKILL)
+        step.wait()
+        raise
 
 
 def _missing(tools: list[Any]) -> list[str]:
