@@ -64,8 +64,10 @@ SUITE = Suite(
     name="infobip2016", seed="004 infobip2016 (HTTP/JSON vs Java serialization vs MML)",
     summary="echo a list of 0/10/100 small objects with 1/32/64/128 clients: Jackson, Java serialization, "
             "typed JSON (MML); on loopback, and over a 100 Mbit/s LAN link with HTTP through HAProxy",
-    # --quick, whole, on 2 idle CPUs: 17.6 measured 2026-11-29 (108 Java cells, each with the JVM's minimum
-    # warm-up on kept pairs; over the 8 minutes issue 43 asks: fewer cells is the way, not yet found)
+    # --quick, whole, on 2 idle CPUs: 17.6 measured 2026-11-29 (108 Java cells). Of its 1,037 s, 263 are the
+    # first warm-ups of its 18 fresh JVM pairs (3 mechanisms x 2 settings x 3 trials) and 645 the later
+    # cells' waits for both JITs to go quiet: fewer cells cannot bring it under 8 minutes (the floor with
+    # no later wait is 6.5), a shorter wait for the JIT would (issue 43)
     quick_minutes=17.5,
     parts=(_part("echo N items, closed loop, loopback"),
            _part("echo N items, closed loop, 100 Mbit/s LAN link, HTTP via HAProxy, MML direct", via="haproxy",
