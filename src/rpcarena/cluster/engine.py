@@ -102,6 +102,7 @@ class Engine:
 
         private = self._stack.enter_context(Private())
         self.security = private.security
+        quiet_resource_tracker()
         # The scheduler's own folder too (it runs in this process), never Dask's shared /tmp one.
         self._stack.enter_context(dask.config.set({"temporary-directory": str(private.scratch)}))
         with _worker_logs_to(self.logs / "workers.log"):
@@ -269,6 +270,25 @@ def _stderr_kept_from_children() -> None:
     os.dup2(nowhere, 2)
     os.close(nowhere)
     sys.stderr = os.fdopen(kept, "w", encoding=sys.stderr.encoding, errors=sys.stderr.errors, buffering=1)
+
+
+# multiprocessing's resource tracker's warning at exit, of the semaphores it then unlinks itself
+TRACKER_WARNING = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (a process of its own, otherwise started with the first
+    semaphore, the LocalCluster's) with its warning at exit ignored: a stop signal that cuts the cluster's
+    start short leaves its nannies' semaphores registered, and the tracker, which then unlinks them,
+    first warned on the terminal's stderr ("There appear to be 6 leaked semaphore objects to clean up at
+    shutdown"), two lines after the CLI's one. Its interpreter takes our -W options (sys.warnoptions)."""
+    from multiprocessing import resource_tracker
+
+    sys.warnoptions.append(TRACKER_WARNING)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(TRACKER_WARNING)
 
 
 def _abandon_half_started() -> None:
