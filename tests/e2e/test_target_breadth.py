@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import ssl
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from rpcarena.results import load
 from rpcarena.targets import checks
 from tests.conftest import ROOT, cli
 from tests.helpers.http_server import QuietHTTPServer
+from tests.helpers.processes import end_session
 
 PROTO = str(ROOT / "proto" / "arena.proto")
 FAST = ("--warmup", "0.1s")
@@ -324,8 +324,7 @@ def h2(certs, tmp_path_factory):
         yield {"plain": f"http://127.0.0.1:{plain}/v", "tls": f"https://127.0.0.1:{tls}/v"}
     finally:
         for proc in procs:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
+            end_session(proc)
 
 
 def _wait_for(port: int) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -25,6 +24,7 @@ from rpcarena.report import interop
 from rpcarena.results import load
 from tests.conftest import ROOT, FakeCells, cli, fake_plans
 from tests.e2e import test_target_breadth as breadth
+from tests.helpers.processes import end_session
 
 FAST = ("--warmup", "0.1s")
 FIXTURE = ROOT / "tests" / "fixtures" / "results_usp_int32_small.json"
@@ -261,8 +261,7 @@ def hypercorn_mtls(certs, tmp_path_factory):
         breadth._wait_for(port)
         yield f"https://127.0.0.1:{port}/x"
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)  # its worker process goes too
-        proc.wait(10)
+        end_session(proc)  # its worker process goes too
 
 
 def _grpc_cases(certs, address: str) -> dict:
