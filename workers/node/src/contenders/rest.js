@@ -24,12 +24,13 @@ export const tool = {
 // (at once for a Content-Length over it); a request must arrive whole, and its reply be taken,
 // within the idle timeout (requestTimeout, and the socket's inactivity timeout); a keep-alive
 // connection idle that long is closed. Node checks requestTimeout every connectionsCheckingInterval
-// (30 s by default): a quarter of the timeout keeps the check within it.
+// (30 s by default): a twelfth of the timeout closes a request at most 5 s after its 60 (a quarter let
+// it run 15 s over, past the trickle drill's 10 s of slack).
 export function boundedFastify() {
   const idle = idleTimeoutMs();
   const app = Fastify({
     bodyLimit: MAX_REQUEST_BYTES, connectionTimeout: idle, keepAliveTimeout: idle, requestTimeout: idle,
-    http: { headersTimeout: idle, connectionsCheckingInterval: Math.max(Math.floor(idle / 4), 250) },
+    http: { headersTimeout: idle, connectionsCheckingInterval: Math.max(Math.floor(idle / 12), 250) },
     logger: false, return503OnClosing: false,
   });
   // JSON read as the route's message needs: with every int64 where it holds one (see json.js)
