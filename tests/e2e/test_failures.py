@@ -12,6 +12,7 @@ import pytest
 
 from rpcarena.results import load
 from tests.conftest import cells_in, cli, descendants, popen_cli, server_of, wait_for
+from tests.helpers.processes import gone
 
 
 def _one_line_error(done, needle: str, code: int) -> None:
@@ -51,11 +52,6 @@ def test_port_in_use(tmp_path):
 
 
 def _assert_nothing_left(pids: list[int]) -> None:
-    def gone(pid: int) -> bool:
-        try:
-            return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return True
     wait_for(lambda: all(gone(pid) for pid in pids), 10)
 
 

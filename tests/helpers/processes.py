@@ -32,6 +32,14 @@ def command_of(proc: psutil.Process) -> str:
         return ""
 
 
+def gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie not yet reaped counts: it runs nothing)."""
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
 def wait_for(predicate, timeout_s: float = 60.0):
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:

@@ -5,28 +5,15 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
-import psutil
 import pytest
 
 from rpcarena.process import builds
+from tests.helpers.processes import gone, wait_for
 
 
 class Stopped(Exception):
     """What a stop signal raises where the program is (as rpcarena's `Stop` does)."""
-
-
-def _gone(pid: int, within_s: float = 10.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_step_stopped_midway_leaves_none_of_its_processes(tmp_path):
@@ -49,7 +36,8 @@ def test_a_step_stopped_midway_leaves_none_of_its_processes(tmp_path):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
-    assert _gone(int(started.read_text())), "the step's compiler outlived the stopped build"
+    compiler = int(started.read_text())
+    wait_for(lambda: gone(compiler), 10)  # raises if the step's compiler outlived the stopped build
 
 
 def test_a_step_that_ends_gives_its_exit_code(tmp_path):
