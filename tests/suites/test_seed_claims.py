@@ -215,6 +215,20 @@ def test_predictions_batches_are_ordered_with_the_seeds_new_connection_rest_and_
     assert sum(m.significance.startswith("beside: keep-alive REST") for m in found.measured) == 2
 
 
+def test_predictions_quick_judges_the_same_batches_and_says_the_keep_alive_rows_are_a_full_runs():
+    w, wifi = "predictions.get", "wifi"
+    groups = [driven(trials(s, w, k, clients=100, link=wifi, cpu=0.1), "py") for s, k in (("grpc-go", 1.0),
+                                                                                         ("grpc-py", 2.0))]
+    groups += [driven(trials(s, w, 4.0, clients=100, link=wifi, cpu=0.1), "py-newconn")
+               for s in ("rest-fastapi", "rest-warp")]
+    doc = dataclasses.replace(document(*groups), suite={"name": "predictions", "quick": True, "missing": {}})
+    found = SUITES["predictions"].claims[1].rule(Evidence(doc, {}))
+    assert found.verdict == HOLDS and len(judged(found.measured)) == 3
+    assert not [m for m in found.measured if m.significance.startswith("beside: keep-alive")]
+    assert "shown beside in a full run only: rest-fastapi<-py/grpc-py predictions.get x100 over the wifi link, " \
+           "rest-warp<-py/grpc-py predictions.get x100 over the wifi link" in found.why
+
+
 def test_multiplexing_compares_one_shared_connection_with_one_each():
     w = "multiplexing.str1024"
     groups = [[dataclasses.replace(c, connections=1) for c in trials("grpc-go", w, 1.5, clients=n, cpu=0.1)]

@@ -94,6 +94,8 @@ class Rule:
         lines += [f"left out of the family: {'; '.join(gone)}"] if gone else []
         left = [m.name for m in self.family if ev.quick and m.full_only]
         lines += [f"not in --quick: {', '.join(left)}"] if left else []
+        aside = [b.comparison.name for b in self.beside if ev.quick and b.comparison.full_only]
+        lines += [f"shown beside in a full run only: {', '.join(aside)}"] if aside else []
         lines += [self.note] if self.note else []
         return "\n".join(lines)
 

@@ -31,11 +31,11 @@ ABSOLUTE_LINE = ("an absolute line from the seed's real Wi-Fi (its round trips, 
 
 def batches_in_order(where: Setting) -> Rule:
     """grpc-go < grpc-py < the two REST servers (new connection per request), batch time at 100 clients;
-    the keep-alive REST beside."""
+    the keep-alive REST beside, in a full run only (not judged, and a third of --quick's minutes)."""
     return Rule(ordering((("grpc-go",), ("grpc-py",), NEW_CONNECTION), (WORKLOAD,), where=where, clients=BATCH),
                 beside=tuple(Beside(c, "keep-alive REST (one warm connection per client thread), not the seed's")
                              for c in pairs([(r, "grpc-py") for r in KEEP_ALIVE], (WORKLOAD,), where=where,
-                                            clients=(BATCH,))))
+                                            clients=(BATCH,), quick_clients=())))
 
 
 def _batches(title: str, servers: tuple[str, ...], client: str, link: str | None = None) -> Part:
