@@ -24,9 +24,12 @@ def key_of(cell: Cell) -> Key:
 
 
 def own_client(cell: Cell) -> bool:
-    """Whether the cell's client is of its contender's language (py-tuple is Python's, rust-h1 Rust's)."""
-    family = cell.client.split("-")[0].replace("py", "python")
-    return cell.client in ("", cell.language) or family == cell.language
+    """Whether the cell's client is its contender's own: of its language, with no way of calling the contender
+    does not name (rpyc-tuple's py-tuple is its own; rest-fastapi's py-newconn, py-requests and rest-axum's
+    rust-h1 are not: a label that left them out would pass a new connection per request for keep-alive)."""
+    family, *ways = cell.client.split("-")
+    return cell.client in ("", cell.language) or (family.replace("py", "python") == cell.language
+                                                  and set(ways) <= set(cell.contender.split("-")))
 
 
 @dataclass
@@ -56,7 +59,7 @@ class Group:
 
     @property
     def label(self) -> str:
-        """contender, plus the client when it is not of the contender's language or when the report
+        """contender, plus the client when it is not the contender's own (`own_client`) or when the report
         has the contender driven by several clients (`named_client`), plus the source file."""
         cell = self.cells[0]
         own = own_client(cell) and not self.named_client

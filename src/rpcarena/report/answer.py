@@ -179,8 +179,8 @@ def ratio_text(r: stats.Ratio | None) -> str:
 
 
 def name(g: Group, alone: bool = True) -> str:
-    """The contender, and its client when that is not of the contender's own language (py-tuple is
-    Python's) or when the ranking has the contender driven by several clients."""
+    """The contender, and its client when that is not the contender's own (`groups.own_client`: py-newconn
+    is never rest-fastapi's) or when the ranking has the contender driven by several clients."""
     cell = g.cells[0]
     return cell.contender if alone and groups.own_client(cell) else f"{cell.contender}<-{cell.client}"
 
