@@ -47,8 +47,9 @@ SUITE = Suite(
     name="predictions", seed="001 predictions (gRPC vs REST, Redis-backed)",
     summary="GetPredictions from Redis: gRPC Python/Go vs REST FastAPI/warp; 1,000 sequential calls, then "
             "20 x 1,000 over 100 clients (REST with a new connection per request, as the seed's, and kept alive)",
-    # --quick, whole, on 2 idle CPUs: 9.6 measured 2026-11-29 (48 cells, 36 of them batches of 16 driver processes)
-    quick_minutes=9.5,
+    # --quick, whole, on 2 idle CPUs: 5.5 measured 2026-11-29 (36 cells, 24 of them batches of 16 driver
+    # processes; 9.6 with the keep-alive REST beside, 48 cells)
+    quick_minutes=5.5,
     parts=(  # the seed's client was Python for every server
         Part("1,000 sequential requests", SERVERS, (WORKLOAD,), calls=1000, quick_calls=300, client_drivers=("py",)),
         _batches("20 batches of 1,000 requests over 100 client threads (each batch a trial, timed whole)", SERVERS,
