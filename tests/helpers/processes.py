@@ -14,6 +14,7 @@ import pytest
 import rpcarena
 from rpcarena import contenders
 from rpcarena.errors import UsageError
+from rpcarena.process.children import signal_group
 
 
 def descendants(proc: psutil.Process) -> list[psutil.Process]:
@@ -90,12 +91,8 @@ def end_session(proc, grace_s: float = 10.0) -> None:
     SIGTERM to the group, then SIGKILL to what is left after `grace_s`. A SIGKILL at once also killed
     hypercorn's multiprocessing resource tracker before it unlinked the worker's semaphores: 5 files in
     /dev/shm left by every run of such a test."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    try:
+    signal_group(proc, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(grace_s)
-    except subprocess.TimeoutExpired:
-        pass
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)  # what outlived the leader, or a leader that would not go
+    signal_group(proc, signal.SIGKILL)  # what outlived the leader, or a leader that would not go
     proc.wait(grace_s)

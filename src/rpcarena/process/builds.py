@@ -26,7 +26,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -35,6 +35,7 @@ from typing import IO, Any
 from rpcarena import sources
 from rpcarena.contract import ManifestEntry
 from rpcarena.errors import UnavailableError
+from rpcarena.process.children import signal_group
 from rpcarena.process.placement import preexec
 from rpcarena.protocol.schema import PROTOS, cache_dir, proto_dir
 
@@ -270,8 +271,7 @@ def run_step(argv: list[str], cwd: Path, out: IO[str], env: dict[str, str]) -> i
     try:
         return step.wait(BUILD_TIMEOUT_S)
     except BaseException:
-        with suppress(ProcessLookupError):
-            os.killpg(step.pid, signal.SIGKILL)
+        signal_group(step, signal.SIGKILL)
         step.wait()
         raise
 

@@ -140,10 +140,10 @@ class Child:
     def pause(self) -> None:
         """Stop its whole group (SIGSTOP) while it waits for its next use: a process kept between cells
         then takes no CPU from the others (a JVM's compiler or collector would)."""
-        _signal_group(self.proc, signal.SIGSTOP)
+        signal_group(self.proc, signal.SIGSTOP)
 
     def resume(self) -> None:
-        _signal_group(self.proc, signal.SIGCONT)
+        signal_group(self.proc, signal.SIGCONT)
 
     def stderr_tail(self) -> str:
         self._stderr.flush()
@@ -172,15 +172,15 @@ class Child:
     def stop(self, grace_s: float = 3.0) -> int | None:
         """SIGTERM the process group, SIGKILL it after the grace period; reap."""
         if self.proc.poll() is None:
-            _signal_group(self.proc, signal.SIGTERM)
-            _signal_group(self.proc, signal.SIGCONT)  # a stopped process acts on SIGTERM only once resumed
+            signal_group(self.proc, signal.SIGTERM)
+            signal_group(self.proc, signal.SIGCONT)  # a stopped process acts on SIGTERM only once resumed
             try:
                 self.proc.wait(grace_s)
             except subprocess.TimeoutExpired:
-                _signal_group(self.proc, signal.SIGKILL)
+                signal_group(self.proc, signal.SIGKILL)
                 self.proc.wait()
         else:
-            _signal_group(self.proc, signal.SIGKILL)  # stray grandchildren
+            signal_group(self.proc, signal.SIGKILL)  # stray grandchildren
         self.close_stdin()
         if self.proc.stdout:
             self.proc.stdout.close()
@@ -189,7 +189,9 @@ class Child:
         return self.proc.returncode
 
 
-def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+def signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+    """Send `sig` to the process group `proc` leads (started in a session or group of its own); a group
+    already gone is no error."""
     try:
         os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):
@@ -199,7 +201,7 @@ def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
 def kill_all() -> None:
     """Kill every live child and its group (used on errors, Ctrl-C and exit)."""
     for proc in list(_LIVE):
-        _signal_group(proc, signal.SIGKILL)
+        signal_group(proc, signal.SIGKILL)
         try:
             proc.wait(5)
         except subprocess.TimeoutExpired:
