@@ -21,8 +21,8 @@ def cell(contender: str, client: str, language: str):
     ("grpc-py", "py", "python"), ("rpyc-tuple", "py-tuple", "python"),
     ("rpyc-tuple-nodelay", "py-tuple-nodelay", "python"), ("grpc-go", "go", "go"), ("grpc-java", "", "java")])
 def test_the_contenders_own_client_goes_unsaid(contender, client, language):
-    assert own_client(cell(contender, client, language)) and Group([cell(contender, client, language)]).label == \
-        contender
+    driven = cell(contender, client, language)
+    assert own_client(driven) and Group([driven]).label == contender
 
 
 @pytest.mark.parametrize("contender,client,language", [
@@ -30,5 +30,5 @@ def test_the_contenders_own_client_goes_unsaid(contender, client, language):
     ("rest-go", "go-newconn", "go"), ("rest-axum", "rust-h1", "rust"), ("rpyc", "py-tuple", "python"),
     ("grpc-go", "py", "go")])
 def test_another_way_of_calling_is_named(contender, client, language):
-    assert not own_client(cell(contender, client, language))
-    assert Group([cell(contender, client, language)]).label == f"{contender}<-{client}"
+    driven = cell(contender, client, language)
+    assert not own_client(driven) and Group([driven]).label == f"{contender}<-{client}"
