@@ -13,7 +13,9 @@ import pytest
 from rpcarena import contenders, seeds
 from rpcarena.config import RunConfig
 from rpcarena.contenders import native
+from rpcarena.contract import DriveSpec
 from rpcarena.orchestration import contender_cells
+from rpcarena.orchestration import kept as kept_module
 from rpcarena.orchestration.arena import Arena
 from rpcarena.orchestration.kept import Kept, warms_once
 from rpcarena.orchestration.plan import Plan
@@ -67,6 +69,19 @@ def test_a_cell_that_fails_ends_its_pair_and_the_next_cell_starts_afresh(tmp_pat
             assert pair.server is started[1] and pair.cells == 0
     finally:
         kept.close()
+
+
+def test_a_later_cell_warms_up_for_the_runs_seconds_and_waits_for_the_jits_at_most_the_later_cap(monkeypatch):
+    monkeypatch.setattr(kept_module, "LATER_WARMUP_MAX_S", 2.0)
+    first = DriveSpec(contender="java", target="t", method="m", requests=[{}], calls=10, warmup_s=5.0,
+                      warmup_max_s=30.0)
+    later = kept_module.later(first, 0.3, None)
+    assert (later.warmup_s, later.warmup_max_s) == (0.3, 2.0)
+    assert kept_module.later(first, 3.0, None).warmup_max_s == 3.0  # never under the run's warm-up
+    assert kept_module.later(first, 0.3, 12.0).warmup_max_s == 12.0  # the run's --warmup-max wins
+    assert kept_module.later(first.but(warmup_max_s=None), 0.3, None).warmup_max_s is None  # no JIT to wait for
+    monkeypatch.setattr(kept_module, "LATER_WARMUP_MAX_S", 60.0)
+    assert kept_module.later(first, 0.3, None).warmup_max_s == 30.0  # never past the manifest's most
 
 
 def test_only_a_client_whose_worker_says_so_keeps_its_pairs():

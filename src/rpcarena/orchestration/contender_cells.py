@@ -154,7 +154,7 @@ class ContenderCells(CellRunner):
             server, drivers = self._processes(plan, contender, specs, context, logs, stack)
             address, helpers = _front(contender, context, server.target, logs, stack)
             specs = drivers.prepared([DriverSpec(d.argv, d.spec.but(target=address)) for d in specs],
-                                     context.config.warmup_s)
+                                     context.config.warmup_s, context.config.warmup_max_s)
             measured = measure(server, specs, context, logs, helpers, drivers)
         note = proxy.direct(contender.protocol, context.config.via)
         return replace(measured, via="direct", note=note) if note else measured

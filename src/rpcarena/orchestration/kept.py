@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rpcarena.contenders import native
+from rpcarena.contract import DriveSpec
 from rpcarena.orchestration.phase import DriverSpec
 from rpcarena.orchestration.plan import Plan
 from rpcarena.process.children import Child
@@ -31,6 +32,12 @@ WARM_ONCE = "warm_once"  # the manifest's key
 # serves the whole run (one warm-up per contender and client), which is sound only where one JVM's trials
 # spread as much as fresh JVMs' do (benchmarks/jvm_reuse.py: "in 1 JVM" against "JVM-to-JVM").
 FRESH_EACH_TRIAL = True
+# A later cell of a pair warms up until both JITs are quiet, at most this long (unless the run says
+# --warmup-max; the manifest's max_warmup_s bounds it too). Not less: a new workload compiles anew. A cap of
+# 0.3-1 s made 32-client infobip.items100 cells 1.1-1.9x slower than fresh pairs' (rest-jackson 1.44x and
+# 1.59x in mean, significant), where waiting for the JITs (9-30 s) kept kept/fresh at 0.74-1.16x, inside
+# the fresh-vs-fresh spread (benchmarks/jvm_reuse.py --clients 32 --later-warmup-max 0,1).
+LATER_WARMUP_MAX_S = 30.0
 
 
 def warms_once(client: native.NativeContender | None) -> bool:
@@ -38,6 +45,14 @@ def warms_once(client: native.NativeContender | None) -> bool:
     waits for "go" between specs)."""
     manifest = client.worker.manifest if client is not None else {}
     return bool(manifest.get(WARM_ONCE) and manifest.get("drive_sync"))
+
+
+def later(spec: DriveSpec, warmup_s: float, warmup_max_s: float | None) -> DriveSpec:
+    """A later cell's spec: the run's warm-up, and a JIT's wait at most the run's or `LATER_WARMUP_MAX_S`."""
+    most = spec.warmup_max_s
+    if most is not None:
+        most = max(warmup_s, warmup_max_s if warmup_max_s is not None else min(most, LATER_WARMUP_MAX_S))
+    return spec.but(warmup_s=warmup_s, warmup_max_s=most)
 
 
 @dataclass
@@ -49,12 +64,13 @@ class Pair:
     driver: Child | None = None
     cells: int = 0  # measured on it so far
 
-    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float, warmup_max_s: float | None) -> list[DriverSpec]:
         """The cell's driver (phase.Drivers): `drive --many`, its warm-up also waiting for the server's JIT;
         once the pair has measured a cell, warmed up for the run's `warmup_s` (the manifest's least is a
-        cold JIT's)."""
+        cold JIT's) and at most the run's `warmup_max_s`, else `LATER_WARMUP_MAX_S`."""
         argv = ["--many", "--jit-of", str(self.server.pid)]
-        return [DriverSpec(d.argv + argv, d.spec.but(warmup_s=warmup_s) if self.cells else d.spec) for d in drivers]
+        return [DriverSpec(d.argv + argv, later(d.spec, warmup_s, warmup_max_s) if self.cells else d.spec)
+                for d in drivers]
 
     def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
         """Its driver process (phase.Drivers): the kept one, or a first one started now."""

@@ -91,8 +91,9 @@ def python_drivers(spec: DriveSpec, procs: int = MAX_PYTHON_PROCS) -> list[Drive
 class Drivers(Protocol):
     """Where a phase's driver processes come from, and where they go after it."""
 
-    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
-        """The cell's drivers as these processes run them (`warmup_s`: the run's own warm-up)."""
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float, warmup_max_s: float | None) -> list[DriverSpec]:
+        """The cell's drivers as these processes run them (`warmup_s`, `warmup_max_s`: the run's own, as
+        asked)."""
 
     def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
         """A driver process that reads its spec on stdin."""
@@ -104,7 +105,7 @@ class Drivers(Protocol):
 class FreshDrivers:
     """A fresh process per driver, stopped after its phase (every driver but a kept one, `kept`)."""
 
-    def prepared(self, drivers: list[DriverSpec], warmup_s: float) -> list[DriverSpec]:
+    def prepared(self, drivers: list[DriverSpec], warmup_s: float, warmup_max_s: float | None) -> list[DriverSpec]:
         return drivers
 
     def open(self, driver: DriverSpec, cpus: tuple[int, ...] | None, log: Path) -> Child:
