@@ -67,7 +67,7 @@ SUITE = Suite(
     # --quick, whole, on 2 idle CPUs: 17.6 measured 2026-11-29 (108 Java cells). Of its 1,037 s, 263 are the
     # first warm-ups of its 18 fresh JVM pairs (3 mechanisms x 2 settings x 3 trials) and 645 the later
     # cells' waits for both JITs to go quiet: fewer cells cannot bring it under 8 minutes (the floor with
-    # no later wait is 6.5), a shorter wait for the JIT would (issue 43)
+    # no later wait is 6.5), and a shorter wait moves what its 32-client cells measure (orchestration/kept.py)
     quick_minutes=17.5,
     parts=(_part("echo N items, closed loop, loopback"),
            _part("echo N items, closed loop, 100 Mbit/s LAN link, HTTP via HAProxy, MML direct", via="haproxy",
